@@ -1,0 +1,18 @@
+//! Bao la Kiswahili: board, positions, notation, the rule readings and the reference engine.
+//! Clause ids in comments (`spec: bao X`) point into `spec/bao.md`.
+
+pub mod board;
+pub mod notation;
+pub mod playout;
+pub mod position;
+pub mod position_text;
+pub mod rules;
+pub mod trace;
+pub mod transcript;
+pub mod variant;
+
+pub use board::{Direction, Hand, Pit, Row, Side};
+pub use notation::{Move, MoveKind, MoveText};
+pub use position::{Position, PositionError, Setup, Stage};
+pub use rules::{IllegalMove, Outcome, Played, Rules};
+pub use variant::Variant;

@@ -1,0 +1,5 @@
+//! mancala-lab: the rules of Bao la Kiswahili (and later Oware) as executable, traceable code,
+//! with clause coverage of the written specification under `spec/`.
+
+pub mod bao;
+pub mod coverage;

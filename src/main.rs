@@ -1,0 +1,340 @@
+//! The `mancala-lab` command line: the default study, clause coverage, and the Bao tools.
+//! All printing happens here; the library returns values and typed errors.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use mancala_lab::bao::playout::{random_games, Summary};
+use mancala_lab::bao::position_text;
+use mancala_lab::bao::transcript::Transcript;
+use mancala_lab::bao::variant::InfiniteMoves;
+use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
+use mancala_lab::coverage::{self, Report};
+
+/// Rules verification and research harness for mancala games (Bao la Kiswahili).
+///
+/// Run with no subcommand for the default job: the clause-coverage status and a short batch of
+/// Bao reference-engine playouts with a summary.
+#[derive(Parser)]
+#[command(name = "mancala-lab", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Clause coverage: where each clause of a game's spec is implemented and tested.
+    Coverage(CoverageArgs),
+    /// Bao la Kiswahili: legal moves, playing, replaying and explaining moves.
+    #[command(subcommand)]
+    Bao(BaoCommand),
+}
+
+#[derive(Args)]
+struct CoverageArgs {
+    /// The game whose spec to check (spec/<game>.md).
+    #[arg(long, default_value = "bao")]
+    game: String,
+    /// The project root holding spec/, src/ and tests/ (default: the current directory if it has spec/).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Also play this many random games and count how often each clause fires.
+    #[arg(long, default_value_t = 0)]
+    playouts: u64,
+    /// Print only the one-line verdict.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Clone)]
+struct RuleArgs {
+    /// Rule reading: default, literal-en or engines (see spec/bao.md).
+    #[arg(long, default_value = "default")]
+    variant: String,
+    /// What counts as an infinite move (1.5.6): 'exact' or 'sown:N' (overrides the variant's).
+    #[arg(long)]
+    infinite: Option<String>,
+}
+
+impl RuleArgs {
+    fn rules(&self) -> Result<Rules, String> {
+        let mut variant: Variant = self.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+        if let Some(inf) = &self.infinite {
+            let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
+            variant = variant.with_infinite_moves(inf);
+        }
+        Ok(Rules::new(variant))
+    }
+}
+
+#[derive(Subcommand)]
+enum BaoCommand {
+    /// Print the start position in the position text format.
+    Start,
+    /// List the legal moves of a position, one per line, in canonical notation.
+    Moves {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Play moves from a position and print the resulting position.
+    Play {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// Moves in KIBA notation, e.g. A6<* a5>.
+        #[arg(required = true, allow_hyphen_values = true)]
+        moves: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Replay a transcript from the start position; print the final position and the result.
+    Replay {
+        /// Transcript file ('-' reads standard input).
+        file: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Show the clause trace of one move: every sowing, harvest and house event with its clause.
+    Explain {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// The move in KIBA notation.
+        #[arg(allow_hyphen_values = true)]
+        r#move: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Play random games with the reference engine and print a summary.
+    Playouts {
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Master seed; game i uses stream i of it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop a game after this many plies.
+        #[arg(long, default_value_t = 2000)]
+        max_plies: u32,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+}
+
+fn read_input(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+fn load_position(path: &str) -> Result<Position, String> {
+    let text = read_input(path)?;
+    position_text::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+fn project_root(root: Option<PathBuf>) -> PathBuf {
+    root.unwrap_or_else(|| {
+        if Path::new("spec").is_dir() {
+            PathBuf::from(".")
+        } else {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        }
+    })
+}
+
+fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, String> {
+    let spec_path = root.join("spec").join(format!("{game}.md"));
+    let text = std::fs::read_to_string(&spec_path)
+        .map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let spec = coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let annotations = coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    if playouts > 0 && game == "bao" {
+        let counts = clause_counts(playouts);
+        let f = move |id: &str| counts.iter().find(|(c, _)| *c == id).map_or(0, |(_, n)| *n);
+        Ok(Report::build(game, &spec, &annotations, Some(&f)))
+    } else {
+        Ok(Report::build(game, &spec, &annotations, None))
+    }
+}
+
+/// How often each clause fires in the traces of `games` random games (seed 1).
+fn clause_counts(games: u64) -> Vec<(&'static str, u64)> {
+    use rand::{Rng, SeedableRng};
+    let rules = Rules::default();
+    let mut counts: Vec<(&'static str, u64)> = Vec::new();
+    for i in 0..games {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        rng.set_stream(i);
+        let mut pos = Position::start();
+        for _ in 0..2000 {
+            let moves = rules.legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let played = rules.play(&pos, moves[rng.gen_range(0..moves.len())]).expect("legal");
+            for step in &played.trace {
+                match counts.iter_mut().find(|(c, _)| *c == step.clause) {
+                    Some(e) => e.1 += 1,
+                    None => counts.push((step.clause, 1)),
+                }
+            }
+            pos = played.position;
+        }
+    }
+    counts
+}
+
+fn print_summary(summary: &Summary, seed: u64, variant: &str) {
+    println!(
+        "bao playouts: {} games (seed {seed}, variant {variant}, reference engine)",
+        summary.games
+    );
+    let pct = |n: usize| 100.0 * n as f64 / summary.games.max(1) as f64;
+    println!(
+        "  South wins {} ({:.1}%), North wins {} ({:.1}%), unfinished {}",
+        summary.wins[0],
+        pct(summary.wins[0]),
+        summary.wins[1],
+        pct(summary.wins[1]),
+        summary.unfinished
+    );
+    println!(
+        "  plies: mean {:.1}, max {}; longest move {} seeds sown",
+        summary.mean_plies, summary.max_plies, summary.longest_move
+    );
+    let endings: Vec<String> = summary.endings.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+    println!("  game ended by clause: {}", endings.join(", "));
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        None => {
+            let root = project_root(None);
+            let report = coverage_report("bao", &root, 0)?;
+            println!("{}", report.summary_line());
+            let rules = Rules::default();
+            let (games, seed) = (200, 1);
+            let records = random_games(&rules, seed, games, 2000);
+            print_summary(&Summary::of(&records), seed, "default");
+            Ok(if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Some(Command::Coverage(args)) => {
+            let root = project_root(args.root);
+            let report = coverage_report(&args.game, &root, args.playouts)?;
+            if args.quiet {
+                println!("{}", report.summary_line());
+            } else {
+                print!("{}", report.render());
+            }
+            Ok(if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Some(Command::Bao(cmd)) => bao(cmd),
+    }
+}
+
+fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
+    match cmd {
+        BaoCommand::Start => {
+            print!("{}", position_text::print(&Position::start()));
+        }
+        BaoCommand::Moves { position, rules } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            for mv in rules.legal_moves(&pos) {
+                println!("{}", rules.notation(&pos, mv).map_err(|e| e.to_string())?);
+            }
+        }
+        BaoCommand::Play {
+            position,
+            moves,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let mut pos = load_position(&position)?;
+            for (i, written) in moves.iter().enumerate() {
+                let text = MoveText::parse(written)
+                    .map_err(|e| format!("move {} '{written}': {e}", i + 1))?;
+                let (_, played) = rules
+                    .play_text(&pos, &text)
+                    .map_err(|e| format!("move {} '{written}' is illegal: {e}", i + 1))?;
+                pos = played.position;
+            }
+            print!("{}", position_text::print(&pos));
+            if let Some(out) = rules.outcome(&pos) {
+                println!("# result: {} wins (bao {})", out.winner, out.clause);
+            }
+        }
+        BaoCommand::Replay { file, rules } => {
+            let rules = rules.rules()?;
+            let text = read_input(&file)?;
+            let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+            let mut pos = Position::start();
+            for ply in &transcript.plies {
+                let side = if ply.side == Side::South { "South" } else { "North" };
+                let (_, played) = rules.play_text(&pos, &ply.text).map_err(|e| {
+                    format!(
+                        "{file}: line {}, column {}: move {} ({side}) '{}' is illegal: {e}",
+                        ply.line, ply.column, ply.number, ply.text
+                    )
+                })?;
+                pos = played.position;
+            }
+            print!("{}", position_text::print(&pos));
+            match rules.outcome(&pos) {
+                Some(out) => println!("# result: {} wins (bao {})", out.winner, out.clause),
+                None => println!("# result: game in progress, {} to move", pos.to_move()),
+            }
+        }
+        BaoCommand::Explain {
+            position,
+            r#move,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            let text = MoveText::parse(&r#move).map_err(|e| format!("move '{move}': {e}", move = r#move))?;
+            let (mv, played) = rules
+                .play_text(&pos, &text)
+                .map_err(|e| format!("move '{}' is illegal: {e}", r#move))?;
+            println!("{} by {} ({:?} stage)", mv.notation(pos.to_move(), played.kind), pos.to_move(), pos.stage());
+            for step in &played.trace {
+                println!("  {step}");
+            }
+            println!("resulting position:");
+            print!("{}", position_text::print(&played.position));
+        }
+        BaoCommand::Playouts {
+            games,
+            seed,
+            max_plies,
+            rules: rule_args,
+        } => {
+            let rules = rule_args.rules()?;
+            let records = random_games(&rules, seed, games, max_plies);
+            print_summary(&Summary::of(&records), seed, &rule_args.variant);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("mancala-lab: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
