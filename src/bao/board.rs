@@ -85,6 +85,8 @@ impl Hand {
 
     /// The sowing direction of a hand moving along `row` (spec: bao N.6).
     pub fn direction_on(self, row: Row) -> Direction {
+        // spec: bao N.6 the symbol is the hand's motion seen by the mover, so on the back row
+        // `>` runs anticlockwise
         match (self, row) {
             (Hand::Right, Row::Front) | (Hand::Left, Row::Back) => Direction::Clockwise,
             (Hand::Left, Row::Front) | (Hand::Right, Row::Back) => Direction::Anticlockwise,

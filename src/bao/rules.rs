@@ -251,6 +251,8 @@ impl InMove<'_> {
         } else {
             match direction {
                 // spec: bao 1.4.3 the direction of the move is kept; 1.4.4 maps it to a kichwa
+                // spec: bao 1.4.4 clockwise sowing starts at the left kichwa, anticlockwise at the right
+                // spec: bao 3.4.1 in mtaji the chosen direction of the move carries on
                 Some(Direction::Clockwise) => (Pit::LEFT_KICHWA, Direction::Clockwise, "1.4.4"),
                 Some(Direction::Anticlockwise) => {
                     (Pit::RIGHT_KICHWA, Direction::Anticlockwise, "1.4.4")
@@ -375,6 +377,7 @@ impl Rules {
             Stage::Mtaji => {
                 if seeds < 2 {
                     // spec: bao 3.3.1 only pits with more than one seed are played
+                    // spec: bao 1.3.2 no sowing starts with a single seed
                     return Err(IllegalMove::SingleSeed(name));
                 }
                 if is_capture {
@@ -385,8 +388,10 @@ impl Rules {
                     // spec: bao 1.5.1 a move must start with a harvest if one is possible
                     return Err(IllegalMove::MustCapture(name));
                 }
+                // spec: bao 3.5 no harvest possible: the move is a kutakata, from the front row
                 if mv.pit.row() == Row::Back && front_pits_over_one > 0 {
                     // spec: bao 3.5.1 the back row only when no front pit holds two or more
+                    // spec: bao 1.5.2 a kutakata starts in the front row from a pit with two or more
                     return Err(IllegalMove::BackRowKutakata(name));
                 }
             }
@@ -415,6 +420,8 @@ impl Rules {
             || (mv.pit == Pit::RIGHT_KICHWA && direction == Direction::Clockwise);
         if only_filled_front && toward_back {
             // spec: bao 1.5.3.1 never empty the front row by sowing the only kichwa backwards
+            // spec: bao 2.3.1 in kunamua as well
+            // spec: bao 3.5.2 and in mtaji
             return Err(IllegalMove::KichwaTowardBackRow(name));
         }
         Ok(Start::Kutakata)
@@ -437,6 +444,7 @@ impl Rules {
             sown: 0,
             captures: 0,
         };
+        // spec: bao 1.5.3 a move not started with a harvest harvests nothing at all
         let capture_move = start == Start::Capture;
         let mut infinite = false;
         let mut house_decision = false;
@@ -524,12 +532,14 @@ impl Rules {
             }
             if !capture_move && m.blocked == Some(e) {
                 // spec: bao 5.2 kuendelea ending in the kutakatia-ed pit ends the move
+                // spec: bao 1.6.3 kuendelea stops there
                 m.log("5.2", Event::End(MoveEnd::Kutakatia));
                 break;
             }
             if e.is_house() && m.house_active() {
                 if !capture_move {
                     // spec: bao 4.2.2.3.1 kutakata ends in the owned house with six or more
+                    // spec: bao 1.6.2 in both stages: a kutakata cannot decide to play the house
                     m.log("4.2.2.3.1", Event::End(MoveEnd::House));
                     break;
                 }
@@ -571,6 +581,7 @@ impl Rules {
             board: m.board,
             stores,
             house_owned: m.house_owned,
+            // spec: bao 1.5.5 after a move the opponent is to move
             to_move: them,
             blocked: None,
         };
@@ -625,6 +636,7 @@ impl Rules {
             HouseKutakatia::ExemptWhileOwnedWithSix => pos.house_active(blocked_side),
         };
         // spec: bao 5.1.1.1 the still-owned house cannot be kutakatia-ed
+        // spec: bao 4.2.3.1 likewise in mtaji while the house is owned
         if pit.is_house() && house_exempt {
             return None;
         }
@@ -755,6 +767,7 @@ impl Rules {
             Some((side, _)) if side != me => return Err(IllegalMove::WrongSide(written)),
             Some((_, row)) => row,
             // spec: bao N.5 the row may be omitted in kunamua
+            // spec: bao N.1 a move names the start pit by row letter and number
             None if pos.stage() == Stage::Kunamua => Row::Front,
             None => return Err(IllegalMove::RowNeeded),
         };
