@@ -155,6 +155,7 @@ impl InMove<'_> {
 
     /// Sows `seeds` one by one starting in `first` itself; returns the last pit (spec: bao 1.3).
     fn sow(&mut self, first: Pit, seeds: u8, direction: Direction) -> Pit {
+        // spec: bao 1.3 one seed per pit, consecutive pits of the own ring, one direction
         let mut pit = first;
         for i in 0..seeds {
             if i > 0 {
@@ -573,6 +574,10 @@ impl Rules {
             end = Some(m.sow(e.next(d), seeds, d));
         }
 
+        if let InfiniteMoves::SownLimit(n) = self.variant.infinite_moves {
+            // spec: bao 1.5.6 under a sowing limit, a move that sowed more than the limit is infinite
+            infinite |= m.sown > n;
+        }
         let them = me.opponent();
         if game_over {
             m.log("1.2.1", Event::GameOver { winner: me });
