@@ -107,7 +107,11 @@ pub fn parse_spec(game: &str, text: &str) -> Result<Vec<Clause>, SpecError> {
             let mut words = rest.splitn(3, ' ');
             if words.next() == Some(game) {
                 if let Some(id) = words.next().filter(|id| is_clause_id(id)) {
-                    let title = words.next().unwrap_or("").trim_start_matches(['—', '-', ' ']).trim();
+                    let title = words
+                        .next()
+                        .unwrap_or("")
+                        .trim_start_matches(['—', '-', ' '])
+                        .trim();
                     if clauses.iter().any(|(c, _, _)| c.id == id) {
                         return Err(SpecError::Duplicate {
                             id: id.to_string(),
@@ -186,7 +190,10 @@ fn fn_name(line: &str) -> Option<String> {
     let t = t.strip_prefix("pub ").unwrap_or(t);
     let t = t.strip_prefix("async ").unwrap_or(t);
     let rest = t.strip_prefix("fn ")?;
-    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     (!name.is_empty()).then_some(name)
 }
 
@@ -245,14 +252,21 @@ pub fn scan_annotations(
 /// Reads every `.rs` file under `root/src` and `root/tests` and returns their annotations for `game`.
 pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
     let mut files = Vec::new();
-    for (dir, default_type) in [("src", AnnotationType::Implementation), ("tests", AnnotationType::Test)] {
+    for (dir, default_type) in [
+        ("src", AnnotationType::Implementation),
+        ("tests", AnnotationType::Test),
+    ] {
         collect_rs(&root.join(dir), default_type, &mut files)?;
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = Vec::new();
     for (path, default_type) in files {
         let text = std::fs::read_to_string(&path)?;
-        let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
         out.extend(scan_annotations(game, &rel, &text, default_type));
     }
     Ok(out)
@@ -418,7 +432,13 @@ impl Report {
             if c.clause.kind == ClauseKind::Heading {
                 continue;
             }
-            let list = |v: &[String]| if v.is_empty() { "-".to_string() } else { v.join(", ") };
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "-".to_string()
+                } else {
+                    v.join(", ")
+                }
+            };
             if !c.implemented_at.is_empty() || c.clause.kind == ClauseKind::Normative {
                 let _ = writeln!(out, "    implemented at: {}", list(&c.implemented_at));
                 let _ = writeln!(out, "    tested by: {}", list(&c.tested_by));
@@ -434,7 +454,11 @@ impl Report {
             }
         }
         for a in &self.unknown {
-            let _ = writeln!(out, "UNKNOWN clause {} {} cited at {}:{}", self.game, a.id, a.file, a.line);
+            let _ = writeln!(
+                out,
+                "UNKNOWN clause {} {} cited at {}:{}",
+                self.game, a.id, a.file, a.line
+            );
         }
         let _ = writeln!(out, "{}", self.summary_line());
         out
@@ -445,13 +469,19 @@ impl Report {
 mod tests {
     use super::*;
 
-    const SPEC: &str = "# Spec\n## bao 1 — General\n- kind: heading\n### bao 1.1 — Rule\n- kind: normative\n\
+    const SPEC: &str =
+        "# Spec\n## bao 1 — General\n- kind: heading\n### bao 1.1 — Rule\n- kind: normative\n\
         ### bao 1.2 — Note\n- kind: informative\n### bao 1.10 — Later rule\n- kind: normative\n";
 
     fn report(src: &str, tests: &str) -> Report {
         let spec = parse_spec("bao", SPEC).unwrap();
         let mut a = scan_annotations("bao", "src/x.rs", src, AnnotationType::Implementation);
-        a.extend(scan_annotations("bao", "tests/t.rs", tests, AnnotationType::Test));
+        a.extend(scan_annotations(
+            "bao",
+            "tests/t.rs",
+            tests,
+            AnnotationType::Test,
+        ));
         Report::build("bao", &spec, &a, None)
     }
 
@@ -494,25 +524,45 @@ mod tests {
     #[test]
     fn an_exception_covers_and_a_todo_does_not() {
         let excepted = "// spec: bao 1.10 type=exception decided by the players, not the engine\n";
-        let r = report(&format!("fn f() {{\n    // spec: bao 1.1\n}}\n{excepted}"), "#[test]\n// spec: bao 1.1\nfn t() {}\n");
+        let r = report(
+            &format!("fn f() {{\n    // spec: bao 1.1\n}}\n{excepted}"),
+            "#[test]\n// spec: bao 1.1\nfn t() {}\n",
+        );
         assert!(r.passed(), "{}", r.render());
         assert_eq!(r.clauses[3].status(), "excepted");
-        let todo = report("// spec: bao 1.1\n// spec: bao 1.10 type=todo issue 9\n", TESTS);
+        let todo = report(
+            "// spec: bao 1.1\n// spec: bao 1.10 type=todo issue 9\n",
+            TESTS,
+        );
         assert!(!todo.passed());
     }
 
     #[test]
     fn spec_entries_need_a_kind_and_unique_ids() {
-        assert!(matches!(parse_spec("bao", "## bao 1.1 — x\n"), Err(SpecError::MissingKind { .. })));
+        assert!(matches!(
+            parse_spec("bao", "## bao 1.1 — x\n"),
+            Err(SpecError::MissingKind { .. })
+        ));
         let dup = "## bao 1.1 — x\n- kind: normative\n## bao 1.1 — y\n- kind: normative\n";
-        assert!(matches!(parse_spec("bao", dup), Err(SpecError::Duplicate { .. })));
+        assert!(matches!(
+            parse_spec("bao", dup),
+            Err(SpecError::Duplicate { .. })
+        ));
         // Headings of other games and ordinary headings are not entries.
-        assert_eq!(parse_spec("bao", "# Title\n## oware O.1 — x\n").unwrap(), vec![]);
+        assert_eq!(
+            parse_spec("bao", "# Title\n## oware O.1 — x\n").unwrap(),
+            vec![]
+        );
     }
 
     #[test]
     fn annotations_must_stand_alone_on_their_line() {
-        let a = scan_annotations("bao", "f", "x(); // spec: bao 1.1\n/// see (spec: bao 1.1)\n", AnnotationType::Implementation);
+        let a = scan_annotations(
+            "bao",
+            "f",
+            "x(); // spec: bao 1.1\n/// see (spec: bao 1.1)\n",
+            AnnotationType::Implementation,
+        );
         assert!(a.is_empty());
     }
 }

@@ -61,7 +61,10 @@ struct RuleArgs {
 
 impl RuleArgs {
     fn rules(&self) -> Result<Rules, String> {
-        let mut variant: Variant = self.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+        let mut variant: Variant = self
+            .variant
+            .parse()
+            .map_err(|e| format!("--variant: {e}"))?;
         if let Some(inf) = &self.infinite {
             let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
             variant = variant.with_infinite_moves(inf);
@@ -156,10 +159,12 @@ fn project_root(root: Option<PathBuf>) -> PathBuf {
 
 fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, String> {
     let spec_path = root.join("spec").join(format!("{game}.md"));
-    let text = std::fs::read_to_string(&spec_path)
-        .map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let spec = coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let annotations = coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    let text =
+        std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let spec =
+        coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let annotations =
+        coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
     if playouts > 0 && game == "bao" {
         let counts = clause_counts(playouts);
         let f = move |id: &str| counts.iter().find(|(c, _)| *c == id).map_or(0, |(_, n)| *n);
@@ -183,7 +188,9 @@ fn clause_counts(games: u64) -> Vec<(&'static str, u64)> {
             if moves.is_empty() {
                 break;
             }
-            let played = rules.play(&pos, moves[rng.gen_range(0..moves.len())]).expect("legal");
+            let played = rules
+                .play(&pos, moves[rng.gen_range(0..moves.len())])
+                .expect("legal");
             for step in &played.trace {
                 match counts.iter_mut().find(|(c, _)| *c == step.clause) {
                     Some(e) => e.1 += 1,
@@ -214,7 +221,11 @@ fn print_summary(summary: &Summary, seed: u64, variant: &str) {
         "  plies: mean {:.1}, max {}; longest move {} seeds sown",
         summary.mean_plies, summary.max_plies, summary.longest_move
     );
-    let endings: Vec<String> = summary.endings.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+    let endings: Vec<String> = summary
+        .endings
+        .iter()
+        .map(|(c, n)| format!("{c}: {n}"))
+        .collect();
     println!("  game ended by clause: {}", endings.join(", "));
 }
 
@@ -228,7 +239,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let (games, seed) = (200, 1);
             let records = random_games(&rules, seed, games, 2000);
             print_summary(&Summary::of(&records), seed, "default");
-            Ok(if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if report.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Some(Command::Coverage(args)) => {
             let root = project_root(args.root);
@@ -238,7 +253,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 print!("{}", report.render());
             }
-            Ok(if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if report.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Some(Command::Bao(cmd)) => bao(cmd),
     }
@@ -282,7 +301,11 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
             let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut pos = Position::start();
             for ply in &transcript.plies {
-                let side = if ply.side == Side::South { "South" } else { "North" };
+                let side = if ply.side == Side::South {
+                    "South"
+                } else {
+                    "North"
+                };
                 let (_, played) = rules.play_text(&pos, &ply.text).map_err(|e| {
                     format!(
                         "{file}: line {}, column {}: move {} ({side}) '{}' is illegal: {e}",
@@ -304,11 +327,17 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
         } => {
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
-            let text = MoveText::parse(&r#move).map_err(|e| format!("move '{move}': {e}", move = r#move))?;
+            let text = MoveText::parse(&r#move)
+                .map_err(|e| format!("move '{move}': {e}", move = r#move))?;
             let (mv, played) = rules
                 .play_text(&pos, &text)
                 .map_err(|e| format!("move '{}' is illegal: {e}", r#move))?;
-            println!("{} by {} ({:?} stage)", mv.notation(pos.to_move(), played.kind), pos.to_move(), pos.stage());
+            println!(
+                "{} by {} ({:?} stage)",
+                mv.notation(pos.to_move(), played.kind),
+                pos.to_move(),
+                pos.stage()
+            );
             for step in &played.trace {
                 println!("  {step}");
             }

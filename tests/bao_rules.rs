@@ -48,9 +48,15 @@ B: 21 0 0 0 0 0 0 0
     let p = pos(text);
     assert_eq!(p.stage(), Stage::Kunamua);
     let p = rules.play(&p, rules.legal_moves(&p)[0]).unwrap().position;
-    assert_eq!((p.store(Side::South), p.store(Side::North), p.stage()), (0, 1, Stage::Kunamua));
+    assert_eq!(
+        (p.store(Side::South), p.store(Side::North), p.stage()),
+        (0, 1, Stage::Kunamua)
+    );
     let p = rules.play(&p, rules.legal_moves(&p)[0]).unwrap().position;
-    assert_eq!((p.store(Side::South), p.store(Side::North), p.stage()), (0, 0, Stage::Mtaji));
+    assert_eq!(
+        (p.store(Side::South), p.store(Side::North), p.stage()),
+        (0, 0, Stage::Mtaji)
+    );
 }
 
 // ---------------------------------------------------------------- kunamua kutakata: the opening
@@ -316,7 +322,9 @@ B: 0 4 0 0 0 0 0 0
 // spec: bao 4.2.2.1 type=test
 fn c4_2_2_1_no_kutakata_from_the_house_with_six() {
     // As TAX but A7 also holds 2: the house may not start the kutakata.
-    let before = TAX.replace("A: 0 0 0 0 6 0 0 0", "A: 0 0 0 0 6 0 2 0").replace("B: 0 4 0", "B: 0 2 0");
+    let before = TAX
+        .replace("A: 0 0 0 0 6 0 0 0", "A: 0 0 0 0 6 0 2 0")
+        .replace("B: 0 4 0", "B: 0 2 0");
     assert!(refused(&before, "A5<").contains("4.2.2.1"));
     assert_eq!(legal_plain(&before), ["A7<", "A7>"]);
 }
@@ -351,7 +359,10 @@ a: 2 0 0 0 0 0 0 0
 A: 0 1 0 0 2 2 0 0
 B: 1 0 0 0 0 0 0 0
 ";
-    assert_eq!(legal_plain(owned), ["A2<", "A2>", "A5<", "A5>", "A6<", "A6>"]);
+    assert_eq!(
+        legal_plain(owned),
+        ["A2<", "A2>", "A5<", "A5>", "A6<", "A6>"]
+    );
     // A kutakata ending in the owned house with 4 goes on: A3 (1) + seed = 2, sown A4 1, A5 4;
     // the house has fewer than six, so kuendelea takes all 4 (house lost): A6 1, A7 1, A8 1, B8 1.
     let before = "
@@ -589,7 +600,9 @@ B: 0 0 3 0 0 0 0 25
 fn c3_3_1_singletons_do_not_move_and_back_row_direction() {
     // Front row only singletons: A3 cannot be played; B3 may. B3 '<' is the hand moving left
     // along the back row, which is clockwise: B2 1, B1 1, A1 1.
-    let before = BACK_ROW.replace("A: 0 0 2 0 1", "A: 0 0 1 0 1").replace("0 0 0 0 25", "0 0 0 0 26");
+    let before = BACK_ROW
+        .replace("A: 0 0 2 0 1", "A: 0 0 1 0 1")
+        .replace("0 0 0 0 25", "0 0 0 0 26");
     assert!(refused(&before, "A3>").contains("3.3.1"));
     assert_position(
         &play(&before, "B3<*").position,
@@ -963,7 +976,10 @@ fn c1_5_6_infinite_moves_are_illegal() {
     let why = refused(INFINITE, "A4<");
     assert!(why.contains("1.5.6"), "{why}");
     let played = rules
-        .play(&pos(INFINITE), rules.resolve(&pos(INFINITE), &"A2>".parse_move()).unwrap())
+        .play(
+            &pos(INFINITE),
+            rules.resolve(&pos(INFINITE), &"A2>".parse_move()).unwrap(),
+        )
         .unwrap();
     let engine_ring: Vec<u8> = mancala_lab::bao::Pit::all()
         .map(|p| played.position.board().get(Side::South, p))

@@ -291,7 +291,10 @@ mod tests {
     #[test]
     fn hand_direction_depends_on_row() {
         assert_eq!(Hand::Right.direction_on(Row::Front), Direction::Clockwise);
-        assert_eq!(Hand::Right.direction_on(Row::Back), Direction::Anticlockwise);
+        assert_eq!(
+            Hand::Right.direction_on(Row::Back),
+            Direction::Anticlockwise
+        );
         // The hand moving right along the back row goes from B3 to B4.
         let d = Hand::Right.direction_on(Row::Back);
         assert_eq!(Pit::back(3).next(d), Pit::back(4));

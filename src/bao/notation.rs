@@ -186,9 +186,15 @@ mod tests {
     fn parses_full_and_short_forms() {
         let m = MoveText::parse("A5>+").unwrap();
         assert_eq!(m.row, Some((Side::South, Row::Front)));
-        assert_eq!((m.number, m.hand, m.play_house, m.stars), (5, Some(Hand::Right), true, 0));
+        assert_eq!(
+            (m.number, m.hand, m.play_house, m.stars),
+            (5, Some(Hand::Right), true, 0)
+        );
         let m = MoveText::parse("6<**").unwrap();
-        assert_eq!((m.row, m.number, m.hand, m.stars), (None, 6, Some(Hand::Left), 2));
+        assert_eq!(
+            (m.row, m.number, m.hand, m.stars),
+            (None, 6, Some(Hand::Left), 2)
+        );
         assert_eq!(MoveText::parse("b1").unwrap().hand, None);
     }
 

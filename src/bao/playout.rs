@@ -46,7 +46,9 @@ pub fn random_game(rules: &Rules, seed: u64, index: u64, max_plies: u32) -> Game
     while record.plies < max_plies {
         let moves = rules.legal_moves(&pos);
         if moves.is_empty() {
-            let outcome = rules.outcome(&pos).expect("no legal move means the game is over");
+            let outcome = rules
+                .outcome(&pos)
+                .expect("no legal move means the game is over");
             record.winner = Some(outcome.winner);
             record.clause = Some(outcome.clause);
             break;
@@ -122,7 +124,11 @@ impl Summary {
             games: records.len(),
             wins,
             unfinished: records.iter().filter(|r| r.winner.is_none()).count(),
-            mean_plies: if records.is_empty() { 0.0 } else { total as f64 / records.len() as f64 },
+            mean_plies: if records.is_empty() {
+                0.0
+            } else {
+                total as f64 / records.len() as f64
+            },
             max_plies: records.iter().map(|r| r.plies).max().unwrap_or(0),
             longest_move: records.iter().map(|r| r.longest_move).max().unwrap_or(0),
             endings,

@@ -28,7 +28,16 @@ pub enum PositionTextError {
     Invalid(#[from] PositionError),
 }
 
-const KEYS: [&str; 8] = ["to_move", "stores", "houses", "b", "a", "A", "B", "kutakatia"];
+const KEYS: [&str; 8] = [
+    "to_move",
+    "stores",
+    "houses",
+    "b",
+    "a",
+    "A",
+    "B",
+    "kutakatia",
+];
 
 fn syntax(line: usize, column: usize, message: impl Into<String>) -> PositionTextError {
     PositionTextError::Syntax {
@@ -74,16 +83,27 @@ fn numbers<const N: usize>(
     }
     let mut out = [0u8; N];
     for (slot, &(column, word)) in out.iter_mut().zip(value) {
-        *slot = word.parse::<u8>().ok().filter(|&n| n <= 64).ok_or_else(|| {
-            syntax(line, column, format!("expected a seed count 0-64, found '{word}'"))
-        })?;
+        *slot = word
+            .parse::<u8>()
+            .ok()
+            .filter(|&n| n <= 64)
+            .ok_or_else(|| {
+                syntax(
+                    line,
+                    column,
+                    format!("expected a seed count 0-64, found '{word}'"),
+                )
+            })?;
     }
     Ok(out)
 }
 
+/// One `key: value` line: its number, the column after its end, and its words with their columns.
+type KeyLine<'a> = (usize, usize, Vec<(usize, &'a str)>);
+
 /// Parses a position text into a validated position.
 pub fn parse(text: &str) -> Result<Position, PositionTextError> {
-    let mut seen: HashMap<&str, (usize, usize, Vec<(usize, &str)>)> = HashMap::new();
+    let mut seen: HashMap<&str, KeyLine> = HashMap::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let content = raw.split('#').next().unwrap_or("");
@@ -102,7 +122,9 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
             return Err(syntax(
                 line,
                 content.len() - content.trim_start().len() + 1,
-                format!("unknown key '{key}' (keys: to_move, stores, houses, b, a, A, B, kutakatia)"),
+                format!(
+                    "unknown key '{key}' (keys: to_move, stores, houses, b, a, A, B, kutakatia)"
+                ),
             ));
         }
         let offset = content[..=colon].chars().count();
@@ -128,14 +150,24 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
     let stores = numbers::<2>(*line, value, *end, "South's store, North's store")?;
     let (line, end, value) = get("houses")?;
     if value.len() != 2 {
-        return Err(syntax(*line, *end, "expected two words, South's then North's: owned | lost"));
+        return Err(syntax(
+            *line,
+            *end,
+            "expected two words, South's then North's: owned | lost",
+        ));
     }
     let mut house_owned = [true; 2];
     for (slot, &(column, word)) in house_owned.iter_mut().zip(value) {
         *slot = match word {
             "owned" => true,
             "lost" => false,
-            _ => return Err(syntax(*line, column, format!("expected 'owned' or 'lost', found '{word}'"))),
+            _ => {
+                return Err(syntax(
+                    *line,
+                    column,
+                    format!("expected 'owned' or 'lost', found '{word}'"),
+                ))
+            }
         };
     }
     let mut board = Board::empty();
@@ -164,7 +196,11 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
         Some((_, _, v)) if matches!(v[..], [(_, "none")]) => None,
         Some((line, end, value)) => {
             let [(column, word)] = value[..] else {
-                return Err(syntax(*line, *end, "expected one pit name such as 'a3', or 'none'"));
+                return Err(syntax(
+                    *line,
+                    *end,
+                    "expected one pit name such as 'a3', or 'none'",
+                ));
             };
             let mut chars = word.chars();
             let pit = match (chars.next(), chars.next(), chars.next()) {
@@ -174,14 +210,30 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
                         'B' => (Side::South, Row::Back),
                         'a' => (Side::North, Row::Front),
                         'b' => (Side::North, Row::Back),
-                        _ => return Err(syntax(*line, column, format!("expected a pit name such as 'a3', found '{word}'"))),
+                        _ => {
+                            return Err(syntax(
+                                *line,
+                                column,
+                                format!("expected a pit name such as 'a3', found '{word}'"),
+                            ))
+                        }
                     };
                     if side != to_move {
-                        return Err(syntax(*line, column, format!("{word} is not a pit of the player to move")));
+                        return Err(syntax(
+                            *line,
+                            column,
+                            format!("{word} is not a pit of the player to move"),
+                        ));
                     }
                     Pit::new(row, n as u8 - b'0').expect("1-8")
                 }
-                _ => return Err(syntax(*line, column, format!("expected a pit name such as 'a3', found '{word}'"))),
+                _ => {
+                    return Err(syntax(
+                        *line,
+                        column,
+                        format!("expected a pit name such as 'a3', found '{word}'"),
+                    ))
+                }
             };
             Some(pit)
         }
@@ -200,13 +252,26 @@ pub fn print(pos: &Position) -> String {
     let mut out = String::new();
     let owned = |s: Side| if pos.house_owned(s) { "owned" } else { "lost" };
     let _ = writeln!(out, "to_move: {}", pos.to_move());
-    let _ = writeln!(out, "stores: {} {}", pos.store(Side::South), pos.store(Side::North));
+    let _ = writeln!(
+        out,
+        "stores: {} {}",
+        pos.store(Side::South),
+        pos.store(Side::North)
+    );
     let _ = writeln!(out, "houses: {} {}", owned(Side::South), owned(Side::North));
     let row = |side: Side, row: Row, reversed: bool| -> String {
-        let numbers: Vec<u8> = if reversed { (1..=8).rev().collect() } else { (1..=8).collect() };
+        let numbers: Vec<u8> = if reversed {
+            (1..=8).rev().collect()
+        } else {
+            (1..=8).collect()
+        };
         numbers
             .iter()
-            .map(|&n| pos.board().get(side, Pit::new(row, n).expect("1-8")).to_string())
+            .map(|&n| {
+                pos.board()
+                    .get(side, Pit::new(row, n).expect("1-8"))
+                    .to_string()
+            })
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -238,20 +303,31 @@ mod tests {
     fn errors_name_line_and_column() {
         let bad = START.replace("A: 0 0 0 0 6 2 2 0", "A: 0 0 0 0 6 x 2 0");
         match parse(&bad) {
-            Err(PositionTextError::Syntax { line, column, .. }) => assert_eq!((line, column), (6, 14)),
+            Err(PositionTextError::Syntax { line, column, .. }) => {
+                assert_eq!((line, column), (6, 14))
+            }
             other => panic!("{other:?}"),
         }
         let short = START.replace("B: 0 0 0 0 0 0 0 0", "B: 0 0 0");
-        assert!(matches!(parse(&short), Err(PositionTextError::Syntax { line: 7, .. })));
+        assert!(matches!(
+            parse(&short),
+            Err(PositionTextError::Syntax { line: 7, .. })
+        ));
         let missing = START.replace("houses: owned owned\n", "");
         assert_eq!(parse(&missing), Err(PositionTextError::Missing("houses")));
         let seeds = START.replace("stores: 22 22", "stores: 22 21");
-        assert!(matches!(parse(&seeds), Err(PositionTextError::Invalid(PositionError::SeedCount(63)))));
+        assert!(matches!(
+            parse(&seeds),
+            Err(PositionTextError::Invalid(PositionError::SeedCount(63)))
+        ));
     }
 
     #[test]
     fn comments_and_kutakatia_line_round_trip() {
-        let text = format!("# a comment\n{}", START.replace("to_move: South", "to_move: South # who moves"));
+        let text = format!(
+            "# a comment\n{}",
+            START.replace("to_move: South", "to_move: South # who moves")
+        );
         assert_eq!(parse(&text).unwrap(), Position::start());
         let blocked = format!("{START}kutakatia: A6\n");
         let pos = parse(&blocked).unwrap();

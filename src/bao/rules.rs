@@ -43,7 +43,9 @@ pub enum IllegalMove {
     #[error("{0} does not capture, but a capture is possible and mandatory (bao 1.4.1, 1.5.1)")]
     MustCapture(String),
     /// The kichwa of a capture at a kichwa or kimbi is fixed.
-    #[error("{0}: a capture at a kichwa or kimbi must sow from the nearest kichwa (bao 1.4.5, 2.2.2)")]
+    #[error(
+        "{0}: a capture at a kichwa or kimbi must sow from the nearest kichwa (bao 1.4.5, 2.2.2)"
+    )]
     KichwaForced(String),
     /// The house with six or more cannot start a kutakata.
     #[error("{0}: kutakata may not start from the owned house with six or more seeds (bao 2.3.2, 4.2.2.1)")]
@@ -64,7 +66,9 @@ pub enum IllegalMove {
     #[error("{0} is an infinite move (bao 1.5.6)")]
     Infinite(String),
     /// `+` was written but the move never reaches a house decision.
-    #[error("{0}: '+' plays the house, but this move never stops at the owned house (bao 4.2.1.2)")]
+    #[error(
+        "{0}: '+' plays the house, but this move never stops at the owned house (bao 4.2.1.2)"
+    )]
     NoHouseDecision(String),
     /// The written `*`/`**` does not match what the move is.
     #[error("{written}: the move is {actual}")]
@@ -348,7 +352,9 @@ impl Rules {
         let seeds = board.get(me, mv.pit);
         let stage = pos.stage();
         let captures = Rules::capture_starts(board, me, stage);
-        let is_capture = captures.iter().any(|&(p, h, _)| p == mv.pit && h == mv.hand);
+        let is_capture = captures
+            .iter()
+            .any(|&(p, h, _)| p == mv.pit && h == mv.hand);
         let front_pits_over_one = Pit::front_row().filter(|&p| board.get(me, p) > 1).count();
         let filled_front: Vec<Pit> = Pit::front_row().filter(|&p| board.get(me, p) > 0).collect();
         let only_filled_front = filled_front.len() == 1 && filled_front[0] == mv.pit;
@@ -475,7 +481,12 @@ impl Rules {
                     Start::HouseTax => {
                         // spec: bao 4.2.2.2 take two seeds from the house and sow them left or right
                         m.board.set(me, Pit::HOUSE, now - 2);
-                        m.log("4.2.2.2", Event::HouseTax { at: m.at(Pit::HOUSE) });
+                        m.log(
+                            "4.2.2.2",
+                            Event::HouseTax {
+                                at: m.at(Pit::HOUSE),
+                            },
+                        );
                         let d = mv.hand.direction_on(Row::Front);
                         (Some(m.sow(Pit::HOUSE.next(d), 2, d)), Some(d))
                     }
@@ -814,7 +825,11 @@ impl Rules {
     }
 
     /// Resolves and plays a written move, checking a written `*`/`**` against what the move is.
-    pub fn play_text(&self, pos: &Position, text: &MoveText) -> Result<(Move, Played), IllegalMove> {
+    pub fn play_text(
+        &self,
+        pos: &Position,
+        text: &MoveText,
+    ) -> Result<(Move, Played), IllegalMove> {
         let mv = self.resolve(pos, text)?;
         let played = self.play(pos, mv)?;
         let stars = match played.kind {

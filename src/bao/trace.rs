@@ -147,7 +147,11 @@ impl fmt::Display for Event {
                 write!(f, "capture {seeds} from {from} facing {at}")
             }
             Event::Kichwa { at, direction } => {
-                write!(f, "sow captured seeds from kichwa {at} {}", dir_word(*direction))
+                write!(
+                    f,
+                    "sow captured seeds from kichwa {at} {}",
+                    dir_word(*direction)
+                )
             }
             Event::HousePlayed { at } => write!(f, "play the house {at}"),
             Event::HouseLost { side } => write!(f, "{side} loses the house"),

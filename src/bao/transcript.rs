@@ -62,18 +62,32 @@ impl Transcript {
             }
             let indent = raw.chars().count() - trimmed.chars().count();
             let Some(colon) = trimmed.find(':') else {
-                return Err(err(line, indent + 1, "expected a move line 'N: south north;' or a header 'Key: value'"));
+                return Err(err(
+                    line,
+                    indent + 1,
+                    "expected a move line 'N: south north;' or a header 'Key: value'",
+                ));
             };
             let head = &trimmed[..colon];
             if !head.chars().all(|c| c.is_ascii_digit()) || head.is_empty() {
                 if !out.plies.is_empty() {
-                    return Err(err(line, indent + 1, "header lines must come before the first move line"));
+                    return Err(err(
+                        line,
+                        indent + 1,
+                        "header lines must come before the first move line",
+                    ));
                 }
                 if !head.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    return Err(err(line, indent + 1, "expected a move number or a header key"));
+                    return Err(err(
+                        line,
+                        indent + 1,
+                        "expected a move number or a header key",
+                    ));
                 }
-                out.headers
-                    .push((head.trim().to_string(), trimmed[colon + 1..].trim().to_string()));
+                out.headers.push((
+                    head.trim().to_string(),
+                    trimmed[colon + 1..].trim().to_string(),
+                ));
                 continue;
             }
             // spec: bao N.7 a move line: number, colon, space, South's move, space, North's move, semicolon
@@ -81,17 +95,28 @@ impl Transcript {
                 .parse()
                 .map_err(|_| err(line, indent + 1, "move number too large"))?;
             if finished {
-                return Err(err(line, indent + 1, "a move line follows a line with South's move only"));
+                return Err(err(
+                    line,
+                    indent + 1,
+                    "a move line follows a line with South's move only",
+                ));
             }
             if number != expected_number {
-                return Err(err(line, indent + 1, format!("expected move number {expected_number}, found {number}")));
+                return Err(err(
+                    line,
+                    indent + 1,
+                    format!("expected move number {expected_number}, found {number}"),
+                ));
             }
             let rest = &trimmed[colon + 1..];
             let body = rest.split(';').next().unwrap_or("");
             let body_offset = indent + colon + 1;
             let mut moves = Vec::new();
             let mut start = None;
-            for (i, c) in body.char_indices().chain(std::iter::once((body.len(), ' '))) {
+            for (i, c) in body
+                .char_indices()
+                .chain(std::iter::once((body.len(), ' ')))
+            {
                 match (c.is_whitespace(), start) {
                     (false, None) => start = Some(i),
                     (true, Some(s)) => {
@@ -102,16 +127,33 @@ impl Transcript {
                 }
             }
             match moves.len() {
-                0 => return Err(err(line, body_offset + 1, "expected South's move after the colon")),
+                0 => {
+                    return Err(err(
+                        line,
+                        body_offset + 1,
+                        "expected South's move after the colon",
+                    ))
+                }
                 1 => finished = true,
                 2 => {}
                 _ => {
-                    return Err(err(line, moves[2].0, "expected ';' or the end of the line after North's move"))
+                    return Err(err(
+                        line,
+                        moves[2].0,
+                        "expected ';' or the end of the line after North's move",
+                    ))
                 }
             }
             for (&(column, word), side) in moves.iter().zip(Side::BOTH) {
                 let text = MoveText::parse(word).map_err(|e: NotationError| {
-                    err(line, column + e.column - 1, format!("in move '{word}': expected {}, found {}", e.expected, e.found))
+                    err(
+                        line,
+                        column + e.column - 1,
+                        format!(
+                            "in move '{word}': expected {}, found {}",
+                            e.expected, e.found
+                        ),
+                    )
                 })?;
                 out.plies.push(Ply {
                     number,
@@ -145,7 +187,10 @@ mod tests {
         let t = Transcript::parse("Event: test\n# note\n1: A6<* a6>*; opening\n2: A7>*\n").unwrap();
         assert_eq!(t.headers, vec![("Event".to_string(), "test".to_string())]);
         assert_eq!(t.plies.len(), 3);
-        assert_eq!((t.plies[1].side, t.plies[1].line, t.plies[1].column), (Side::North, 3, 9));
+        assert_eq!(
+            (t.plies[1].side, t.plies[1].line, t.plies[1].column),
+            (Side::North, 3, 9)
+        );
         assert_eq!(t.plies[2].number, 2);
     }
 

@@ -1,0 +1,118 @@
+//! Notation and transcripts (spec: bao N.1–N.7) checked against positions worked by hand.
+
+mod common;
+
+use common::*;
+use mancala_lab::bao::transcript::Transcript;
+use mancala_lab::bao::{IllegalMove, MoveText, Position, Rules, Side};
+
+const AFTER_A6: &str = "
+to_move: North
+stores: 21 22
+houses: owned owned
+b: 0 0 0 0 0 0 0 0
+a: 0 2 2 6 0 0 0 0
+A: 0 0 1 1 7 0 2 0
+B: 0 0 0 0 0 0 0 0
+";
+
+#[test]
+// spec: bao N.1 type=test
+fn n1_moves_name_row_and_pit_of_the_mover() {
+    let rules = Rules::default();
+    let start = Position::start();
+    let mv = rules
+        .resolve(&start, &MoveText::parse("A6<").unwrap())
+        .unwrap();
+    assert_eq!(rules.notation(&start, mv).unwrap(), "A6<*");
+    // North's row letters are lower case; South may not name them.
+    let err = rules
+        .resolve(&start, &MoveText::parse("a6<").unwrap())
+        .unwrap_err();
+    assert!(matches!(err, IllegalMove::WrongSide(_)), "{err}");
+    // Canonical printing of every legal move parses back to the same move.
+    for p in [start.clone(), pos(AFTER_A6)] {
+        for mv in rules.legal_moves(&p) {
+            let text = rules.notation(&p, mv).unwrap();
+            let back = rules.resolve(&p, &MoveText::parse(&text).unwrap()).unwrap();
+            assert_eq!(back, mv, "{text}");
+        }
+    }
+}
+
+#[test]
+// spec: bao N.5 type=test
+fn n5_omitted_row_and_direction() {
+    let rules = Rules::default();
+    // Kunamua: "6<" is South's A6<.
+    let start = Position::start();
+    let short = rules
+        .resolve(&start, &MoveText::parse("6<").unwrap())
+        .unwrap();
+    let full = rules
+        .resolve(&start, &MoveText::parse("A6<").unwrap())
+        .unwrap();
+    assert_eq!(short, full);
+    // A capture at the kimbi A2 may leave out the direction: only A2< is legal (A2<+ has '+').
+    let kimbi = pos("
+to_move: South
+stores: 20 20
+houses: owned owned
+b: 0 0 0 0 9 0 0 0
+a: 0 2 0 6 0 0 0 0
+A: 0 1 0 1 5 0 0 0
+B: 0 0 0 0 0 0 0 0
+");
+    let mv = rules
+        .resolve(&kimbi, &MoveText::parse("A2").unwrap())
+        .unwrap();
+    assert_eq!(rules.notation(&kimbi, mv).unwrap(), "A2<");
+    // Where both directions are legal, leaving it out is ambiguous.
+    let err = rules
+        .resolve(&pos(AFTER_A6), &MoveText::parse("a6").unwrap())
+        .unwrap_err();
+    assert!(matches!(err, IllegalMove::Ambiguous { .. }), "{err}");
+    // In mtaji the row is required.
+    let mtaji = pos("
+to_move: South
+stores: 0 0
+houses: lost lost
+b: 0 0 0 0 0 0 16 16
+a: 0 0 0 0 0 0 0 1
+A: 0 0 2 0 1 0 0 0
+B: 0 0 3 0 0 0 0 25
+");
+    let err = rules
+        .resolve(&mtaji, &MoveText::parse("3>").unwrap())
+        .unwrap_err();
+    assert_eq!(err, IllegalMove::RowNeeded);
+}
+
+#[test]
+// spec: bao N.7 type=test
+fn n7_transcript_replays_from_the_start() {
+    // 1. A6<* (worked in the rules tests), then North a6< harvests A3's seed into a1.
+    let t = Transcript::parse("Event: test game\n1: A6<* a6<; North harvests at once\n").unwrap();
+    assert_eq!(t.headers, [("Event".to_string(), "test game".to_string())]);
+    let rules = Rules::default();
+    let mut p = Position::start();
+    for ply in &t.plies {
+        p = rules.play_text(&p, &ply.text).unwrap().1.position;
+    }
+    assert_position(
+        &p,
+        "
+to_move: South
+stores: 21 21
+houses: owned owned
+b: 0 0 0 0 0 0 0 0
+a: 0 2 3 6 0 0 0 1
+A: 0 0 0 1 7 0 2 0
+B: 0 0 0 0 0 0 0 0
+",
+    );
+    assert_eq!(t.plies[1].side, Side::North);
+    // The second ply of move 2 is where an error would be reported.
+    let t = Transcript::parse("1: A6<* a6<;\n2: A7>* a9<;\n").unwrap_err();
+    assert_eq!((t.line, t.column), (2, 10));
+}

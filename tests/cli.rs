@@ -1,0 +1,134 @@
+//! The command line as a user drives it: exit codes, error messages, standard input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(s) = stdin {
+        input.write_all(s.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn start_then_moves_from_standard_input() {
+    let start = run(&["bao", "start"], None);
+    assert!(start.status.success());
+    let moves = run(&["bao", "moves", "--position", "-"], Some(&stdout(&start)));
+    assert!(moves.status.success(), "{}", stderr(&moves));
+    assert_eq!(stdout(&moves), "A6<*\nA6>*\nA7<*\nA7>*\n");
+}
+
+#[test]
+fn play_prints_the_position_and_refuses_illegal_moves_with_the_clause() {
+    let start = stdout(&run(&["bao", "start"], None));
+    let ok = run(
+        &["bao", "play", "--position", "-", "A6<*", "a6<"],
+        Some(&start),
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(
+        stdout(&ok).contains("a: 0 2 3 6 0 0 0 1\n"),
+        "{}",
+        stdout(&ok)
+    );
+    let bad = run(
+        &["bao", "play", "--position", "-", "A6<*", "a7>"],
+        Some(&start),
+    );
+    assert!(!bad.status.success());
+    let err = stderr(&bad);
+    assert!(
+        err.contains("move 2 'a7>' is illegal") && err.contains("1.4.1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_inputs_name_what_and_where() {
+    let start = stdout(&run(&["bao", "start"], None));
+    let bad_move = run(&["bao", "play", "--position", "-", "A9<"], Some(&start));
+    assert!(
+        stderr(&bad_move).contains("column 2"),
+        "{}",
+        stderr(&bad_move)
+    );
+    let bad_pos = run(
+        &["bao", "moves", "--position", "-"],
+        Some(&start.replace("stores: 22 22", "stores: 22 x")),
+    );
+    assert_eq!(bad_pos.status.code(), Some(2));
+    assert!(
+        stderr(&bad_pos).contains("line 2, column 12"),
+        "{}",
+        stderr(&bad_pos)
+    );
+    let missing = run(
+        &["bao", "moves", "--position", "/nonexistent/pos.txt"],
+        None,
+    );
+    assert!(stderr(&missing).contains("/nonexistent/pos.txt"));
+    let variant = run(
+        &["bao", "moves", "--position", "-", "--variant", "nope"],
+        Some(&start),
+    );
+    assert!(stderr(&variant).contains("unknown Bao variant 'nope'"));
+}
+
+#[test]
+fn replay_reports_the_illegal_move_number() {
+    let good = run(&["bao", "replay", "-"], Some("1: A6<* a6<;\n"));
+    assert!(good.status.success(), "{}", stderr(&good));
+    assert!(stdout(&good).contains("# result: game in progress, South to move"));
+    let bad = run(
+        &["bao", "replay", "-"],
+        Some("1: A6<* a6<;\n2: A7>* a5>*;\n"),
+    );
+    assert!(!bad.status.success());
+    // After 1. A6<* a6<, South's A4 faces the house a5: A7>* is not a capture, so it is move 2 that fails.
+    assert!(
+        stderr(&bad).contains("line 2, column 4: move 2 (South)"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn explain_lists_the_clauses_in_order() {
+    let start = stdout(&run(&["bao", "start"], None));
+    let out = run(&["bao", "explain", "--position", "-", "A6<"], Some(&start));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let store = text.find("[bao 2.1.2]").unwrap();
+    let sow = text.find("[bao 1.3]").unwrap();
+    let end = text.find("[bao 1.5.4]").unwrap();
+    assert!(store < sow && sow < end, "{text}");
+}
+
+#[test]
+fn coverage_prints_a_verdict() {
+    let out = run(&["coverage", "--quiet"], None);
+    assert!(
+        stdout(&out).starts_with("coverage bao: "),
+        "{}",
+        stdout(&out)
+    );
+}
