@@ -4,7 +4,7 @@
 use super::board::{Board, Direction, Hand, Pit, Row, Side};
 use super::notation::{Move, MoveKind, MoveText};
 use super::position::{Position, Stage};
-use super::trace::{Event, MoveEnd, SidePit, Step};
+use super::trace::{Event, MoveEnd, SidePit, StartKind, Step};
 use super::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
 
 /// How a move may start, once its start has passed the rules for starting.
@@ -219,6 +219,7 @@ impl InMove<'_> {
         at: Pit,
         direction: Option<Direction>,
         chosen: Hand,
+        clause: &'static str,
     ) -> (Pit, Direction, bool) {
         let them = self.me.opponent();
         let facing = at.opposite().expect("captures happen in the front row");
@@ -226,7 +227,7 @@ impl InMove<'_> {
         let seeds = self.board.take(them, facing);
         self.captures += 1;
         self.log(
-            "1.4.2",
+            clause,
             Event::Capture {
                 at: self.at(at),
                 from: SidePit {
@@ -457,6 +458,23 @@ impl Rules {
         let mut house_decision = false;
         let mut game_over = false;
 
+        let (start_clause, start_kind) = match (stage, start) {
+            (Stage::Kunamua, Start::Capture) => ("2.2.1", StartKind::Capture),
+            (Stage::Kunamua, Start::Kutakata) => ("2.3", StartKind::Kutakata),
+            (_, Start::HouseTax) => ("2.3.2", StartKind::HouseTax),
+            (Stage::Mtaji, Start::Capture) => ("3.4", StartKind::Capture),
+            (Stage::Mtaji, Start::Kutakata) if mv.pit.row() == Row::Back => {
+                ("3.5.1", StartKind::Kutakata)
+            }
+            (Stage::Mtaji, Start::Kutakata) => ("3.5", StartKind::Kutakata),
+        };
+        m.log(
+            start_clause,
+            Event::Start {
+                at: m.at(mv.pit),
+                kind: start_kind,
+            },
+        );
         // The first sowing: where it ends and which way the move runs (None: not yet chosen).
         let (mut end, mut direction): (Option<Pit>, Option<Direction>) = match stage {
             Stage::Kunamua => {
@@ -474,7 +492,7 @@ impl Rules {
                 match start {
                     Start::Capture => {
                         // spec: bao 2.2 the seed lands facing a non-empty pit: harvest at once
-                        let (e, d, over) = m.capture(mv.pit, None, mv.hand);
+                        let (e, d, over) = m.capture(mv.pit, None, mv.hand, "1.4.2");
                         game_over = over;
                         (Some(e), Some(d))
                     }
@@ -511,7 +529,15 @@ impl Rules {
                 // spec: bao 3.3 a mtaji move empties the chosen pit and sows in the chosen direction
                 let d = mv.hand.direction_on(mv.pit.row());
                 let seeds = m.pick_up(mv.pit, "3.3");
-                (Some(m.sow(mv.pit.next(d), seeds, d)), Some(d))
+                let end = m.sow(mv.pit.next(d), seeds, d);
+                // spec: bao 1.4.2 a mtaji capture move harvests where its first sowing ends
+                if start == Start::Capture {
+                    let (e, d2, over) = m.capture(end, Some(d), mv.hand, "1.4.2");
+                    game_over = over;
+                    (Some(e), Some(d2))
+                } else {
+                    (Some(end), Some(d))
+                }
             }
         };
 
@@ -534,7 +560,7 @@ impl Rules {
                 if let Some(facing) = e.opposite() {
                     if m.board.get(me.opponent(), facing) > 0 {
                         // spec: bao 1.6.1 a harvest is possible: the move goes on with it
-                        let (e2, d2, over) = m.capture(e, Some(d), mv.hand);
+                        let (e2, d2, over) = m.capture(e, Some(d), mv.hand, "1.6.1");
                         end = Some(e2);
                         direction = Some(d2);
                         game_over = over;
@@ -552,7 +578,12 @@ impl Rules {
                 if !capture_move {
                     // spec: bao 4.2.2.3.1 kutakata ends in the owned house with six or more
                     // spec: bao 1.6.2 in both stages: a kutakata cannot decide to play the house
-                    m.log("4.2.2.3.1", Event::End(MoveEnd::House));
+                    let clause = if stage == Stage::Kunamua {
+                        "4.2.2.3.1"
+                    } else {
+                        "1.6.2"
+                    };
+                    m.log(clause, Event::End(MoveEnd::House));
                     break;
                 }
                 house_decision = true;

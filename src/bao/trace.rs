@@ -35,9 +35,27 @@ pub enum MoveEnd {
     Infinite,
 }
 
+/// How a move started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StartKind {
+    /// With a harvest.
+    Capture,
+    /// Without a harvest.
+    Kutakata,
+    /// Kunamua kutakata from the house as only filled front pit.
+    HouseTax,
+}
+
 /// One thing that happened during a move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
+    /// The move starts: a capture move, a kutakata, or the house tax, from this pit.
+    Start {
+        /// The start pit.
+        at: SidePit,
+        /// What kind of start the rules allowed.
+        kind: StartKind,
+    },
     /// A seed from the store was put in a pit, which now holds `now`.
     StoreSeed {
         /// Where it went.
@@ -129,6 +147,15 @@ fn dir_word(d: Direction) -> &'static str {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::Start { at, kind } => write!(
+                f,
+                "{} from {at}",
+                match kind {
+                    StartKind::Capture => "capture move",
+                    StartKind::Kutakata => "kutakata",
+                    StartKind::HouseTax => "kutakata paying the house tax",
+                }
+            ),
             Event::StoreSeed { at, now } => write!(f, "store seed into {at} (now {now})"),
             Event::Sow {
                 first,
