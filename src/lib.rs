@@ -3,3 +3,5 @@
 
 pub mod bao;
 pub mod coverage;
+pub mod oware;
+pub mod side;

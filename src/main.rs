@@ -1,9 +1,12 @@
 //! The `mancala-lab` command line: the default study, clause coverage, and the Bao tools.
 //! All printing happens here; the library returns values and typed errors.
 
-use std::io::Read;
+mod cli;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use cli::read_input;
 
 use clap::{Args, Parser, Subcommand};
 use mancala_lab::bao::playout::{random_games, Summary};
@@ -13,7 +16,7 @@ use mancala_lab::bao::variant::InfiniteMoves;
 use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
 use mancala_lab::coverage::{self, Report};
 
-/// Rules verification and research harness for mancala games (Bao la Kiswahili).
+/// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
 ///
 /// Run with no subcommand for the default job: the clause-coverage status and a short batch of
 /// Bao reference-engine playouts with a summary.
@@ -31,6 +34,9 @@ enum Command {
     /// Bao la Kiswahili: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
     Bao(BaoCommand),
+    /// Oware: legal moves, playing, replaying, explaining moves and perft.
+    #[command(subcommand)]
+    Oware(cli::oware::OwareCommand),
 }
 
 #[derive(Args)]
@@ -130,18 +136,6 @@ enum BaoCommand {
     },
 }
 
-fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("standard input: {e}"))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
-    }
-}
-
 fn load_position(path: &str) -> Result<Position, String> {
     let text = read_input(path)?;
     position_text::parse(&text).map_err(|e| format!("{path}: {e}"))
@@ -165,6 +159,9 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
         coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
     let annotations =
         coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    if !matches!(game, "bao" | "oware") {
+        return Err(format!("unknown game '{game}' (known: bao, oware)"));
+    }
     if playouts > 0 && game == "bao" {
         let counts = clause_counts(playouts);
         let f = move |id: &str| counts.iter().find(|(c, _)| *c == id).map_or(0, |(_, n)| *n);
@@ -235,6 +232,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let root = project_root(None);
             let report = coverage_report("bao", &root, 0)?;
             println!("{}", report.summary_line());
+            let oware = coverage_report("oware", &root, 0)?;
+            println!("{}", oware.summary_line());
             let rules = Rules::default();
             let (games, seed) = (200, 1);
             let records = random_games(&rules, seed, games, 2000);
@@ -260,6 +259,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             })
         }
         Some(Command::Bao(cmd)) => bao(cmd),
+        Some(Command::Oware(cmd)) => cli::oware::run(cmd),
     }
 }
 

@@ -132,3 +132,39 @@ fn coverage_prints_a_verdict() {
         stdout(&out)
     );
 }
+
+#[test]
+fn oware_commands_play_and_refuse_with_reasons() {
+    let start = stdout(&run(&["oware", "start"], None));
+    assert!(start.contains("south: 4 4 4 4 4 4"), "{start}");
+    let moves = run(&["oware", "moves", "--position", "-"], Some(&start));
+    assert_eq!(stdout(&moves), "A\nB\nC\nD\nE\nF\n");
+    // C then f, as worked by hand in tests/oware_rules.rs.
+    let played = run(
+        &["oware", "play", "--position", "-", "C", "f"],
+        Some(&start),
+    );
+    assert!(
+        stdout(&played).contains("south: 5 5 1 6 5 5\n"),
+        "{}",
+        stdout(&played)
+    );
+    let wrong = run(&["oware", "play", "--position", "-", "c"], Some(&start));
+    assert!(
+        stderr(&wrong).contains("South is to move"),
+        "{}",
+        stderr(&wrong)
+    );
+    let bad = run(&["oware", "replay", "-"], Some("1. C f\n2. A g\n"));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("line 2, column 6"),
+        "{}",
+        stderr(&bad)
+    );
+    let perft = run(
+        &["oware", "perft", "--depth", "3", "--variant", "abapa"],
+        None,
+    );
+    assert_eq!(stdout(&perft), "190\n");
+}

@@ -1,37 +1,9 @@
 //! Board geometry of Bao la Kiswahili: sides, rows, pits and the seeds on a 4×8 board.
 //! Pits are named from their owner's point of view, as the KIBA notation does (rows A/B, pits 1–8).
 
-use std::fmt;
-
-/// One of the two players; South moves first (spec: bao 2.1.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Side {
-    /// The player who starts; rows `A` (front) and `B` (back).
-    South,
-    /// The second player; rows `a` (front) and `b` (back).
-    North,
-}
+pub use crate::side::Side;
 
 impl Side {
-    /// Both sides, South first.
-    pub const BOTH: [Side; 2] = [Side::South, Side::North];
-
-    /// The other player.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
-        }
-    }
-
-    /// 0 for South, 1 for North.
-    pub fn index(self) -> usize {
-        match self {
-            Side::South => 0,
-            Side::North => 1,
-        }
-    }
-
     /// The notation letter of this side's row (`A`/`B` for South, `a`/`b` for North).
     pub fn row_letter(self, row: Row) -> char {
         match (self, row) {
@@ -40,15 +12,6 @@ impl Side {
             (Side::North, Row::Front) => 'a',
             (Side::North, Row::Back) => 'b',
         }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::South => "South",
-            Side::North => "North",
-        })
     }
 }
 

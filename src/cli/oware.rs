@@ -1,0 +1,229 @@
+//! `mancala-lab oware ...`: legal moves, playing, replaying, explaining and perft for Oware.
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use mancala_lab::oware::notation::parse_transcript;
+use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
+
+use super::read_input;
+
+#[derive(Args, Clone)]
+pub struct OwareRuleArgs {
+    /// Rule reading: sheet (our reading of the rules sheet) or abapa (OpenSpiel's oware).
+    #[arg(long, default_value = "sheet")]
+    variant: String,
+}
+
+impl OwareRuleArgs {
+    fn rules(&self) -> Result<Rules, String> {
+        let v: Variant = self
+            .variant
+            .parse()
+            .map_err(|e| format!("--variant: {e}"))?;
+        Ok(Rules::new(v))
+    }
+}
+
+#[derive(Subcommand)]
+pub enum OwareCommand {
+    /// Print the start position in the position text format.
+    Start {
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// List the legal moves of a position, one letter per line.
+    Moves {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// Play moves from a position and print the resulting position.
+    Play {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// Move letters: A-F for South, a-f for North.
+        #[arg(required = true)]
+        moves: Vec<String>,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// Replay a transcript from the start position; print the final position and the result.
+    Replay {
+        /// Transcript file ('-' reads standard input).
+        file: String,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// Show the clause trace of one move.
+    Explain {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// The move letter.
+        r#move: String,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// Count move paths to a depth (perft), optionally broken down by first move.
+    Perft {
+        /// Depth in plies.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Position file (default: the start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// Print the count under each first move.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+}
+
+fn load(rules: &Rules, path: &str) -> Result<Game, String> {
+    let text = read_input(path)?;
+    let pos = Position::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(rules.game_from(pos))
+}
+
+fn parse_move(g: &Game, written: &str) -> Result<Move, String> {
+    let mut chars = written.chars();
+    let (side, mv) = match (chars.next().and_then(Move::from_letter), chars.next()) {
+        (Some(x), None) => x,
+        _ => {
+            return Err(format!(
+                "'{written}': expected one move letter A-F (South) or a-f (North)"
+            ))
+        }
+    };
+    if side != g.position().to_move() {
+        return Err(format!(
+            "'{written}' is a pit of {side}, but {} is to move",
+            g.position().to_move()
+        ));
+    }
+    Ok(mv)
+}
+
+fn result_line(g: &Game) -> String {
+    match g.outcome() {
+        Some(o) => {
+            let who = match o.winner {
+                Some(Side::South) => "South wins",
+                Some(Side::North) => "North wins",
+                None => "draw",
+            };
+            format!(
+                "# result: {who} {}-{} (oware {})",
+                o.scores[0], o.scores[1], o.clause
+            )
+        }
+        None => format!(
+            "# result: game in progress, {} to move",
+            g.position().to_move()
+        ),
+    }
+}
+
+pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
+    match cmd {
+        OwareCommand::Start { rules } => print!("{}", rules.rules()?.new_game().position().print()),
+        OwareCommand::Moves { position, rules } => {
+            let rules = rules.rules()?;
+            let g = load(&rules, &position)?;
+            let side = g.position().to_move();
+            for m in rules.legal_moves(&g) {
+                println!("{}", m.letter(side));
+            }
+        }
+        OwareCommand::Play {
+            position,
+            moves,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let mut g = load(&rules, &position)?;
+            for (i, written) in moves.iter().enumerate() {
+                let mv = parse_move(&g, written).map_err(|e| format!("move {}: {e}", i + 1))?;
+                g = rules
+                    .play(&g, mv)
+                    .map_err(|e| format!("move {} '{written}' is illegal: {e}", i + 1))?
+                    .game;
+            }
+            print!("{}", g.position().print());
+            println!("{}", result_line(&g));
+        }
+        OwareCommand::Replay { file, rules } => {
+            let rules = rules.rules()?;
+            let text = read_input(&file)?;
+            let moves = parse_transcript(&text).map_err(|e| format!("{file}: {e}"))?;
+            let mut g = rules.new_game();
+            for (i, w) in moves.iter().enumerate() {
+                let letter = w.mv.letter(w.side);
+                let place = format!(
+                    "{file}: line {}, column {}: ply {} '{letter}'",
+                    w.line,
+                    w.column,
+                    i + 1
+                );
+                if w.side != g.position().to_move() {
+                    return Err(format!("{place}: {} is to move", g.position().to_move()));
+                }
+                g = rules
+                    .play(&g, w.mv)
+                    .map_err(|e| format!("{place} is illegal: {e}"))?
+                    .game;
+            }
+            print!("{}", g.position().print());
+            println!("{}", result_line(&g));
+        }
+        OwareCommand::Explain {
+            position,
+            r#move,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let g = load(&rules, &position)?;
+            let mv = parse_move(&g, &r#move)?;
+            let played = rules
+                .play(&g, mv)
+                .map_err(|e| format!("'{}' is illegal: {e}", r#move))?;
+            println!("{} by {}", r#move, g.position().to_move());
+            for step in &played.trace {
+                println!("  {step}");
+            }
+            println!("resulting position:");
+            print!("{}", played.game.position().print());
+            println!("{}", result_line(&played.game));
+        }
+        OwareCommand::Perft {
+            depth,
+            position,
+            divide,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let g = match position {
+                Some(p) => load(&rules, &p)?,
+                None => rules.new_game(),
+            };
+            let side = g.position().to_move();
+            if divide && depth > 0 {
+                let mut total = 0;
+                for m in rules.legal_moves(&g) {
+                    let n = rules.perft(&rules.play(&g, m).expect("legal").game, depth - 1);
+                    println!("{} {n}", m.letter(side));
+                    total += n;
+                }
+                println!("total {total}");
+            } else {
+                println!("{}", rules.perft(&g, depth));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,16 @@
+//! Oware (abapa family): positions, notation, rule readings and the reference engine.
+//! Clause ids in comments (`spec: oware O.x`) point into `spec/oware.md`.
+
+pub mod game;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod variant;
+
+pub use game::Game;
+pub use notation::Move;
+pub use position::{Position, PositionError};
+pub use rules::{IllegalMove, Outcome, Played, Rules};
+pub use variant::Variant;
+
+pub use crate::side::Side;

@@ -1,0 +1,153 @@
+//! Oware move notation and transcripts: `A`–`F` for South's pits, `a`–`f` for North's
+//! (spec: oware O.7.1); a transcript is move letters separated by white space (O.7.2).
+
+use super::Side;
+
+/// A move: which of the mover's six pits to sow, 0 for A/a up to 5 for F/f.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// 0–5, counted from the mover's left.
+    pub pit: u8,
+}
+
+impl Move {
+    /// The pit index 0–11 this move empties when `side` plays it.
+    pub fn index(self, side: Side) -> usize {
+        side.index() * 6 + usize::from(self.pit)
+    }
+
+    /// The move's letter for `side` (spec: oware O.7.1).
+    pub fn letter(self, side: Side) -> char {
+        let base = if side == Side::South { b'A' } else { b'a' };
+        char::from(base + self.pit)
+    }
+
+    /// The move and the player a letter names.
+    pub fn from_letter(c: char) -> Option<(Side, Move)> {
+        // spec: oware O.7.1 upper case for South, lower case for North
+        match c {
+            'A'..='F' => Some((
+                Side::South,
+                Move {
+                    pit: c as u8 - b'A',
+                },
+            )),
+            'a'..='f' => Some((
+                Side::North,
+                Move {
+                    pit: c as u8 - b'a',
+                },
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// One written move of a transcript, with where it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The player the letter names.
+    pub side: Side,
+    /// The move.
+    pub mv: Move,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// A transcript token that is neither a move letter nor a move number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: expected a move letter A-F or a-f, or a move number, found '{found}'")]
+pub struct TranscriptError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The token.
+    pub found: String,
+}
+
+/// Parses a transcript: move letters separated by white space, optionally with move numbers
+/// (`1.` or `1:`); `#` and `;` start comments that run to the end of the line.
+pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError> {
+    let mut out = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let content = raw.split(['#', ';']).next().unwrap_or("");
+        let mut start = None;
+        for (i, c) in content
+            .char_indices()
+            .chain(std::iter::once((content.len(), ' ')))
+        {
+            match (c.is_whitespace(), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    let token = &content[s..i];
+                    let column = content[..s].chars().count() + 1;
+                    start = None;
+                    // spec: oware O.7.2 move numbers are optional and skipped
+                    let number = token.trim_end_matches(['.', ':']);
+                    if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+                        continue;
+                    }
+                    let mut chars = token.chars();
+                    match (chars.next().and_then(Move::from_letter), chars.next()) {
+                        (Some((side, mv)), None) => out.push(WrittenMove {
+                            side,
+                            mv,
+                            line: index + 1,
+                            column,
+                        }),
+                        _ => {
+                            return Err(TranscriptError {
+                                line: index + 1,
+                                column,
+                                found: token.to_string(),
+                            })
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes moves as a transcript: numbered pairs, one per line (`1. A d`).
+pub fn print_transcript(moves: &[(Side, Move)]) -> String {
+    let mut out = String::new();
+    for (i, pair) in moves.chunks(2).enumerate() {
+        let letters: Vec<String> = pair.iter().map(|&(s, m)| m.letter(s).to_string()).collect();
+        out.push_str(&format!("{}. {}\n", i + 1, letters.join(" ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_round_trip() {
+        for side in Side::BOTH {
+            for pit in 0..6 {
+                let m = Move { pit };
+                assert_eq!(Move::from_letter(m.letter(side)), Some((side, m)));
+            }
+        }
+        assert_eq!(Move::from_letter('G'), None);
+    }
+
+    #[test]
+    fn transcripts_parse_with_numbers_and_comments() {
+        let moves = parse_transcript("1. C f  # opening\n2: A a ; note\nD\n").unwrap();
+        let letters: String = moves.iter().map(|w| w.mv.letter(w.side)).collect();
+        assert_eq!(letters, "CfAaD");
+        assert_eq!((moves[4].line, moves[4].column), (3, 1));
+        let e = parse_transcript("1. C g\n").unwrap_err();
+        assert_eq!((e.line, e.column, e.found.as_str()), (1, 6, "g"));
+        let printed = print_transcript(&moves.iter().map(|w| (w.side, w.mv)).collect::<Vec<_>>());
+        assert_eq!(printed, "1. C f\n2. A a\n3. D\n");
+    }
+}

@@ -1,0 +1,107 @@
+//! Named interpretation choices for Oware where the sheet is silent or unclear, and the presets
+//! `sheet` (our reading of the rules sheet) and `abapa` (exactly OpenSpiel's `oware`).
+
+use std::str::FromStr;
+
+use super::Side;
+
+/// What a move that would capture every seed of the opponent does (spec: oware O.4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GrandSlam {
+    /// Forbidden, like any move that leaves the opponent without seeds (the sheet's wording).
+    Forbidden,
+    /// Legal, but it captures nothing (OpenSpiel, abapa rules).
+    CapturesNothing,
+}
+
+/// What happens when every move is forbidden although both sides hold seeds (spec: oware O.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoAllowedMove {
+    /// The game ends and each player adds the seeds on their own row.
+    EachTakesOwn,
+    /// Grand slams become allowed, capturing nothing; only when none exists does the game end.
+    AllowGrandSlamWithoutCapture,
+}
+
+/// When seeds going round without captures end the game (spec: oware O.6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CycleEnd {
+    /// The game ends when a position (player to move, scores, pits) occurs this many times since
+    /// the last capture: 2 is the first repetition (abapa), 3 two full rounds of the cycle (sheet).
+    pub occurrences: u8,
+}
+
+/// What is done with the seeds left on the board when a player reaches 25 (spec: oware O.6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FinalSweep {
+    /// Left on the board: the scores are the captures.
+    None,
+    /// Each player adds the seeds on their own row (OpenSpiel does this at every end).
+    EachTakesOwn,
+}
+
+/// A complete reading of the Oware sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Grand slam handling (O.4.1).
+    pub grand_slam: GrandSlam,
+    /// Every move forbidden while both sides hold seeds (O.4.2).
+    pub no_allowed_move: NoAllowedMove,
+    /// The endless-cycle rule (O.6.2).
+    pub cycle_end: CycleEnd,
+    /// Seeds left when a player reaches 25 (O.6.1).
+    pub final_sweep: FinalSweep,
+    /// Who moves first (O.2.1: chosen by the players).
+    pub first_player: Side,
+}
+
+/// The preset names, for help texts and errors.
+pub const PRESET_NAMES: [&str; 2] = ["sheet", "abapa"];
+
+impl Variant {
+    /// Our reading of the rules sheet (see spec/oware.md).
+    pub const SHEET: Variant = Variant {
+        grand_slam: GrandSlam::Forbidden,
+        no_allowed_move: NoAllowedMove::EachTakesOwn,
+        cycle_end: CycleEnd { occurrences: 3 },
+        final_sweep: FinalSweep::None,
+        first_player: Side::South,
+    };
+
+    /// OpenSpiel's `oware` exactly.
+    pub const ABAPA: Variant = Variant {
+        grand_slam: GrandSlam::CapturesNothing,
+        no_allowed_move: NoAllowedMove::EachTakesOwn,
+        cycle_end: CycleEnd { occurrences: 2 },
+        final_sweep: FinalSweep::EachTakesOwn,
+        first_player: Side::South,
+    };
+
+    /// The preset called `name`.
+    pub fn preset(name: &str) -> Option<Variant> {
+        match name {
+            "sheet" => Some(Variant::SHEET),
+            "abapa" => Some(Variant::ABAPA),
+            _ => None,
+        }
+    }
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant::SHEET
+    }
+}
+
+/// An unknown preset name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown Oware variant '{0}' (known: sheet, abapa)")]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Variant::preset(s).ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}

@@ -1,0 +1,263 @@
+//! Oware rules, one focused test per clause. The OpenSpiel rule tests are ported with our own
+//! working (OpenSpiel's boards may hold fewer than 48 seeds; ours pad the scores to 48).
+
+use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
+
+fn game(pits: [u8; 12], scores: [u8; 2], to_move: Side) -> Game {
+    Game::from_position(Position::new(pits, scores, to_move).expect("48 seeds"))
+}
+
+fn letters(rules: &Rules, g: &Game) -> String {
+    let side = g.position().to_move();
+    rules
+        .legal_moves(g)
+        .iter()
+        .map(|m| m.letter(side))
+        .collect()
+}
+
+fn play(rules: &Rules, g: &Game, letter: char) -> Game {
+    let (_, mv) = Move::from_letter(letter).unwrap();
+    rules
+        .play(g, mv)
+        .unwrap_or_else(|e| panic!("{letter}: {e}"))
+        .game
+}
+
+fn abapa() -> Rules {
+    Rules::new(Variant::ABAPA)
+}
+
+fn sheet() -> Rules {
+    Rules::new(Variant::SHEET)
+}
+
+#[test]
+// spec: oware O.1 type=test
+// spec: oware O.1.1 type=test
+// spec: oware O.2.1 type=test
+fn o1_start_position() {
+    let g = sheet().new_game();
+    assert_eq!(g.position().pits(), [4; 12]);
+    assert_eq!(
+        (
+            g.position().score(Side::South),
+            g.position().score(Side::North)
+        ),
+        (0, 0)
+    );
+    assert_eq!(g.position().to_move(), Side::South);
+    let north_first = Rules::new(Variant {
+        first_player: Side::North,
+        ..Variant::SHEET
+    })
+    .new_game();
+    assert_eq!(north_first.position().to_move(), Side::North);
+    assert_eq!(letters(&sheet(), &g), "ABCDEF");
+}
+
+#[test]
+// spec: oware O.2.3 type=test
+// spec: oware O.2.2 type=test
+fn o2_3_sowing_goes_counter_clockwise_from_the_next_pit() {
+    // C (4 seeds): D, E, F, a get one each; North to move.
+    let g = play(&sheet(), &sheet().new_game(), 'C');
+    assert_eq!(g.position().pits(), [4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4]);
+    assert_eq!(g.position().to_move(), Side::North);
+    // North's f (4 seeds) runs on into South's row: A, B, C, D.
+    let g = play(&sheet(), &g, 'f');
+    assert_eq!(g.position().pits(), [5, 5, 1, 6, 5, 5, 5, 4, 4, 4, 4, 0]);
+}
+
+#[test]
+// spec: oware O.2.4 type=test
+fn o2_4_twelve_or_more_skip_the_emptied_pit() {
+    // A holds 13: B..F and a..f take one each (11 seeds), A is skipped, B and C take the last two.
+    // North: a..f 1 each; scores pad to 48.
+    let g = game([13, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], [14, 15], Side::South);
+    let g = play(&sheet(), &g, 'A');
+    assert_eq!(g.position().pits(), [0, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
+    assert_eq!(g.position().score(Side::South), 14);
+}
+
+// ---- ported from OpenSpiel's oware_test.cc, re-worked with 48 seeds
+
+#[test]
+// spec: oware O.3.1 type=test
+// spec: oware O.3.2 type=test
+// spec: oware O.6.1 type=test
+fn o3_2_capture_back_to_the_start_of_the_row() {
+    // OpenSpiel CaptureOpponentHousesTillBeginTest. C (8): D1 E1 F2 a2 b2 c2 d2 e3; e makes 3:
+    // capture e, d, c, b, a (3+2+2+2+2 = 11); f (3) was not sown and stays. South 14 + 11 = 25.
+    let start = game([0, 0, 8, 0, 0, 1, 1, 1, 1, 1, 2, 3], [14, 16], Side::South);
+    let g = play(&abapa(), &start, 'C');
+    // abapa: the game is over and each row goes to its owner: South 25 + 4, North 16 + 3.
+    let out = g.outcome().unwrap();
+    assert_eq!(
+        (out.scores, out.winner, out.clause),
+        ([29, 19], Some(Side::South), "O.6.1")
+    );
+    assert_eq!(g.position().pits(), [0; 12]);
+    // sheet: the same capture ends the game with the seeds left on the board.
+    let g = play(&sheet(), &start, 'C');
+    assert_eq!(g.position().pits(), [0, 0, 0, 1, 1, 2, 0, 0, 0, 0, 0, 3]);
+    assert_eq!(g.outcome().unwrap().scores, [25, 16]);
+}
+
+#[test]
+// spec: oware O.5.1 type=test
+fn o5_1_chain_stops_at_a_pit_of_four() {
+    // OpenSpiel CaptureMostOpponentHousesTest. C (8): ... a becomes 4, b c d 2, e 3: capture e, d,
+    // c, b (9) and stop at a. South 16 + 9 = 25 wins.
+    let start = game([0, 0, 8, 0, 0, 1, 3, 1, 1, 1, 2, 0], [16, 15], Side::South);
+    let g = play(&abapa(), &start, 'C');
+    let out = g.outcome().unwrap();
+    assert_eq!((out.scores, out.winner), ([29, 19], Some(Side::South)));
+    let g = play(&sheet(), &start, 'C');
+    assert_eq!(g.position().pits(), [0, 0, 0, 1, 1, 2, 4, 0, 0, 0, 0, 0]);
+    assert_eq!(g.outcome().unwrap().winner, Some(Side::South));
+}
+
+#[test]
+fn o3_1_no_capture_with_one_seed_or_four() {
+    // OpenSpiel NoCaptureBecauseTooFewSeedsTest: North c (8): d1 e1 f2 A4 B2 C2 D2 E1; E holds 1.
+    let g = play(
+        &abapa(),
+        &game([3, 1, 1, 1, 0, 0, 0, 0, 8, 0, 0, 1], [16, 17], Side::North),
+        'c',
+    );
+    assert_eq!(g.position().pits(), [4, 2, 2, 2, 1, 0, 0, 0, 0, 1, 1, 2]);
+    assert_eq!(g.position().score(Side::North), 17);
+    // NoCaptureBecauseTooManySeedsTest: C (8) makes e 4: nothing is captured.
+    let g = play(
+        &abapa(),
+        &game([0, 0, 8, 0, 0, 1, 3, 1, 1, 1, 3, 0], [15, 15], Side::South),
+        'C',
+    );
+    assert_eq!(g.position().pits(), [0, 0, 0, 1, 1, 2, 4, 2, 2, 2, 4, 0]);
+    assert_eq!(g.position().score(Side::South), 15);
+}
+
+#[test]
+// spec: oware O.4.1 type=test
+fn o4_1_grand_slam_by_reading() {
+    // OpenSpiel NoCaptureBecauseGrandSlamTest: North c (8): d1 e1 f2 A2 B2 C2 D2 E2, and F is
+    // empty: capturing E back to A would take every South seed.
+    let start = game([1, 1, 1, 1, 1, 0, 0, 0, 8, 0, 0, 1], [17, 17], Side::North);
+    // abapa: legal, captures nothing.
+    let g = play(&abapa(), &start, 'c');
+    assert_eq!(g.position().pits(), [2, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 2]);
+    assert_eq!(g.position().score(Side::North), 17);
+    // sheet: forbidden; only f (one seed into A, making 2: capture A alone) is allowed.
+    assert_eq!(letters(&sheet(), &start), "f");
+    let (_, c) = Move::from_letter('c').unwrap();
+    assert!(sheet()
+        .play(&start, c)
+        .unwrap_err()
+        .to_string()
+        .contains("O.4.1"));
+    let g = play(&sheet(), &start, 'f');
+    assert_eq!(g.position().pits(), [0, 1, 1, 1, 1, 0, 0, 0, 8, 0, 0, 0]);
+    assert_eq!(g.position().score(Side::North), 19);
+}
+
+#[test]
+fn o4_1_legal_moves_must_feed_an_empty_opponent() {
+    // OpenSpiel LegalActionsNoConstraintsTest and LegalActionsLeaveTheOpponentSeedsTest.
+    let free = game([1, 0, 9, 0, 0, 1, 1, 0, 0, 0, 0, 0], [18, 18], Side::South);
+    assert_eq!(letters(&abapa(), &free), "ACF");
+    // F drops its seed into a (1 -> 2), North's only seeds: a grand slam, which the sheet forbids.
+    assert_eq!(letters(&sheet(), &free), "AC");
+    // North is empty: A (into B) does not feed; F (into a) does.
+    let starving = game([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [23, 23], Side::South);
+    assert_eq!(letters(&abapa(), &starving), "F");
+    assert_eq!(letters(&sheet(), &starving), "F");
+}
+
+#[test]
+// spec: oware O.4.2 type=test
+fn o4_2_no_allowed_move_ends_the_game() {
+    // North f (1 seed) into A (1 -> 2): captures 2 (North 21 -> 23) and leaves South B. South's
+    // only move, B into C, cannot feed North: the game ends and South adds its 1 seed.
+    let start = game([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [24, 21], Side::North);
+    for rules in [sheet(), abapa()] {
+        let g = play(&rules, &start, 'f');
+        let out = g.outcome().expect("South cannot feed North");
+        assert_eq!(
+            (out.clause, out.scores, out.winner),
+            ("O.4.2", [25, 23], Some(Side::South))
+        );
+    }
+    // Every move forbidden while both sides hold seeds: North's only move c is a grand slam.
+    // Sheet (default): the game ends and each side takes its own row: South 17 + 5, North 18 + 8.
+    let all_slams =
+        Position::new([1, 1, 1, 1, 1, 0, 0, 0, 8, 0, 0, 0], [17, 18], Side::North).unwrap();
+    let g = sheet().game_from(all_slams.clone());
+    let out = g.outcome().unwrap();
+    assert_eq!(
+        (out.clause, out.scores, out.winner),
+        ("O.4.2", [22, 26], Some(Side::North))
+    );
+    // The other reading lets the grand slam be played, capturing nothing.
+    let lenient = Rules::new(Variant {
+        no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
+        ..Variant::SHEET
+    });
+    assert_eq!(letters(&lenient, &lenient.game_from(all_slams)), "c");
+}
+
+#[test]
+// spec: oware O.5.2 type=test
+// spec: oware O.6.2 type=test
+fn o6_2_repetition_ends_the_game_by_reading() {
+    // OpenSpiel GameEndsByRepetitionTest: two seeds chase each other round the board; after twelve
+    // plies South is to move with A 1 and a 1 and scores 23/23 again.
+    let start = game([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [23, 23], Side::South);
+    let round = ['A', 'a', 'B', 'b', 'C', 'c', 'D', 'd', 'E', 'e', 'F', 'f'];
+    let mut g = start.clone();
+    for (i, &l) in round.iter().enumerate() {
+        assert!(g.outcome().is_none(), "over before ply {i}");
+        g = play(&abapa(), &g, l);
+    }
+    // abapa: first repetition: each side takes its seed, 24-24, a draw.
+    let out = g.outcome().unwrap();
+    assert_eq!(
+        (out.clause, out.scores, out.winner),
+        ("O.6.2", [24, 24], None)
+    );
+    // sheet: the position must come round twice more than... a third occurrence, after 24 plies.
+    let mut g = start;
+    for l in round.iter().chain(round.iter()) {
+        assert!(g.outcome().is_none());
+        g = play(&sheet(), &g, *l);
+    }
+    assert_eq!(g.outcome().unwrap().scores, [24, 24]);
+}
+
+#[test]
+// spec: oware O.7.1 type=test
+// spec: oware O.7.2 type=test
+fn o7_transcript_replays() {
+    use mancala_lab::oware::notation::parse_transcript;
+    // 1. C (D5 E5 F5 a5) f (A5 B5 C1 D6) -- as worked in o2_3.
+    let moves = parse_transcript("1. C f\n").unwrap();
+    let rules = sheet();
+    let mut g = rules.new_game();
+    for w in &moves {
+        assert_eq!(w.side, g.position().to_move());
+        g = rules.play(&g, w.mv).unwrap().game;
+    }
+    assert_eq!(g.position().pits(), [5, 5, 1, 6, 5, 5, 5, 4, 4, 4, 4, 0]);
+}
+
+#[test]
+fn perft_matches_openspiel() {
+    // OpenSpiel's move-path counts from the start, depths 1-8 (9 and 10 are slow for CI).
+    let expected = [6u64, 36, 190, 1014, 5219, 27332, 139157, 711414];
+    for rules in [abapa(), sheet()] {
+        let g = rules.new_game();
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(rules.perft(&g, d as u32 + 1), n, "depth {}", d + 1);
+        }
+    }
+}
