@@ -3,5 +3,7 @@
 
 pub mod bao;
 pub mod coverage;
+pub mod diff;
+pub mod engine;
 pub mod oware;
 pub mod side;

@@ -37,6 +37,8 @@ enum Command {
     /// Oware: legal moves, playing, replaying, explaining moves and perft.
     #[command(subcommand)]
     Oware(cli::oware::OwareCommand),
+    /// Differential check: the reference and optimized engines in lock step on random games.
+    Diff(cli::diff::DiffArgs),
 }
 
 #[derive(Args)]
@@ -260,6 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Some(Command::Bao(cmd)) => bao(cmd),
         Some(Command::Oware(cmd)) => cli::oware::run(cmd),
+        Some(Command::Diff(args)) => cli::diff::run(args),
     }
 }
 

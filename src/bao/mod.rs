@@ -2,6 +2,8 @@
 //! Clause ids in comments (`spec: bao X`) point into `spec/bao.md`.
 
 pub mod board;
+pub mod engines;
+pub mod fast;
 pub mod notation;
 pub mod playout;
 pub mod position;

@@ -1,0 +1,100 @@
+//! `mancala-lab diff`: the reference and optimized engines of a game in lock step on random games.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use mancala_lab::diff::lockstep;
+use mancala_lab::engine::Engine;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The game: bao or oware.
+    #[arg(long)]
+    game: String,
+    /// The rule reading (preset name of that game).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Number of random games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Master seed: game i draws its move bytes from ChaCha8 stream i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop a game after this many plies.
+    #[arg(long, default_value_t = 1000)]
+    max_plies: usize,
+}
+
+/// The move bytes of game `index`.
+pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    let mut bytes = vec![0u8; 1024];
+    rng.fill_bytes(&mut bytes);
+    bytes
+}
+
+fn run_pair<A: Engine + Sync, B: Engine + Sync>(
+    a: &A,
+    b: &B,
+    args: &DiffArgs,
+) -> Result<ExitCode, String> {
+    let started = std::time::Instant::now();
+    let results: Vec<Result<usize, String>> = (0..args.games)
+        .into_par_iter()
+        .map(|i| {
+            lockstep(
+                a,
+                b,
+                a.start(),
+                b.start(),
+                &game_bytes(args.seed, i),
+                args.max_plies,
+            )
+            .map_err(|d| format!("game {i}: {d}"))
+        })
+        .collect();
+    let mut plies = 0;
+    let mut failures = Vec::new();
+    for r in results {
+        match r {
+            Ok(p) => plies += p,
+            Err(e) => failures.push(e),
+        }
+    }
+    println!(
+        "diff {} vs {}: {} games, {plies} plies, {} divergent, {:.1} s",
+        a.name(),
+        b.name(),
+        args.games,
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(first) = failures.first() {
+        println!("first divergence ({}):\n{first}", failures.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
+    match args.game.as_str() {
+        "oware" => {
+            use mancala_lab::oware::engines::{Optimized, Reference};
+            let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
+            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args)
+        }
+        "bao" => {
+            use mancala_lab::bao::engines::{Optimized, Reference};
+            let v = args
+                .variant
+                .clone()
+                .unwrap_or_else(|| "default".to_string());
+            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args)
+        }
+        other => Err(format!("unknown game '{other}' (known: bao, oware)")),
+    }
+}

@@ -1,0 +1,130 @@
+//! The differential checker: two engines of one game play the same moves in lock step, and every
+//! ply the legal move sets, the positions and the results are compared.
+//! A byte stream chooses the moves (each byte picks `legal[b % len]`), so any byte string is a game.
+
+use std::fmt;
+
+use crate::engine::Engine;
+
+/// The first place two engines disagree, with everything needed to replay it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Plies played before the disagreement showed.
+    pub ply: usize,
+    /// The moves from the start (or the given position) up to it, in canonical notation.
+    pub moves: Vec<String>,
+    /// The position before the last move (or the current one when the moves are empty), as text.
+    pub before: String,
+    /// What differed: `legal moves`, `position`, `result` or `play`.
+    pub what: &'static str,
+    /// The first engine's name and view.
+    pub a: (String, String),
+    /// The second engine's name and view.
+    pub b: (String, String),
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "engines disagree on the {} after {} plies",
+            self.what, self.ply
+        )?;
+        writeln!(f, "moves: {}", self.moves.join(" "))?;
+        writeln!(f, "position before the last move:")?;
+        write!(f, "{}", self.before)?;
+        writeln!(f, "{}: {}", self.a.0, self.a.1)?;
+        write!(f, "{}: {}", self.b.0, self.b.1)
+    }
+}
+
+/// Plays the game `bytes` choose in both engines from `start_a`/`start_b`; returns the plies played
+/// (the game ended, or the bytes ran out after `max_plies`) or the first divergence.
+pub fn lockstep<A: Engine, B: Engine>(
+    a: &A,
+    b: &B,
+    mut sa: A::State,
+    mut sb: B::State,
+    bytes: &[u8],
+    max_plies: usize,
+) -> Result<usize, Box<Divergence>> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut before = a.position_text(&sa);
+    let diverge =
+        |ply: usize, moves: &[String], before: &str, what: &'static str, va: String, vb: String| {
+            Box::new(Divergence {
+                ply,
+                moves: moves.to_vec(),
+                before: before.to_string(),
+                what,
+                a: (a.name(), va),
+                b: (b.name(), vb),
+            })
+        };
+    for ply in 0..=max_plies {
+        let (pa, pb) = (a.position_text(&sa), b.position_text(&sb));
+        if pa != pb {
+            return Err(diverge(ply, &moves, &before, "position", pa, pb));
+        }
+        let (ra, rb) = (a.result(&sa), b.result(&sb));
+        if ra != rb {
+            return Err(diverge(
+                ply,
+                &moves,
+                &before,
+                "result",
+                format!("{ra:?}"),
+                format!("{rb:?}"),
+            ));
+        }
+        let (la, lb) = (a.legal(&sa), b.legal(&sb));
+        if la != lb {
+            return Err(diverge(
+                ply,
+                &moves,
+                &before,
+                "legal moves",
+                la.join(" "),
+                lb.join(" "),
+            ));
+        }
+        if la.is_empty() || ply == max_plies || bytes.is_empty() {
+            return Ok(ply);
+        }
+        let mv = la[usize::from(bytes[ply % bytes.len()]) % la.len()].clone();
+        before = pa;
+        moves.push(mv.clone());
+        match (a.play(&sa, &mv), b.play(&sb, &mv)) {
+            (Ok(na), Ok(nb)) => {
+                sa = na;
+                sb = nb;
+            }
+            (ra, rb) => {
+                let va = ra.map(|_| "played".to_string()).unwrap_or_else(|e| e);
+                let vb = rb.map(|_| "played".to_string()).unwrap_or_else(|e| e);
+                return Err(diverge(ply + 1, &moves, &before, "play", va, vb));
+            }
+        }
+    }
+    Ok(max_plies)
+}
+
+/// Shrinks a divergence found from `bytes`: the shortest prefix of plies that still diverges is the
+/// one lock step already stops at, so this replays with a byte string trimmed to those plies and
+/// returns the same divergence if it reproduces (it always should; a mismatch means nondeterminism).
+pub fn confirm<A: Engine, B: Engine>(a: &A, b: &B, d: &Divergence) -> bool {
+    let mut sa = a.start();
+    let mut sb = b.start();
+    for mv in &d.moves {
+        match (a.play(&sa, mv), b.play(&sb, mv)) {
+            (Ok(na), Ok(nb)) => {
+                sa = na;
+                sb = nb;
+            }
+            _ => return true,
+        }
+    }
+    a.position_text(&sa) != b.position_text(&sb)
+        || a.result(&sa) != b.result(&sb)
+        || a.legal(&sa) != b.legal(&sb)
+}

@@ -1,0 +1,29 @@
+//! The common face of every engine, as the differential checker sees it: moves, positions and
+//! results as canonical text, so that engines sharing no code can be compared ply by ply.
+
+/// An engine of one game under one rule reading.
+pub trait Engine {
+    /// A game state (position plus whatever history the rules need).
+    type State: Clone;
+
+    /// A short name for reports, e.g. `bao-reference`.
+    fn name(&self) -> String;
+
+    /// The start of a game.
+    fn start(&self) -> Self::State;
+
+    /// A state from the game's position text format.
+    fn from_text(&self, text: &str) -> Result<Self::State, String>;
+
+    /// The legal moves in canonical notation, in the engine's canonical order.
+    fn legal(&self, state: &Self::State) -> Vec<String>;
+
+    /// Plays a move given in canonical notation.
+    fn play(&self, state: &Self::State, mv: &str) -> Result<Self::State, String>;
+
+    /// The state's position in the game's text format.
+    fn position_text(&self, state: &Self::State) -> String;
+
+    /// The result once the game is over (winner and clause), else `None`.
+    fn result(&self, state: &Self::State) -> Option<String>;
+}
