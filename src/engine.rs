@@ -13,7 +13,7 @@ pub trait Engine {
     fn start(&self) -> Self::State;
 
     /// A state from the game's position text format.
-    fn from_text(&self, text: &str) -> Result<Self::State, String>;
+    fn parse_state(&self, text: &str) -> Result<Self::State, String>;
 
     /// The legal moves in canonical notation, in the engine's canonical order.
     fn legal(&self, state: &Self::State) -> Vec<String>;

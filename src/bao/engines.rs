@@ -121,7 +121,7 @@ impl Engine for Reference {
         Position::start()
     }
 
-    fn from_text(&self, text: &str) -> Result<Position, String> {
+    fn parse_state(&self, text: &str) -> Result<Position, String> {
         position_text::parse(text).map_err(|e| e.to_string())
     }
 
@@ -167,7 +167,7 @@ impl Engine for Optimized {
         FastRules::start()
     }
 
-    fn from_text(&self, text: &str) -> Result<FastPos, String> {
+    fn parse_state(&self, text: &str) -> Result<FastPos, String> {
         position_text::parse(text)
             .map(|p| to_fast(&p))
             .map_err(|e| e.to_string())

@@ -72,7 +72,7 @@ impl Engine for Reference {
         self.rules.new_game()
     }
 
-    fn from_text(&self, text: &str) -> Result<Game, String> {
+    fn parse_state(&self, text: &str) -> Result<Game, String> {
         Ok(self
             .rules
             .game_from(Position::parse(text).map_err(|e| e.to_string())?))
@@ -116,7 +116,7 @@ impl Engine for Optimized {
         self.rules.start()
     }
 
-    fn from_text(&self, text: &str) -> Result<FastGame, String> {
+    fn parse_state(&self, text: &str) -> Result<FastGame, String> {
         let p = Position::parse(text).map_err(|e| e.to_string())?;
         Ok(self.rules.game(
             p.pits(),
