@@ -39,6 +39,8 @@ enum Command {
     Oware(cli::oware::OwareCommand),
     /// Differential check: the reference and optimized engines in lock step on random games.
     Diff(cli::diff::DiffArgs),
+    /// Move-path counts (perft) with both engines of a game, which must agree.
+    Perft(cli::perft::PerftArgs),
 }
 
 #[derive(Args)]
@@ -263,6 +265,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Bao(cmd)) => bao(cmd),
         Some(Command::Oware(cmd)) => cli::oware::run(cmd),
         Some(Command::Diff(args)) => cli::diff::run(args),
+        Some(Command::Perft(args)) => cli::perft::run(args),
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod engines;
 pub mod fast;
+pub mod mutate;
 pub mod notation;
 pub mod playout;
 pub mod position;

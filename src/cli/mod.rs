@@ -2,6 +2,7 @@
 
 pub mod diff;
 pub mod oware;
+pub mod perft;
 
 use std::io::Read;
 

@@ -68,20 +68,6 @@ pub enum OwareCommand {
         #[command(flatten)]
         rules: OwareRuleArgs,
     },
-    /// Count move paths to a depth (perft), optionally broken down by first move.
-    Perft {
-        /// Depth in plies.
-        #[arg(long, default_value_t = 6)]
-        depth: u32,
-        /// Position file (default: the start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Print the count under each first move.
-        #[arg(long)]
-        divide: bool,
-        #[command(flatten)]
-        rules: OwareRuleArgs,
-    },
 }
 
 fn load(rules: &Rules, path: &str) -> Result<Game, String> {
@@ -199,30 +185,6 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             println!("resulting position:");
             print!("{}", played.game.position().print());
             println!("{}", result_line(&played.game));
-        }
-        OwareCommand::Perft {
-            depth,
-            position,
-            divide,
-            rules,
-        } => {
-            let rules = rules.rules()?;
-            let g = match position {
-                Some(p) => load(&rules, &p)?,
-                None => rules.new_game(),
-            };
-            let side = g.position().to_move();
-            if divide && depth > 0 {
-                let mut total = 0;
-                for m in rules.legal_moves(&g) {
-                    let n = rules.perft(&rules.play(&g, m).expect("legal").game, depth - 1);
-                    println!("{} {n}", m.letter(side));
-                    total += n;
-                }
-                println!("total {total}");
-            } else {
-                println!("{}", rules.perft(&g, depth));
-            }
         }
     }
     Ok(ExitCode::SUCCESS)

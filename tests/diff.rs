@@ -1,0 +1,120 @@
+//! The differential checker run in CI: reference and optimized engines in lock step on seeded
+//! games, on byte streams (proptest), and from randomly mutated positions; and a check that the
+//! checker does catch a real difference.
+
+use mancala_lab::bao::engines as bao;
+use mancala_lab::bao::mutate::mutate;
+use mancala_lab::bao::variant::{InfiniteMoves, Variant};
+use mancala_lab::bao::{position_text, Position, Rules};
+use mancala_lab::diff::lockstep;
+use mancala_lab::engine::Engine;
+use mancala_lab::oware::engines as oware;
+use proptest::prelude::*;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn bytes(seed: u64, index: u64) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    let mut b = vec![0u8; 512];
+    rng.fill_bytes(&mut b);
+    b
+}
+
+fn run<A: Engine, B: Engine>(a: &A, b: &B, games: u64) {
+    for i in 0..games {
+        if let Err(d) = lockstep(a, b, a.start(), b.start(), &bytes(11, i), 1000) {
+            panic!("game {i}:\n{d}");
+        }
+    }
+}
+
+#[test]
+fn oware_engines_agree_on_seeded_games() {
+    for preset in ["sheet", "abapa"] {
+        run(
+            &oware::Reference::new(preset).unwrap(),
+            &oware::Optimized::new(preset).unwrap(),
+            400,
+        );
+    }
+}
+
+#[test]
+fn bao_engines_agree_on_seeded_games_with_exact_detection() {
+    for preset in ["default", "literal-en", "engines"] {
+        run(
+            &bao::Reference::new(preset).unwrap(),
+            &bao::Optimized::new(preset).unwrap(),
+            25,
+        );
+    }
+}
+
+#[test]
+fn bao_engines_agree_on_the_long_infinite_move() {
+    let text = include_str!("../experiments/long-infinite-move/position.txt");
+    let (a, b) = (
+        bao::Reference::new("default").unwrap(),
+        bao::Optimized::new("default").unwrap(),
+    );
+    let (sa, sb) = (a.parse_state(text).unwrap(), b.parse_state(text).unwrap());
+    assert_eq!(a.legal(&sa), b.legal(&sb));
+    assert!(!a.legal(&sa).iter().any(|m| m.starts_with("a1<")));
+}
+
+#[test]
+fn bao_engines_agree_from_mutated_positions() {
+    let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
+    let (a, b) = (
+        bao::Reference::with(limited, "sown3000"),
+        bao::Optimized::with(limited, "sown3000"),
+    );
+    let rules = Rules::new(limited);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for i in 0..150u64 {
+        // A reachable position after a few random plies, then mutated.
+        let mut p = Position::start();
+        for _ in 0..rng.gen_range(0..60) {
+            let moves = rules.legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p = rules
+                .play(&p, moves[rng.gen_range(0..moves.len())])
+                .unwrap()
+                .position;
+        }
+        let m = mutate(&p, rng.gen_range(1..12), &mut rng);
+        let text = position_text::print(&m);
+        let (sa, sb) = (a.parse_state(&text).unwrap(), b.parse_state(&text).unwrap());
+        if let Err(d) = lockstep(&a, &b, sa, sb, &bytes(12, i), 200) {
+            panic!("mutated position {i}:\n{text}\n{d}");
+        }
+    }
+}
+
+#[test]
+fn the_checker_catches_a_different_reading() {
+    // The 'engines' reading keeps houses in mtaji; against the default it must diverge.
+    let a = bao::Reference::new("default").unwrap();
+    let b = bao::Optimized::new("engines").unwrap();
+    let found =
+        (0..200).find_map(|i| lockstep(&a, &b, a.start(), b.start(), &bytes(13, i), 1000).err());
+    let d = found.expect("a divergence between different readings");
+    assert!(d.ply > 0 && !d.moves.is_empty());
+    assert!(d.to_string().contains("engines disagree"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn lockstep_on_byte_streams(stream in proptest::collection::vec(any::<u8>(), 1..400)) {
+        let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
+        let (a, b) = (bao::Reference::with(limited, "sown3000"), bao::Optimized::with(limited, "sown3000"));
+        prop_assert!(lockstep(&a, &b, a.start(), b.start(), &stream, 1000).is_ok());
+        let (c, d) = (oware::Reference::new("sheet").unwrap(), oware::Optimized::new("sheet").unwrap());
+        prop_assert!(lockstep(&c, &d, c.start(), d.start(), &stream, 1000).is_ok());
+    }
+}
