@@ -163,8 +163,26 @@ fn oware_commands_play_and_refuse_with_reasons() {
         stderr(&bad)
     );
     let perft = run(
-        &["oware", "perft", "--depth", "3", "--variant", "abapa"],
+        &[
+            "perft",
+            "--game",
+            "oware",
+            "--depth",
+            "3",
+            "--variant",
+            "abapa",
+        ],
         None,
     );
-    assert_eq!(stdout(&perft), "190\n");
+    assert_eq!(stdout(&perft), "total 190 (both engines)\n");
+    // By hand: after A6<* North captures at a5 or a6 with either kichwa (4); after A7<* only a5 (2);
+    // after A6>* and A7>* North has no capture and kutakata from a6 or a7 either way (4 each).
+    let perft = run(
+        &["perft", "--game", "bao", "--depth", "2", "--divide"],
+        None,
+    );
+    assert_eq!(
+        stdout(&perft),
+        "A6<* 4\nA6>* 4\nA7<* 2\nA7>* 4\ntotal 14 (both engines)\n"
+    );
 }
