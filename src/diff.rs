@@ -38,6 +38,20 @@ impl fmt::Display for Divergence {
     }
 }
 
+impl Divergence {
+    /// The case in the format of `tests/regressions/`, ready to save there.
+    pub fn regression_case(&self, game: &str, variant: &str) -> String {
+        let last = self
+            .moves
+            .last()
+            .map_or(String::new(), |m| format!("moves: {m}\n"));
+        format!(
+            "# {} vs {}: {} differ\ngame: {game}\nvariant: {variant}\nposition:\n{}end\n{last}",
+            self.a.0, self.b.0, self.what, self.before
+        )
+    }
+}
+
 /// Plays the game `bytes` choose in both engines from `start_a`/`start_b`; returns the plies played
 /// (the game ended, or the bytes ran out after `max_plies`) or the first divergence.
 pub fn lockstep<A: Engine, B: Engine>(

@@ -41,6 +41,8 @@ enum Command {
     Diff(cli::diff::DiffArgs),
     /// Move-path counts (perft) with both engines of a game, which must agree.
     Perft(cli::perft::PerftArgs),
+    /// Playout speed: reference against optimized engines, one thread and all cores.
+    Bench(cli::bench::BenchArgs),
 }
 
 #[derive(Args)]
@@ -266,6 +268,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Oware(cmd)) => cli::oware::run(cmd),
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
     }
 }
 

@@ -52,18 +52,6 @@ fn bao_engines_agree_on_seeded_games_with_exact_detection() {
 }
 
 #[test]
-fn bao_engines_agree_on_the_long_infinite_move() {
-    let text = include_str!("../experiments/long-infinite-move/position.txt");
-    let (a, b) = (
-        bao::Reference::new("default").unwrap(),
-        bao::Optimized::new("default").unwrap(),
-    );
-    let (sa, sb) = (a.parse_state(text).unwrap(), b.parse_state(text).unwrap());
-    assert_eq!(a.legal(&sa), b.legal(&sb));
-    assert!(!a.legal(&sa).iter().any(|m| m.starts_with("a1<")));
-}
-
-#[test]
 fn bao_engines_agree_from_mutated_positions() {
     let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
     let (a, b) = (

@@ -536,3 +536,20 @@ impl FastRules {
             .sum()
     }
 }
+
+impl FastRules {
+    /// Plays one game of uniformly random legal moves from the start; returns (plies, winner or 2).
+    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
+        let mut p = FastRules::start();
+        for ply in 0..max_plies {
+            let list = self.legal_moves(&p);
+            if list.len == 0 {
+                let winner = self.outcome(&p).map_or(2, |o| o.winner);
+                return (ply, winner);
+            }
+            let mv = list.moves[rng.gen_range(0..list.len)];
+            p = self.play(&p, mv).0;
+        }
+        (max_plies, 2)
+    }
+}

@@ -41,6 +41,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     a: &A,
     b: &B,
     args: &DiffArgs,
+    variant: &str,
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let results: Vec<Result<usize, String>> = (0..args.games)
@@ -54,7 +55,12 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
                 &game_bytes(args.seed, i),
                 args.max_plies,
             )
-            .map_err(|d| format!("game {i}: {d}"))
+            .map_err(|d| {
+                format!(
+                    "game {i}: {d}\n\nas a regression case (tests/regressions/):\n{}",
+                    d.regression_case(&args.game, variant)
+                )
+            })
         })
         .collect();
     let mut plies = 0;
@@ -85,7 +91,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
         "oware" => {
             use mancala_lab::oware::engines::{Optimized, Reference};
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
-            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args)
+            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args, &v)
         }
         "bao" => {
             use mancala_lab::bao::engines::{Optimized, Reference};
@@ -93,7 +99,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 .variant
                 .clone()
                 .unwrap_or_else(|| "default".to_string());
-            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args)
+            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args, &v)
         }
         other => Err(format!("unknown game '{other}' (known: bao, oware)")),
     }

@@ -1,5 +1,6 @@
 //! Command handlers of the `mancala-lab` binary, one module per game, and shared input helpers.
 
+pub mod bench;
 pub mod diff;
 pub mod oware;
 pub mod perft;

@@ -263,3 +263,26 @@ fn key(g: &FastGame) -> u128 {
     }
     k
 }
+
+impl FastRules {
+    /// Plays one game of uniformly random legal moves from the start; returns (plies, result:
+    /// 0 South, 1 North, 2 draw or unfinished).
+    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
+        let mut g = self.start();
+        for ply in 0..max_plies {
+            let mask = self.legal_mask(&g);
+            if mask == 0 {
+                return (ply, g.result.unwrap_or(2));
+            }
+            // The k-th set bit, k uniform over the legal moves.
+            let mut k = rng.gen_range(0..mask.count_ones());
+            let mut m = mask;
+            while k > 0 {
+                m &= m - 1;
+                k -= 1;
+            }
+            self.play(&mut g, m.trailing_zeros() as u8);
+        }
+        (max_plies, 2)
+    }
+}

@@ -1,0 +1,131 @@
+//! `mancala-lab bench`: random playouts per second, reference against optimized engine, one thread
+//! and all cores, measured in one run so the ratios compare like with like on a noisy machine.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use mancala_lab::bao::fast::FastRules as BaoFast;
+use mancala_lab::bao::playout::random_game;
+use mancala_lab::bao::Rules as BaoRules;
+use mancala_lab::oware::fast::FastRules as OwareFast;
+use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Seconds to spend on each measurement.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Master seed of the random games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Plays games `play(i) -> plies` for about `secs` seconds on one thread: (games/s, plies/s).
+fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64) {
+    let budget = Duration::from_secs_f64(secs);
+    let start = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    while start.elapsed() < budget {
+        plies += play(games);
+        games += 1;
+    }
+    let t = start.elapsed().as_secs_f64();
+    (games as f64 / t, plies as f64 / t)
+}
+
+/// The same over all cores with rayon, in batches: (games/s, plies/s, threads).
+fn measure_parallel(secs: f64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
+    let budget = Duration::from_secs_f64(secs);
+    let start = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    let batch = 256u64;
+    while start.elapsed() < budget {
+        let base = games;
+        plies += (base..base + batch).into_par_iter().map(&play).sum::<u64>();
+        games += batch;
+    }
+    let t = start.elapsed().as_secs_f64();
+    (
+        games as f64 / t,
+        plies as f64 / t,
+        rayon::current_num_threads(),
+    )
+}
+
+fn rng(seed: u64, i: u64) -> ChaCha8Rng {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    r.set_stream(i);
+    r
+}
+
+fn line(name: &str, (g, p): (f64, f64)) {
+    println!("  {name:<34} {g:>12.0} games/s {p:>14.0} plies/s");
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
+    let (secs, seed) = (args.seconds, args.seed);
+    println!("random playouts from the start position, {secs} s per measurement");
+
+    println!("bao (default reading, exact infinite-move detection):");
+    let reference = BaoRules::default();
+    let r = measure(secs, |i| {
+        u64::from(random_game(&reference, seed, i, 2000).plies)
+    });
+    line("reference, 1 thread", r);
+    let fast = BaoFast::new(Default::default());
+    let f = measure(secs, |i| {
+        u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
+    });
+    line("optimized, 1 thread", f);
+    let (pg, pp, threads) = measure_parallel(secs, |i| {
+        u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
+    });
+    line(&format!("optimized, {threads} threads"), (pg, pp));
+    println!(
+        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
+        f.0 / r.0,
+        pg / f.0,
+        100.0 * pg / f.0 / threads as f64
+    );
+
+    println!("oware (abapa, as OpenSpiel):");
+    let reference = OwareRules::new(OwareVariant::ABAPA);
+    let r = measure(secs, |i| {
+        let mut rg = rng(seed, i);
+        let mut g = reference.new_game();
+        let mut plies = 0;
+        loop {
+            let moves = reference.legal_moves(&g);
+            if moves.is_empty() {
+                break;
+            }
+            g = reference
+                .play(&g, moves[rg.gen_range(0..moves.len())])
+                .expect("legal")
+                .game;
+            plies += 1;
+        }
+        plies
+    });
+    line("reference, 1 thread", r);
+    let fast = OwareFast::new(OwareVariant::ABAPA);
+    let f = measure(secs, |i| {
+        u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0)
+    });
+    line("optimized, 1 thread", f);
+    let (pg, pp, threads) = measure_parallel(secs, |i| {
+        u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0)
+    });
+    line(&format!("optimized, {threads} threads"), (pg, pp));
+    println!(
+        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
+        f.0 / r.0,
+        pg / f.0,
+        100.0 * pg / f.0 / threads as f64
+    );
+    Ok(ExitCode::SUCCESS)
+}
