@@ -26,6 +26,9 @@ pub struct DiffArgs {
     /// Stop a game after this many plies.
     #[arg(long, default_value_t = 1000)]
     max_plies: usize,
+    /// Bao only: what counts as an infinite move, 'exact' or 'sown:N' (overrides the preset's).
+    #[arg(long)]
+    infinite: Option<String>,
 }
 
 /// The move bytes of game `index`.
@@ -42,6 +45,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     b: &B,
     args: &DiffArgs,
     variant: &str,
+    explain: &(dyn Fn(&mancala_lab::diff::Divergence) -> String + Sync),
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let results: Vec<Result<usize, String>> = (0..args.games)
@@ -57,7 +61,8 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
             )
             .map_err(|d| {
                 format!(
-                    "game {i}: {d}\n\nas a regression case (tests/regressions/):\n{}",
+                    "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
+                    explain(&d),
                     d.regression_case(&args.game, variant)
                 )
             })
@@ -91,7 +96,13 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
         "oware" => {
             use mancala_lab::oware::engines::{Optimized, Reference};
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
-            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args, &v)
+            run_pair(
+                &Reference::new(&v)?,
+                &Optimized::new(&v)?,
+                &args,
+                &v,
+                &|_| String::new(),
+            )
         }
         "bao" => {
             use mancala_lab::bao::engines::{Optimized, Reference};
@@ -99,7 +110,13 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 .variant
                 .clone()
                 .unwrap_or_else(|| "default".to_string());
-            run_pair(&Reference::new(&v)?, &Optimized::new(&v)?, &args, &v)
+            run_pair(
+                &Reference::new(&v)?,
+                &Optimized::new(&v)?,
+                &args,
+                &v,
+                &|_| String::new(),
+            )
         }
         other => Err(format!("unknown game '{other}' (known: bao, oware)")),
     }
