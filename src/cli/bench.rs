@@ -70,27 +70,37 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     let (secs, seed) = (args.seconds, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
 
-    println!("bao (default reading, exact infinite-move detection):");
-    let reference = BaoRules::default();
-    let r = measure(secs, |i| {
-        u64::from(random_game(&reference, seed, i, 2000).plies)
-    });
-    line("reference, 1 thread", r);
-    let fast = BaoFast::new(Default::default());
-    let f = measure(secs, |i| {
-        u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
-    });
-    line("optimized, 1 thread", f);
-    let (pg, pp, threads) = measure_parallel(secs, |i| {
-        u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
-    });
-    line(&format!("optimized, {threads} threads"), (pg, pp));
-    println!(
-        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
-        f.0 / r.0,
-        pg / f.0,
-        100.0 * pg / f.0 / threads as f64
-    );
+    use mancala_lab::bao::variant::{InfiniteMoves, Variant};
+    let bao_readings = [
+        ("exact infinite-move detection", Variant::DEFAULT),
+        (
+            "infinite = more than 2000 seeds sown",
+            Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)),
+        ),
+    ];
+    for (label, variant) in bao_readings {
+        println!("bao (default reading, {label}):");
+        let reference = BaoRules::new(variant);
+        let r = measure(secs, |i| {
+            u64::from(random_game(&reference, seed, i, 2000).plies)
+        });
+        line("reference, 1 thread", r);
+        let fast = BaoFast::new(variant);
+        let f = measure(secs, |i| {
+            u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
+        });
+        line("optimized, 1 thread", f);
+        let (pg, pp, threads) = measure_parallel(secs, |i| {
+            u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
+        });
+        line(&format!("optimized, {threads} threads"), (pg, pp));
+        println!(
+            "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
+            f.0 / r.0,
+            pg / f.0,
+            100.0 * pg / f.0 / threads as f64
+        );
+    }
 
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
