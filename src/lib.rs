@@ -2,6 +2,7 @@
 //! with clause coverage of the written specification under `spec/`.
 
 pub mod bao;
+pub mod checks;
 pub mod coverage;
 pub mod diff;
 pub mod engine;

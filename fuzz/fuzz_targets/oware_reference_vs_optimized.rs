@@ -1,0 +1,11 @@
+//! Fuzz target: the two Oware engines in lock step, both readings.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mancala_lab::checks::*;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(e) = oware_reference_vs_optimized(data) {
+        panic!("{e}");
+    }
+});

@@ -1,0 +1,79 @@
+//! The fuzz targets' checks under `cargo test`: on the committed seed corpus (fuzz/seeds), on every
+//! kept fuzz regression (tests/fuzz_regressions), and on seeded random inputs.
+
+use std::path::Path;
+
+use mancala_lab::checks::*;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+type Check = fn(&[u8]) -> Result<(), String>;
+
+fn text(f: fn(&str) -> Result<(), String>, data: &[u8]) -> Result<(), String> {
+    f(&String::from_utf8_lossy(data))
+}
+
+const TARGETS: [(&str, Check); 8] = [
+    ("bao_playout_invariants", bao_playout_invariants),
+    ("oware_playout_invariants", oware_playout_invariants),
+    ("bao_reference_vs_optimized", bao_reference_vs_optimized),
+    ("oware_reference_vs_optimized", oware_reference_vs_optimized),
+    ("bao_position_invariants", bao_position_invariants),
+    ("notation_roundtrip", |d| text(notation_roundtrip, d)),
+    ("transcript_parse", |d| text(transcript_parse, d)),
+    ("position_parse", |d| text(position_parse, d)),
+];
+
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+#[test]
+fn seed_corpus_and_kept_regressions_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut count = 0;
+    for (name, check) in TARGETS {
+        for dir in [
+            root.join("fuzz/seeds").join(name),
+            root.join("tests/fuzz_regressions").join(name),
+        ] {
+            for path in files(&dir) {
+                let data = std::fs::read(&path).unwrap();
+                if let Err(e) = check(&data) {
+                    panic!("{}: {e}", path.display());
+                }
+                count += 1;
+            }
+        }
+    }
+    assert!(count >= 20, "{count}");
+}
+
+#[test]
+fn seeded_random_inputs_pass() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for (name, check) in TARGETS {
+        for i in 0..40 {
+            let mut data = vec![0u8; rng.gen_range(0..600)];
+            rng.fill_bytes(&mut data);
+            if name.ends_with("parse") || name.starts_with("notation") {
+                // Text targets: mostly printable characters of the formats.
+                let alphabet = b"AaBbCcDdEeFf12345678<>+*:; .#\n-0123456789to_movescrhuwdlknp";
+                for b in &mut data {
+                    *b = alphabet[usize::from(*b) % alphabet.len()];
+                }
+            }
+            if let Err(e) = check(&data) {
+                panic!("{name} input {i}: {e}");
+            }
+        }
+    }
+}
