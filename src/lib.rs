@@ -6,5 +6,6 @@ pub mod checks;
 pub mod coverage;
 pub mod diff;
 pub mod engine;
+pub mod inconsistencies;
 pub mod oware;
 pub mod side;

@@ -43,6 +43,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Playout speed: reference against optimized engines, one thread and all cores.
     Bench(cli::bench::BenchArgs),
+    /// Rule inconsistencies: positions where readings differ or no clause decides, with witnesses.
+    Inconsistencies(cli::inconsistencies::InconsistencyArgs),
 }
 
 #[derive(Args)]
@@ -269,6 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Inconsistencies(args)) => cli::inconsistencies::run(args),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod diff;
+pub mod inconsistencies;
 pub mod oware;
 pub mod perft;
 
