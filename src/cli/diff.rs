@@ -94,6 +94,9 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
 pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
     match args.game.as_str() {
         "oware" => {
+            if args.infinite.is_some() {
+                return Err("--infinite applies to bao only".to_string());
+            }
             use mancala_lab::oware::engines::{Optimized, Reference};
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
             run_pair(
@@ -106,16 +109,43 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
         }
         "bao" => {
             use mancala_lab::bao::engines::{Optimized, Reference};
+            use mancala_lab::bao::variant::{InfiniteMoves, Variant};
             let v = args
                 .variant
                 .clone()
                 .unwrap_or_else(|| "default".to_string());
+            let mut variant: Variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
+            let mut label = v.clone();
+            if let Some(inf) = &args.infinite {
+                let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
+                variant = variant.with_infinite_moves(inf);
+                label = format!("{v}+{inf}");
+            }
+            // The reference engine's clause trace of the diverging move.
+            let explain = move |d: &mancala_lab::diff::Divergence| -> String {
+                use mancala_lab::bao::{position_text, MoveText, Rules};
+                let rules = Rules::new(variant);
+                let (Ok(pos), Some(mv)) = (position_text::parse(&d.before), d.moves.last()) else {
+                    return String::new();
+                };
+                let Ok(text) = MoveText::parse(mv) else {
+                    return String::new();
+                };
+                match rules.play_text(&pos, &text) {
+                    Ok((_, played)) => {
+                        let steps: Vec<String> =
+                            played.trace.iter().map(|s| format!("  {s}")).collect();
+                        format!("reference trace of {mv}:\n{}\n", steps.join("\n"))
+                    }
+                    Err(e) => format!("reference refuses {mv}: {e}\n"),
+                }
+            };
             run_pair(
-                &Reference::new(&v)?,
-                &Optimized::new(&v)?,
+                &Reference::with(variant, &label),
+                &Optimized::with(variant, &label),
                 &args,
                 &v,
-                &|_| String::new(),
+                &explain,
             )
         }
         other => Err(format!("unknown game '{other}' (known: bao, oware)")),
