@@ -186,3 +186,45 @@ fn oware_commands_play_and_refuse_with_reasons() {
         "A6<* 4\nA6>* 4\nA7<* 2\nA7>* 4\ntotal 14 (both engines)\n"
     );
 }
+
+#[test]
+fn diff_runs_both_games_and_applies_options() {
+    let o = run(
+        &[
+            "diff",
+            "--game",
+            "oware",
+            "--variant",
+            "abapa",
+            "--games",
+            "20",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("oware-reference/abapa vs oware-optimized/abapa: 20 games"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains(" 0 divergent"));
+    let b = run(
+        &[
+            "diff",
+            "--game",
+            "bao",
+            "--games",
+            "5",
+            "--infinite",
+            "sown:2000",
+        ],
+        None,
+    );
+    assert!(
+        stdout(&b).contains("bao-reference/default+sown:2000"),
+        "{}",
+        stdout(&b)
+    );
+    let refused = run(&["diff", "--game", "oware", "--infinite", "sown:9"], None);
+    assert_eq!(refused.status.code(), Some(2));
+}
