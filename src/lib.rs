@@ -9,3 +9,4 @@ pub mod engine;
 pub mod inconsistencies;
 pub mod oware;
 pub mod side;
+pub mod stats;

@@ -45,6 +45,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Rule inconsistencies: positions where readings differ or no clause decides, with witnesses.
     Inconsistencies(cli::inconsistencies::InconsistencyArgs),
+    /// Batch playout statistics as CSV (games, clause counts, summary with 95% intervals).
+    Stats(cli::stats::StatsArgs),
 }
 
 #[derive(Args)]
@@ -238,16 +240,20 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         None => {
             let root = project_root(None);
-            let report = coverage_report("bao", &root, 0)?;
-            println!("{}", report.summary_line());
+            let bao = coverage_report("bao", &root, 0)?;
             let oware = coverage_report("oware", &root, 0)?;
-            println!("{}", oware.summary_line());
-            let rules = Rules::default();
-            let (games, seed) = (200, 1);
-            let records = random_games(&rules, seed, games, 2000);
-            print_summary(&Summary::of(&records), seed, "default");
-            Ok(if report.passed() {
-                ExitCode::SUCCESS
+            let verdict = |r: &Report| {
+                let (n, ok) = r.normative_counts();
+                format!(
+                    "{} {ok}/{n} {}",
+                    r.game,
+                    if r.passed() { "PASS" } else { "FAIL" }
+                )
+            };
+            println!("clause coverage: {}, {}", verdict(&bao), verdict(&oware));
+            let code = cli::stats::default_study()?;
+            Ok(if bao.passed() && oware.passed() {
+                code
             } else {
                 ExitCode::FAILURE
             })
@@ -272,6 +278,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Inconsistencies(args)) => cli::inconsistencies::run(args),
+        Some(Command::Stats(args)) => cli::stats::run(args),
     }
 }
 

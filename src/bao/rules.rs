@@ -747,13 +747,21 @@ impl Rules {
 
     /// All legal moves in canonical order; empty when the game is over (spec: bao 1.2).
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        self.legal_moves_and_infinite(pos).0
+    }
+
+    /// The legal moves, and how many starts passed the start rules but never end (spec: bao 1.5.6).
+    pub fn legal_moves_and_infinite(&self, pos: &Position) -> (Vec<Move>, usize) {
         if Side::BOTH.iter().any(|&s| pos.board.front_row_empty(s)) {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         let mut moves = Vec::new();
+        let mut infinite = 0;
         for (mv, start) in self.candidate_starts(pos) {
             let run = self.run(pos, mv, start, false);
-            if !run.infinite {
+            if run.infinite {
+                infinite += 1;
+            } else {
                 moves.push(mv);
             }
             if run.house_decision {
@@ -761,12 +769,14 @@ impl Rules {
                     play_house: true,
                     ..mv
                 };
-                if !self.run(pos, plus, start, false).infinite {
+                if self.run(pos, plus, start, false).infinite {
+                    infinite += 1;
+                } else {
                     moves.push(plus);
                 }
             }
         }
-        moves
+        (moves, infinite)
     }
 
     /// Plays `mv`, or says which clause forbids it.

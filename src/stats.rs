@@ -1,0 +1,389 @@
+//! Batch statistics: one row per game (games.csv), clause counts (clauses.csv) and aggregates with
+//! 95% confidence intervals (summary.csv). Game i draws from ChaCha8 stream i of the master seed,
+//! so results do not depend on the thread count.
+
+use std::collections::BTreeMap;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::bao::trace::Event;
+use crate::bao::{Position, Rules as BaoRules, Side, Stage};
+use crate::oware::{Rules as OwareRules, Variant as OwareVariant};
+
+/// How moves are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal moves.
+    Random,
+    /// The move capturing the most seeds now; ties broken at random.
+    Greedy,
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "random" => Ok(Policy::Random),
+            "greedy" => Ok(Policy::Greedy),
+            _ => Err(format!("unknown policy '{s}' (known: random, greedy)")),
+        }
+    }
+}
+
+impl Policy {
+    /// The policy's name as written in the CSV files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
+}
+
+/// Clause id → times it fired.
+pub type ClauseCounts = BTreeMap<String, u64>;
+
+/// The RNG of game `index`.
+pub fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Picks among `scores` (one per move) by `policy`.
+fn choose(policy: Policy, scores: &[u32], rng: &mut ChaCha8Rng) -> usize {
+    match policy {
+        Policy::Random => rng.gen_range(0..scores.len()),
+        Policy::Greedy => {
+            let best = *scores.iter().max().expect("non-empty");
+            let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
+            ties[rng.gen_range(0..ties.len())]
+        }
+    }
+}
+
+/// One Bao game in games.csv.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaoRow {
+    /// Game index (also its RNG stream).
+    pub game: u64,
+    /// Rule reading.
+    pub variant: String,
+    /// Move policy.
+    pub policy: String,
+    /// Plies played.
+    pub plies: u32,
+    /// South, North, or none (ply limit).
+    pub winner: String,
+    /// Clause that ended the game, or `ply-limit`.
+    pub end_clause: String,
+    /// Harvests by South.
+    pub captures_south: u32,
+    /// Harvests by North.
+    pub captures_north: u32,
+    /// Plies in the kunamua stage.
+    pub kunamua_plies: u32,
+    /// Plies in the mtaji stage.
+    pub mtaji_plies: u32,
+    /// Houses lost during the game.
+    pub house_events: u32,
+    /// Sowings of the longest move (by seeds sown).
+    pub longest_move_sowings: u32,
+    /// Seeds sown by the longest move.
+    pub longest_move_seeds: u32,
+    /// Candidate moves rejected as infinite over the game.
+    pub infinite_moves_met: u32,
+}
+
+/// Plays Bao game `index`; returns its row and the clause counts of its moves.
+pub fn bao_game(
+    rules: &BaoRules,
+    variant: &str,
+    policy: Policy,
+    seed: u64,
+    index: u64,
+    max_plies: u32,
+) -> (BaoRow, ClauseCounts) {
+    let mut rng = game_rng(seed, index);
+    let mut counts = ClauseCounts::new();
+    let mut row = BaoRow {
+        game: index,
+        variant: variant.to_string(),
+        policy: policy.name().to_string(),
+        plies: 0,
+        winner: "none".into(),
+        end_clause: "ply-limit".into(),
+        captures_south: 0,
+        captures_north: 0,
+        kunamua_plies: 0,
+        mtaji_plies: 0,
+        house_events: 0,
+        longest_move_sowings: 0,
+        longest_move_seeds: 0,
+        infinite_moves_met: 0,
+    };
+    let mut pos = Position::start();
+    while row.plies < max_plies {
+        let (moves, infinite) = rules.legal_moves_and_infinite(&pos);
+        row.infinite_moves_met += infinite as u32;
+        if moves.is_empty() {
+            break;
+        }
+        let mover = pos.to_move();
+        let them = mover.opponent();
+        let chosen = match policy {
+            Policy::Random => rules
+                .play(&pos, moves[rng.gen_range(0..moves.len())])
+                .expect("legal"),
+            Policy::Greedy => {
+                let played: Vec<_> = moves
+                    .iter()
+                    .map(|&m| rules.play(&pos, m).expect("legal"))
+                    .collect();
+                // Seeds captured now: what the opponent's side loses.
+                let scores: Vec<u32> = played
+                    .iter()
+                    .map(|p| {
+                        pos.board()
+                            .side_total(them)
+                            .saturating_sub(p.position.board().side_total(them))
+                    })
+                    .collect();
+                let i = choose(policy, &scores, &mut rng);
+                played.into_iter().nth(i).expect("index")
+            }
+        };
+        match pos.stage() {
+            Stage::Kunamua => row.kunamua_plies += 1,
+            Stage::Mtaji => row.mtaji_plies += 1,
+        }
+        if mover == Side::South {
+            row.captures_south += chosen.captures;
+        } else {
+            row.captures_north += chosen.captures;
+        }
+        let sowings = chosen
+            .trace
+            .iter()
+            .filter(|s| matches!(s.event, Event::Sow { .. }))
+            .count() as u32;
+        if chosen.sown > row.longest_move_seeds {
+            row.longest_move_seeds = chosen.sown;
+            row.longest_move_sowings = sowings;
+        }
+        for step in &chosen.trace {
+            *counts.entry(step.clause.to_string()).or_default() += 1;
+            if matches!(step.event, Event::HouseLost { .. }) {
+                row.house_events += 1;
+            }
+        }
+        pos = chosen.position;
+        row.plies += 1;
+    }
+    if let Some(out) = rules.outcome(&pos) {
+        row.winner = out.winner.to_string();
+        row.end_clause = out.clause.to_string();
+        *counts.entry(out.clause.to_string()).or_default() += 1;
+    }
+    (row, counts)
+}
+
+/// One Oware game in games.csv.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwareRow {
+    /// Game index (also its RNG stream).
+    pub game: u64,
+    /// Rule reading.
+    pub variant: String,
+    /// Move policy.
+    pub policy: String,
+    /// Plies played.
+    pub plies: u32,
+    /// South, North, draw, or none (ply limit).
+    pub winner: String,
+    /// Clause that ended the game, or `ply-limit`.
+    pub end_clause: String,
+    /// Seeds captured by South during play.
+    pub captured_south: u32,
+    /// Seeds captured by North during play.
+    pub captured_north: u32,
+    /// Final score of South.
+    pub final_south: u8,
+    /// Final score of North.
+    pub final_north: u8,
+    /// Moves that captured.
+    pub capturing_moves: u32,
+}
+
+/// Plays Oware game `index`; returns its row and clause counts.
+pub fn oware_game(
+    variant: OwareVariant,
+    name: &str,
+    policy: Policy,
+    seed: u64,
+    index: u64,
+    max_plies: u32,
+) -> (OwareRow, ClauseCounts) {
+    let rules = OwareRules::new(variant);
+    let mut rng = game_rng(seed, index);
+    let mut counts = ClauseCounts::new();
+    let mut g = rules.new_game();
+    let mut row = OwareRow {
+        game: index,
+        variant: name.to_string(),
+        policy: policy.name().to_string(),
+        plies: 0,
+        winner: "none".into(),
+        end_clause: "ply-limit".into(),
+        captured_south: 0,
+        captured_north: 0,
+        final_south: 0,
+        final_north: 0,
+        capturing_moves: 0,
+    };
+    while row.plies < max_plies {
+        let moves = rules.legal_moves(&g);
+        if moves.is_empty() {
+            break;
+        }
+        let mover = g.position().to_move();
+        let played: Vec<_> = moves
+            .iter()
+            .map(|&m| rules.play(&g, m).expect("legal"))
+            .collect();
+        let scores: Vec<u32> = played.iter().map(|p| u32::from(p.captured)).collect();
+        let chosen = played
+            .into_iter()
+            .nth(choose(policy, &scores, &mut rng))
+            .expect("index");
+        if chosen.captured > 0 {
+            row.capturing_moves += 1;
+        }
+        match mover {
+            Side::South => row.captured_south += u32::from(chosen.captured),
+            Side::North => row.captured_north += u32::from(chosen.captured),
+        }
+        for step in &chosen.trace {
+            *counts.entry(step.clause.to_string()).or_default() += 1;
+        }
+        g = chosen.game;
+        row.plies += 1;
+    }
+    if let Some(out) = g.outcome() {
+        row.winner = out.winner.map_or("draw".to_string(), |w| w.to_string());
+        row.end_clause = out.clause.to_string();
+    }
+    row.final_south = g.position().score(Side::South);
+    row.final_north = g.position().score(Side::North);
+    (row, counts)
+}
+
+/// A rate with its 95% Wilson score interval.
+pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let (k, n) = (successes as f64, n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A mean with its 95% normal-approximation interval.
+pub fn mean_ci(values: &[f64]) -> (f64, f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = if values.len() > 1 {
+        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.959_963_984_540_054 * (var / n).sqrt();
+    (mean, mean - half, mean + half)
+}
+
+/// One line of summary.csv.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// What is measured.
+    pub metric: String,
+    /// Its value (a rate 0–1, a mean or a count).
+    pub value: f64,
+    /// Lower end of the 95% interval.
+    pub ci_low: f64,
+    /// Upper end of the 95% interval.
+    pub ci_high: f64,
+}
+
+/// Aggregates over games given as (winner, end clause, plies).
+pub fn summarize(games: &[(String, String, u32)]) -> Vec<SummaryRow> {
+    let n = games.len() as u64;
+    let row = |metric: String, (value, ci_low, ci_high): (f64, f64, f64)| SummaryRow {
+        metric,
+        value,
+        ci_low,
+        ci_high,
+    };
+    let mut out = vec![row("games".into(), (n as f64, n as f64, n as f64))];
+    for who in ["South", "North", "draw", "none"] {
+        let k = games.iter().filter(|g| g.0 == who).count() as u64;
+        let name = if who == "none" {
+            "unfinished_rate".to_string()
+        } else {
+            format!("{}_win_rate", who.to_lowercase())
+        };
+        let name = if who == "draw" {
+            "draw_rate".to_string()
+        } else {
+            name
+        };
+        out.push(row(name, wilson(k, n)));
+    }
+    let plies: Vec<f64> = games.iter().map(|g| f64::from(g.2)).collect();
+    out.push(row("mean_plies".into(), mean_ci(&plies)));
+    let mut clauses: BTreeMap<&str, u64> = BTreeMap::new();
+    for g in games {
+        *clauses.entry(g.1.as_str()).or_default() += 1;
+    }
+    for (clause, k) in clauses {
+        out.push(row(format!("ended_by_{clause}"), wilson(k, n)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_the_textbook_values() {
+        // 50 of 100: 0.5 with a 95% Wilson interval of about [0.4038, 0.5962].
+        let (p, lo, hi) = wilson(50, 100);
+        assert_eq!(p, 0.5);
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        // 0 of 10: upper end 0.2775.
+        let (_, lo, hi) = wilson(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn mean_interval_of_known_sample() {
+        // 1..=5: mean 3, sample sd 1.5811, half width 1.96 * 1.5811 / sqrt(5) = 1.3859.
+        let (m, lo, hi) = mean_ci(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(m, 3.0);
+        assert!((hi - m - 1.3859).abs() < 1e-3 && (m - lo - 1.3859).abs() < 1e-3);
+    }
+}
