@@ -62,6 +62,22 @@ fn rng(seed: u64, i: u64) -> ChaCha8Rng {
     r
 }
 
+/// Measures a reference playout against an optimized one (1 thread, then all cores), prints ratios.
+fn compare(secs: f64, reference: impl FnMut(u64) -> u64, optimized: impl Fn(u64) -> u64 + Sync) {
+    let r = measure(secs, reference);
+    line("reference, 1 thread", r);
+    let f = measure(secs, &optimized);
+    line("optimized, 1 thread", f);
+    let (pg, pp, threads) = measure_parallel(secs, &optimized);
+    line(&format!("optimized, {threads} threads"), (pg, pp));
+    println!(
+        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
+        f.0 / r.0,
+        pg / f.0,
+        100.0 * pg / f.0 / threads as f64
+    );
+}
+
 fn line(name: &str, (g, p): (f64, f64)) {
     println!("  {name:<34} {g:>12.0} games/s {p:>14.0} plies/s");
 }
@@ -81,61 +97,36 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     for (label, variant) in bao_readings {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
-        let r = measure(secs, |i| {
-            u64::from(random_game(&reference, seed, i, 2000).plies)
-        });
-        line("reference, 1 thread", r);
         let fast = BaoFast::new(variant);
-        let f = measure(secs, |i| {
-            u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
-        });
-        line("optimized, 1 thread", f);
-        let (pg, pp, threads) = measure_parallel(secs, |i| {
-            u64::from(fast.random_playout(&mut rng(seed, i), 2000).0)
-        });
-        line(&format!("optimized, {threads} threads"), (pg, pp));
-        println!(
-            "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
-            f.0 / r.0,
-            pg / f.0,
-            100.0 * pg / f.0 / threads as f64
+        compare(
+            secs,
+            |i| u64::from(random_game(&reference, seed, i, 2000).plies),
+            |i| u64::from(fast.random_playout(&mut rng(seed, i), 2000).0),
         );
     }
 
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
-    let r = measure(secs, |i| {
-        let mut rg = rng(seed, i);
-        let mut g = reference.new_game();
-        let mut plies = 0;
-        loop {
-            let moves = reference.legal_moves(&g);
-            if moves.is_empty() {
-                break;
-            }
-            g = reference
-                .play(&g, moves[rg.gen_range(0..moves.len())])
-                .expect("legal")
-                .game;
-            plies += 1;
-        }
-        plies
-    });
-    line("reference, 1 thread", r);
     let fast = OwareFast::new(OwareVariant::ABAPA);
-    let f = measure(secs, |i| {
-        u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0)
-    });
-    line("optimized, 1 thread", f);
-    let (pg, pp, threads) = measure_parallel(secs, |i| {
-        u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0)
-    });
-    line(&format!("optimized, {threads} threads"), (pg, pp));
-    println!(
-        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
-        f.0 / r.0,
-        pg / f.0,
-        100.0 * pg / f.0 / threads as f64
+    compare(
+        secs,
+        |i| {
+            let mut rg = rng(seed, i);
+            let mut g = reference.new_game();
+            let mut plies = 0;
+            loop {
+                let moves = reference.legal_moves(&g);
+                if moves.is_empty() {
+                    break plies;
+                }
+                g = reference
+                    .play(&g, moves[rg.gen_range(0..moves.len())])
+                    .expect("legal")
+                    .game;
+                plies += 1;
+            }
+        },
+        |i| u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0),
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -437,8 +437,8 @@ fn merge(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The main job's default study: Bao (default reading) and Oware (sheet), random play, to out/.
-pub fn default_study() -> Result<ExitCode, String> {
+/// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once.
+fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || {
@@ -446,6 +446,12 @@ pub fn default_study() -> Result<ExitCode, String> {
             std::process::exit(130);
         }
     });
+    interrupt
+}
+
+/// The main job's default study: Bao (default reading) and Oware (sheet), random play, to out/.
+pub fn default_study() -> Result<ExitCode, String> {
+    let interrupt = interrupt_on_ctrl_c();
     for (game, games) in [("bao", 2000), ("oware", 5000)] {
         let args = RunArgs {
             game: game.into(),
@@ -478,14 +484,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     if let Some(StatsCommand::Merge { out, shards }) = args.merge {
         return merge(&out, &shards);
     }
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = interrupt.clone();
-    // A second Ctrl-C still stops the process at once.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    let interrupt = interrupt_on_ctrl_c();
     let (code, summary) = run_job(&args.run, &interrupt, false)?;
     if code == ExitCode::SUCCESS {
         print_summary(
