@@ -130,6 +130,18 @@ enum BaoCommand {
         #[command(flatten)]
         rules: RuleArgs,
     },
+    /// Study: how often exact infinite-move detection and seed-count cut-offs disagree.
+    Cutoffs {
+        /// Number of random games (exact detection).
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Master seed; game i uses stream i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cut-offs to compare, in seeds sown per move.
+        #[arg(long, value_delimiter = ',', default_value = "100,192,500")]
+        limits: Vec<u32>,
+    },
     /// Play random games with the reference engine and print a summary.
     Playouts {
         /// Number of games.
@@ -362,6 +374,47 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
             }
             println!("resulting position:");
             print!("{}", position_text::print(&played.position));
+        }
+        BaoCommand::Cutoffs {
+            games,
+            seed,
+            limits,
+        } => {
+            use rayon::prelude::*;
+            let rules = Rules::default();
+            let records: Vec<_> = (0..games)
+                .into_par_iter()
+                .map(|i| mancala_lab::stats::bao_cutoff_game(&rules, seed, i, 2000))
+                .collect();
+            let with_infinite = records.iter().filter(|r| r.infinite_candidates > 0).count();
+            let longest = records
+                .iter()
+                .map(|r| r.longest_legal_move)
+                .max()
+                .unwrap_or(0);
+            println!("bao cut-off study: {games} random games, seed {seed}, default reading, exact detection");
+            println!(
+                "  games with at least one infinite candidate move: {with_infinite} ({:.2}%)",
+                100.0 * with_infinite as f64 / games.max(1) as f64
+            );
+            println!(
+                "  infinite candidate moves met: {}",
+                records
+                    .iter()
+                    .map(|r| u64::from(r.infinite_candidates))
+                    .sum::<u64>()
+            );
+            println!("  longest finite legal move offered: {longest} seeds sown");
+            for limit in limits {
+                let misjudged = records
+                    .iter()
+                    .filter(|r| r.longest_legal_move > limit)
+                    .count();
+                println!(
+                    "  cut-off {limit:>5} seeds: {misjudged} games ({:.2}%) offer a finite move it would call infinite",
+                    100.0 * misjudged as f64 / games.max(1) as f64
+                );
+            }
         }
         BaoCommand::Playouts {
             games,

@@ -387,3 +387,43 @@ mod tests {
         assert!((hi - m - 1.3859).abs() < 1e-3 && (m - lo - 1.3859).abs() < 1e-3);
     }
 }
+
+/// Per game, for the cut-off study: the most seeds any legal (finite) move sowed at any position,
+/// and how many candidate moves were infinite, under exact detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutoffRecord {
+    /// The largest `sown` of a legal move offered anywhere in the game.
+    pub longest_legal_move: u32,
+    /// Candidate moves refused as infinite over the game.
+    pub infinite_candidates: u32,
+    /// Plies played.
+    pub plies: u32,
+}
+
+/// Plays random Bao game `index` with exact detection, recording what a seed-count cut-off needs.
+pub fn bao_cutoff_game(rules: &BaoRules, seed: u64, index: u64, max_plies: u32) -> CutoffRecord {
+    let mut rng = game_rng(seed, index);
+    let mut rec = CutoffRecord {
+        longest_legal_move: 0,
+        infinite_candidates: 0,
+        plies: 0,
+    };
+    let mut pos = Position::start();
+    while rec.plies < max_plies {
+        let (moves, infinite) = rules.legal_moves_and_infinite(&pos);
+        rec.infinite_candidates += infinite as u32;
+        if moves.is_empty() {
+            break;
+        }
+        let played: Vec<_> = moves
+            .iter()
+            .map(|&m| rules.play(&pos, m).expect("legal"))
+            .collect();
+        rec.longest_legal_move = rec
+            .longest_legal_move
+            .max(played.iter().map(|p| p.sown).max().unwrap_or(0));
+        pos = played[rng.gen_range(0..played.len())].position.clone();
+        rec.plies += 1;
+    }
+    rec
+}
