@@ -380,6 +380,20 @@ mod tests {
     }
 
     #[test]
+    fn cutoff_study_replays_the_stats_games() {
+        // Same stream, same random choices: the same games, and the longest move offered is at
+        // least the longest move played.
+        let rules = BaoRules::default();
+        for i in 0..20 {
+            let (row, _) = bao_game(&rules, "default", Policy::Random, 4, i, 2000);
+            let rec = bao_cutoff_game(&rules, 4, i, 2000);
+            assert_eq!(rec.plies, row.plies, "game {i}");
+            assert_eq!(rec.infinite_candidates, row.infinite_moves_met, "game {i}");
+            assert!(rec.longest_legal_move >= row.longest_move_seeds, "game {i}");
+        }
+    }
+
+    #[test]
     fn mean_interval_of_known_sample() {
         // 1..=5: mean 3, sample sd 1.5811, half width 1.96 * 1.5811 / sqrt(5) = 1.3859.
         let (m, lo, hi) = mean_ci(&[1.0, 2.0, 3.0, 4.0, 5.0]);
