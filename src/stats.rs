@@ -96,6 +96,8 @@ pub struct BaoRow {
     pub longest_move_seeds: u32,
     /// Candidate moves rejected as infinite over the game.
     pub infinite_moves_met: u32,
+    /// Moves that relied on a reading of a silent or conflicting clause (`Played::undefined`).
+    pub undefined_cases: u32,
 }
 
 /// Plays Bao game `index`; returns its row and the clause counts of its moves.
@@ -124,6 +126,7 @@ pub fn bao_game(
         longest_move_sowings: 0,
         longest_move_seeds: 0,
         infinite_moves_met: 0,
+        undefined_cases: 0,
     };
     let mut pos = Position::start();
     while row.plies < max_plies {
@@ -174,6 +177,7 @@ pub fn bao_game(
             row.longest_move_seeds = chosen.sown;
             row.longest_move_sowings = sowings;
         }
+        row.undefined_cases += chosen.undefined.len() as u32;
         for step in &chosen.trace {
             *counts.entry(step.clause.to_string()).or_default() += 1;
             if matches!(step.event, Event::HouseLost { .. }) {
@@ -216,6 +220,8 @@ pub struct OwareRow {
     pub final_north: u8,
     /// Moves that captured.
     pub capturing_moves: u32,
+    /// Ends decided by a reading where the sheet is silent (O.4.2 with seeds on both rows, O.6.2).
+    pub undefined_cases: u32,
 }
 
 /// Plays Oware game `index`; returns its row and clause counts.
@@ -243,6 +249,7 @@ pub fn oware_game(
         final_south: 0,
         final_north: 0,
         capturing_moves: 0,
+        undefined_cases: 0,
     };
     while row.plies < max_plies {
         let moves = rules.legal_moves(&g);
@@ -262,6 +269,7 @@ pub fn oware_game(
         if chosen.captured > 0 {
             row.capturing_moves += 1;
         }
+        row.undefined_cases += chosen.undefined.len() as u32;
         match mover {
             Side::South => row.captured_south += u32::from(chosen.captured),
             Side::North => row.captured_north += u32::from(chosen.captured),

@@ -441,6 +441,8 @@ A: 1 0 0 0 0 1 1 1
 B: 0 0 0 0 0 1 1 1
 ",
     );
+    // The engine reports that a reading, not the text, decided this move.
+    assert_eq!(play(before, "A5>*").undefined[0].clause, "2.1.2");
     // literal-en: the store seed is a sowing ending in a house of six: the move stops (4.2.2.3.1).
     assert_position(
         &play_with(Variant::LITERAL_EN, before, "A5>*").position,
@@ -847,6 +849,16 @@ fn c5_1_kutakata_leaving_one_threat_kutakatia_s_it() {
     // ends in A6 (1) facing a3 (1). a3 is neither the only filled nor the only full front pit.
     let played = play(KUTAKATIA, "A3>**");
     assert_eq!(played.kind, MoveKind::Kutakatia);
+    // How long the block lasts is unstated: the engine says the reading decided.
+    assert_eq!(
+        played
+            .undefined
+            .iter()
+            .map(|u| u.clause)
+            .collect::<Vec<_>>(),
+        ["5.1"]
+    );
+    assert!(play(START, "A6<*").undefined.is_empty());
     assert_position(&played.position, AFTER_KUTAKATIA);
     // The mark is a result: writing '*' for this move is an error, as is '*' on a capture.
     assert!(refused(KUTAKATIA, "A3>*").contains("A3>**"));

@@ -215,10 +215,16 @@ fn o6_2_repetition_ends_the_game_by_reading() {
     let start = game([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [23, 23], Side::South);
     let round = ['A', 'a', 'B', 'b', 'C', 'c', 'D', 'd', 'E', 'e', 'F', 'f'];
     let mut g = start.clone();
+    let mut undefined = Vec::new();
     for (i, &l) in round.iter().enumerate() {
         assert!(g.outcome().is_none(), "over before ply {i}");
-        g = play(&abapa(), &g, l);
+        let (_, mv) = Move::from_letter(l).unwrap();
+        let played = abapa().play(&g, mv).unwrap();
+        undefined.extend(played.undefined);
+        g = played.game;
     }
+    // Only the last ply ends the game, by a rule the sheet leaves undefined.
+    assert_eq!(undefined, ["O.6.2"]);
     // abapa: first repetition: each side takes its seed, 24-24, a draw.
     let out = g.outcome().unwrap();
     assert_eq!(

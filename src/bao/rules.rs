@@ -110,6 +110,17 @@ pub struct Played {
     pub sown: u32,
     /// Harvests made during the move.
     pub captures: u32,
+    /// Points where the sources are silent or disagree and a reading decided (spec ids).
+    pub undefined: Vec<Undefined>,
+}
+
+/// A place in a move where no clause decides and the variant's reading did (spec: bao 2.1.2, 5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Undefined {
+    /// The clause whose silence or conflict the reading settles.
+    pub clause: &'static str,
+    /// What was decided.
+    pub what: &'static str,
 }
 
 /// The reference engine for one rule reading.
@@ -127,6 +138,7 @@ struct Run {
     captures: u32,
     infinite: bool,
     house_decision: bool,
+    undefined: Vec<Undefined>,
 }
 
 /// The changing state of a move in progress.
@@ -457,6 +469,7 @@ impl Rules {
         let mut infinite = false;
         let mut house_decision = false;
         let mut game_over = false;
+        let mut undefined: Vec<Undefined> = Vec::new();
 
         let (start_clause, start_kind) = match (stage, start) {
             (Stage::Kunamua, Start::Capture) => ("2.2.1", StartKind::Capture),
@@ -510,6 +523,12 @@ impl Rules {
                     }
                     Start::Kutakata => {
                         let d = mv.hand.direction_on(Row::Front);
+                        if mv.pit.is_house() && m.house_active() && now == 6 {
+                            undefined.push(Undefined {
+                                clause: "2.1.2",
+                                what: "the store seed lifted an owned house of five to six",
+                            });
+                        }
                         if mv.pit.is_house()
                             && m.house_active()
                             && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop
@@ -641,6 +660,10 @@ impl Rules {
                     },
                 });
                 position.blocked = Some(pit);
+                undefined.push(Undefined {
+                    clause: "5.1",
+                    what: "a pit was kutakatia-ed; how long it lasts is unstated (read: one move)",
+                });
             }
         }
         Run {
@@ -650,6 +673,7 @@ impl Rules {
             captures: m.captures,
             infinite,
             house_decision,
+            undefined,
         }
     }
 
@@ -806,6 +830,7 @@ impl Rules {
             trace: run.trace,
             sown: run.sown,
             captures: run.captures,
+            undefined: run.undefined,
         })
     }
 

@@ -152,9 +152,9 @@ fn play(
 
 fn header(game: &str) -> &'static str {
     if game == "bao" {
-        "game,variant,policy,plies,winner,end_clause,captures_south,captures_north,kunamua_plies,mtaji_plies,house_events,longest_move_sowings,longest_move_seeds,infinite_moves_met\n"
+        "game,variant,policy,plies,winner,end_clause,captures_south,captures_north,kunamua_plies,mtaji_plies,house_events,longest_move_sowings,longest_move_seeds,infinite_moves_met,undefined_cases\n"
     } else {
-        "game,variant,policy,plies,winner,end_clause,captured_south,captured_north,final_south,final_north,capturing_moves\n"
+        "game,variant,policy,plies,winner,end_clause,captured_south,captured_north,final_south,final_north,capturing_moves,undefined_cases\n"
     }
 }
 

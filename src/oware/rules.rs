@@ -61,6 +61,8 @@ pub struct Played {
     pub captured: u8,
     /// The steps, with clauses.
     pub trace: Vec<Step>,
+    /// Points where the sheet is silent and the variant's reading decided (clause ids).
+    pub undefined: Vec<&'static str>,
 }
 
 /// How a grand slam is treated when simulating a move.
@@ -110,7 +112,7 @@ impl Rules {
     /// A game from `position` with no history; already over if the position ends the game.
     pub fn game_from(&self, position: Position) -> Game {
         let mut game = Game::from_position(position);
-        self.settle(&mut game, &mut Vec::new());
+        let _ = self.settle(&mut game, &mut Vec::new());
         game
     }
 
@@ -277,16 +279,19 @@ impl Rules {
             since_capture,
             outcome: None,
         };
-        self.settle(&mut next, &mut trace);
+        let undefined = self.settle(&mut next, &mut trace);
         Ok(Played {
             game: next,
             captured: sown.captured,
             trace,
+            undefined,
         })
     }
 
     /// Applies the end-of-game rules to a game just reached (spec: oware O.4.2, O.5, O.6).
-    fn settle(&self, game: &mut Game, trace: &mut Vec<Step>) {
+    /// Returns the clauses whose silence the variant settled in ending the game, if any.
+    fn settle(&self, game: &mut Game, trace: &mut Vec<Step>) -> Vec<&'static str> {
+        let mut undefined = Vec::new();
         let seen = game
             .since_capture
             .iter()
@@ -318,6 +323,12 @@ impl Rules {
                 None
             };
         if let Some((clause, sweep)) = end {
+            let both_rows = game.position.row_seeds(Side::South) > 0
+                && game.position.row_seeds(Side::North) > 0;
+            if clause == "O.6.2" || (clause == "O.4.2" && both_rows) {
+                // spec: oware O.4.2 silent when both rows hold seeds; O.6.2 "full round" undefined
+                undefined.push(clause);
+            }
             if sweep {
                 for i in 0..12 {
                     game.position.scores[owner(i).index()] +=
@@ -348,6 +359,7 @@ impl Rules {
                 clause,
             });
         }
+        undefined
     }
 
     /// Counts move paths of length `depth` (terminal games end a path early and count nothing).
