@@ -19,6 +19,9 @@ pub enum Policy {
     Random,
     /// The move capturing the most seeds now; ties broken at random.
     Greedy,
+    /// Two-ply search: the move maximising seeds captured now minus the opponent's best capture in
+    /// reply (a move that wins at once scores highest); ties at random.
+    Search,
 }
 
 impl std::str::FromStr for Policy {
@@ -28,7 +31,10 @@ impl std::str::FromStr for Policy {
         match s {
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
-            _ => Err(format!("unknown policy '{s}' (known: random, greedy)")),
+            "search" => Ok(Policy::Search),
+            _ => Err(format!(
+                "unknown policy '{s}' (known: random, greedy, search)"
+            )),
         }
     }
 }
@@ -39,6 +45,7 @@ impl Policy {
         match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
+            Policy::Search => "search",
         }
     }
 }
@@ -54,10 +61,10 @@ pub fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
 }
 
 /// Picks among `scores` (one per move) by `policy`.
-fn choose(policy: Policy, scores: &[u32], rng: &mut ChaCha8Rng) -> usize {
+fn choose(policy: Policy, scores: &[i64], rng: &mut ChaCha8Rng) -> usize {
     match policy {
         Policy::Random => rng.gen_range(0..scores.len()),
-        Policy::Greedy => {
+        Policy::Greedy | Policy::Search => {
             let best = *scores.iter().max().expect("non-empty");
             let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
             ties[rng.gen_range(0..ties.len())]
@@ -141,18 +148,36 @@ pub fn bao_game(
             Policy::Random => rules
                 .play(&pos, moves[rng.gen_range(0..moves.len())])
                 .expect("legal"),
-            Policy::Greedy => {
+            Policy::Greedy | Policy::Search => {
                 let played: Vec<_> = moves
                     .iter()
                     .map(|&m| rules.play(&pos, m).expect("legal"))
                     .collect();
-                // Seeds captured now: what the opponent's side loses.
-                let scores: Vec<u32> = played
+                // Seeds captured by a move: what the loser's side gives up.
+                let gain = |before: &Position, after: &Position, loser: Side| {
+                    i64::from(before.board().side_total(loser))
+                        - i64::from(after.board().side_total(loser))
+                };
+                let scores: Vec<i64> = played
                     .iter()
                     .map(|p| {
-                        pos.board()
-                            .side_total(them)
-                            .saturating_sub(p.position.board().side_total(them))
+                        let now = gain(&pos, &p.position, them);
+                        if policy == Policy::Greedy {
+                            return now;
+                        }
+                        if let Some(out) = rules.outcome(&p.position) {
+                            return if out.winner == mover { 1000 } else { -1000 };
+                        }
+                        let reply = rules
+                            .legal_moves(&p.position)
+                            .iter()
+                            .map(|&r| {
+                                let after = rules.play(&p.position, r).expect("legal").position;
+                                gain(&p.position, &after, mover)
+                            })
+                            .max()
+                            .unwrap_or(0);
+                        now - reply
                     })
                     .collect();
                 let i = choose(policy, &scores, &mut rng);
@@ -261,7 +286,29 @@ pub fn oware_game(
             .iter()
             .map(|&m| rules.play(&g, m).expect("legal"))
             .collect();
-        let scores: Vec<u32> = played.iter().map(|p| u32::from(p.captured)).collect();
+        let scores: Vec<i64> = played
+            .iter()
+            .map(|p| {
+                let now = i64::from(p.captured);
+                if policy != Policy::Search {
+                    return now;
+                }
+                if let Some(out) = p.game.outcome() {
+                    return match out.winner {
+                        Some(w) if w == mover => 1000,
+                        Some(_) => -1000,
+                        None => 0,
+                    };
+                }
+                let reply = rules
+                    .legal_moves(&p.game)
+                    .iter()
+                    .map(|&r| i64::from(rules.play(&p.game, r).expect("legal").captured))
+                    .max()
+                    .unwrap_or(0);
+                now - reply
+            })
+            .collect();
         let chosen = played
             .into_iter()
             .nth(choose(policy, &scores, &mut rng))

@@ -72,6 +72,38 @@ fn games_csv_is_identical_for_any_thread_count() {
         read(&bao.0.join("games.csv")),
         read(&bao.1.join("games.csv"))
     );
+    let search = (tmp("s1"), tmp("s2"));
+    stats(
+        &[
+            "--game",
+            "oware",
+            "--games",
+            "60",
+            "--policy",
+            "search",
+            "--threads",
+            "1",
+        ],
+        &search.0,
+    );
+    stats(
+        &[
+            "--game",
+            "oware",
+            "--games",
+            "60",
+            "--policy",
+            "search",
+            "--threads",
+            "2",
+        ],
+        &search.1,
+    );
+    assert_eq!(
+        read(&search.0.join("games.csv")),
+        read(&search.1.join("games.csv"))
+    );
+    assert!(read(&search.0.join("games.csv")).contains(",search,"));
 }
 
 #[test]

@@ -51,7 +51,7 @@ pub struct RunArgs {
     /// Master seed; game i uses ChaCha8 stream i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Move policy: random or greedy.
+    /// Move policy: random, greedy or search (two-ply material search).
     #[arg(long, default_value = "random")]
     policy: String,
     /// Output folder.
