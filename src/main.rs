@@ -47,6 +47,8 @@ enum Command {
     Inconsistencies(cli::inconsistencies::InconsistencyArgs),
     /// Batch playout statistics as CSV (games, clause counts, summary with 95% intervals).
     Stats(cli::stats::StatsArgs),
+    /// Plot the distribution of a games.csv column for one or more runs, as SVG.
+    Plot(cli::plot::PlotArgs),
 }
 
 #[derive(Args)]
@@ -291,6 +293,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Inconsistencies(args)) => cli::inconsistencies::run(args),
         Some(Command::Stats(args)) => cli::stats::run(args),
+        Some(Command::Plot(args)) => cli::plot::run(args),
     }
 }
 

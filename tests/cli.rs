@@ -229,3 +229,37 @@ fn diff_runs_both_games_and_applies_options() {
     let refused = run(&["diff", "--game", "oware", "--infinite", "sown:9"], None);
     assert_eq!(refused.status.code(), Some(2));
 }
+
+#[test]
+fn plot_writes_an_svg_and_names_bad_input() {
+    let dir = std::env::temp_dir().join(format!("mancala-lab-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n1,12\n2,30\n").unwrap();
+    let svg = dir.join("p.svg");
+    let arg = format!("mine={}", csv.display());
+    let o = run(&["plot", "--out", svg.to_str().unwrap(), &arg], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.contains("mine"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    let bad = run(
+        &[
+            "plot",
+            "--column",
+            "nope",
+            "--out",
+            svg.to_str().unwrap(),
+            &arg,
+        ],
+        None,
+    );
+    assert!(
+        stderr(&bad).contains("no column 'nope'"),
+        "{}",
+        stderr(&bad)
+    );
+}

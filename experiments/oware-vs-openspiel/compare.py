@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Oware under random play: mancala-lab (abapa) against OpenSpiel's own random games.
 
-Usage: python3 compare.py OURS_GAMES_CSV OPENSPIEL_DUMP
+Usage: python3 compare.py OURS_GAMES_CSV OPENSPIEL_DUMP [OPENSPIEL_CSV_OUT]
 OURS_GAMES_CSV is games.csv of `mancala-lab stats --game oware --variant abapa`; OPENSPIEL_DUMP a file
 written by experiments/openspiel/dump_games.py. Prints win and draw rates with Wilson 95% intervals
 and mean game length with a normal 95% interval for both.
@@ -50,6 +50,13 @@ def openspiel(path):
 
 def main():
     sets = {"mancala-lab abapa": ours(sys.argv[1]), "OpenSpiel oware": openspiel(sys.argv[2])}
+    if len(sys.argv) > 3:
+        # Also write OpenSpiel's games as a games.csv-like file (winner, plies) for `mancala-lab plot`.
+        with open(sys.argv[3], "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["game", "winner", "plies"])
+            for i, (winner, plies) in enumerate(sets["OpenSpiel oware"]):
+                w.writerow([i, winner, plies])
     print("| measure | " + " | ".join(f"{k} ({len(v)} games)" for k, v in sets.items()) + " |")
     print("|---|" + "---|" * len(sets))
     for who in ("South", "North", "draw"):
