@@ -143,6 +143,9 @@ enum BaoCommand {
         /// Cut-offs to compare, in seeds sown per move.
         #[arg(long, value_delimiter = ',', default_value = "100,192,500")]
         limits: Vec<u32>,
+        /// Also write one row per game (game, plies, longest_legal_move, infinite_candidates).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
     },
     /// Play random games with the reference engine and print a summary.
     Playouts {
@@ -382,6 +385,7 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
             games,
             seed,
             limits,
+            csv,
         } => {
             use rayon::prelude::*;
             let rules = Rules::default();
@@ -389,6 +393,16 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
                 .into_par_iter()
                 .map(|i| mancala_lab::stats::bao_cutoff_game(&rules, seed, i, 2000))
                 .collect();
+            if let Some(path) = &csv {
+                let mut text = String::from("game,plies,longest_legal_move,infinite_candidates\n");
+                for (i, r) in records.iter().enumerate() {
+                    text.push_str(&format!(
+                        "{i},{},{},{}\n",
+                        r.plies, r.longest_legal_move, r.infinite_candidates
+                    ));
+                }
+                std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
             let with_infinite = records.iter().filter(|r| r.infinite_candidates > 0).count();
             let longest = records
                 .iter()
