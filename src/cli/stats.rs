@@ -91,6 +91,20 @@ struct Manifest {
     clause_counts: ClauseCounts,
 }
 
+impl Manifest {
+    /// What identifies a job: a resumed run and the shards of a merge must agree on it.
+    fn job(&self) -> (&str, &str, &str, u64, u64, u32) {
+        (
+            &self.game,
+            &self.variant,
+            &self.policy,
+            self.seed,
+            self.games,
+            self.max_plies,
+        )
+    }
+}
+
 fn commit() -> String {
     std::process::Command::new("git")
         .args(["rev-parse", "HEAD"])
@@ -277,15 +291,7 @@ pub fn run_job(
             .map_err(|e| format!("--resume: {}: {e}", manifest_path.display()))?;
         let old: Manifest =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-        let same = (
-            old.game == manifest.game,
-            old.variant == manifest.variant,
-            old.policy == manifest.policy,
-            old.seed,
-            old.first_game,
-            old.end_game,
-            old.max_plies,
-        ) == (true, true, true, manifest.seed, first, end, args.max_plies);
+        let same = old.job() == manifest.job() && (old.first_game, old.end_game) == (first, end);
         if !same {
             return Err(format!(
                 "--resume: {} was written by a different job",
@@ -373,21 +379,7 @@ fn merge(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, String> {
     let mut expected = 0;
     for &i in &order {
         let m = &parts[i];
-        if (
-            m.game.as_str(),
-            m.variant.as_str(),
-            m.policy.as_str(),
-            m.seed,
-            m.games,
-            m.max_plies,
-        ) != (
-            base.game.as_str(),
-            base.variant.as_str(),
-            base.policy.as_str(),
-            base.seed,
-            base.games,
-            base.max_plies,
-        ) {
+        if m.job() != base.job() {
             return Err(format!(
                 "{}: a shard of a different job",
                 shards[i].display()
