@@ -122,23 +122,3 @@ pub fn lockstep<A: Engine, B: Engine>(
     }
     Ok(max_plies)
 }
-
-/// Shrinks a divergence found from `bytes`: the shortest prefix of plies that still diverges is the
-/// one lock step already stops at, so this replays with a byte string trimmed to those plies and
-/// returns the same divergence if it reproduces (it always should; a mismatch means nondeterminism).
-pub fn confirm<A: Engine, B: Engine>(a: &A, b: &B, d: &Divergence) -> bool {
-    let mut sa = a.start();
-    let mut sb = b.start();
-    for mv in &d.moves {
-        match (a.play(&sa, mv), b.play(&sb, mv)) {
-            (Ok(na), Ok(nb)) => {
-                sa = na;
-                sb = nb;
-            }
-            _ => return true,
-        }
-    }
-    a.position_text(&sa) != b.position_text(&sb)
-        || a.result(&sa) != b.result(&sb)
-        || a.legal(&sa) != b.legal(&sb)
-}

@@ -59,7 +59,8 @@ struct CoverageArgs {
     /// The project root holding spec/, src/ and tests/ (default: the current directory if it has spec/).
     #[arg(long)]
     root: Option<PathBuf>,
-    /// Also play this many random games and count how often each clause fires.
+    /// Also play this many random games (reference engine, default reading) and count how often
+    /// each clause fires.
     #[arg(long, default_value_t = 0)]
     playouts: u64,
     /// Print only the one-line verdict.
@@ -189,39 +190,28 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
     if !matches!(game, "bao" | "oware") {
         return Err(format!("unknown game '{game}' (known: bao, oware)"));
     }
-    if playouts > 0 && game == "bao" {
-        let counts = clause_counts(playouts);
-        let f = move |id: &str| counts.iter().find(|(c, _)| *c == id).map_or(0, |(_, n)| *n);
+    if playouts > 0 {
+        let counts = clause_counts(game, playouts);
+        let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
         Ok(Report::build(game, &spec, &annotations, Some(&f)))
     } else {
         Ok(Report::build(game, &spec, &annotations, None))
     }
 }
 
-/// How often each clause fires in the traces of `games` random games (seed 1).
-fn clause_counts(games: u64) -> Vec<(&'static str, u64)> {
-    use rand::{Rng, SeedableRng};
+/// How often each clause fires in `games` random games (seed 1) of the stats job's reference runs.
+fn clause_counts(game: &str, games: u64) -> mancala_lab::stats::ClauseCounts {
+    use mancala_lab::stats::{bao_game, oware_game, Policy};
     let rules = Rules::default();
-    let mut counts: Vec<(&'static str, u64)> = Vec::new();
+    let mut counts = mancala_lab::stats::ClauseCounts::new();
     for i in 0..games {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        rng.set_stream(i);
-        let mut pos = Position::start();
-        for _ in 0..2000 {
-            let moves = rules.legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            let played = rules
-                .play(&pos, moves[rng.gen_range(0..moves.len())])
-                .expect("legal");
-            for step in &played.trace {
-                match counts.iter_mut().find(|(c, _)| *c == step.clause) {
-                    Some(e) => e.1 += 1,
-                    None => counts.push((step.clause, 1)),
-                }
-            }
-            pos = played.position;
+        let c = if game == "bao" {
+            bao_game(&rules, "default", Policy::Random, 1, i, 2000).1
+        } else {
+            oware_game(Default::default(), "sheet", Policy::Random, 1, i, 2000).1
+        };
+        for (clause, n) in c {
+            *counts.entry(clause).or_default() += n;
         }
     }
     counts
