@@ -6,16 +6,6 @@ use common::*;
 use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::{IllegalMove, MoveText, Position, Rules, Side};
 
-const AFTER_A6: &str = "
-to_move: North
-stores: 21 22
-houses: owned owned
-b: 0 0 0 0 0 0 0 0
-a: 0 2 2 6 0 0 0 0
-A: 0 0 1 1 7 0 2 0
-B: 0 0 0 0 0 0 0 0
-";
-
 #[test]
 // spec: bao N.1 type=test
 fn n1_moves_name_row_and_pit_of_the_mover() {
@@ -54,15 +44,7 @@ fn n5_omitted_row_and_direction() {
         .unwrap();
     assert_eq!(short, full);
     // A capture at the kimbi A2 may leave out the direction: only A2< is legal (A2<+ has '+').
-    let kimbi = pos("
-to_move: South
-stores: 20 20
-houses: owned owned
-b: 0 0 0 0 9 0 0 0
-a: 0 2 0 6 0 0 0 0
-A: 0 1 0 1 5 0 0 0
-B: 0 0 0 0 0 0 0 0
-");
+    let kimbi = pos(KIMBI);
     let mv = rules
         .resolve(&kimbi, &MoveText::parse("A2").unwrap())
         .unwrap();

@@ -7,16 +7,6 @@ use common::*;
 use mancala_lab::bao::variant::{InfiniteMoves, Variant};
 use mancala_lab::bao::{MoveKind, Position, Rules, Side, Stage};
 
-const START: &str = "
-to_move: South
-stores: 22 22
-houses: owned owned
-b: 0 0 0 0 0 0 0 0
-a: 0 2 2 6 0 0 0 0
-A: 0 0 0 0 6 2 2 0
-B: 0 0 0 0 0 0 0 0
-";
-
 // ---------------------------------------------------------------- 2.1 start, 2.1.1, 1.7, 3.1
 
 #[test]
@@ -112,17 +102,6 @@ B: 0 0 0 0 0 0 1 1
 
 // ---------------------------------------------------------------- kunamua captures
 
-/// After 1. A6<*: North to move, a5 faces A4 (1) and a6 faces A3 (1).
-const AFTER_A6: &str = "
-to_move: North
-stores: 21 22
-houses: owned owned
-b: 0 0 0 0 0 0 0 0
-a: 0 2 2 6 0 0 0 0
-A: 0 0 1 1 7 0 2 0
-B: 0 0 0 0 0 0 0 0
-";
-
 #[test]
 // spec: bao 2.2.1 type=test
 // spec: bao 2.2 type=test
@@ -176,17 +155,6 @@ fn c1_4_1_capture_is_compulsory() {
     let why = refused(AFTER_A6, "a7>");
     assert!(why.contains("1.4.1"), "{why}");
 }
-
-/// Kunamua, South to move: A2 (1) faces a7 (2); the house A5 holds 5.
-const KIMBI: &str = "
-to_move: South
-stores: 20 20
-houses: owned owned
-b: 0 0 0 0 9 0 0 0
-a: 0 2 0 6 0 0 0 0
-A: 0 1 0 1 5 0 0 0
-B: 0 0 0 0 0 0 0 0
-";
 
 #[test]
 // spec: bao 1.4.5 type=test

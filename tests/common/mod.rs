@@ -74,3 +74,36 @@ pub fn legal_plain(before: &str) -> Vec<String> {
 pub fn clauses(played: &Played) -> Vec<&'static str> {
     played.trace.iter().map(|s| s.clause).collect()
 }
+
+/// The start position, as text.
+pub const START: &str = "
+to_move: South
+stores: 22 22
+houses: owned owned
+b: 0 0 0 0 0 0 0 0
+a: 0 2 2 6 0 0 0 0
+A: 0 0 0 0 6 2 2 0
+B: 0 0 0 0 0 0 0 0
+";
+
+/// After 1. A6<*: North to move, a5 faces A4 (1) and a6 faces A3 (1).
+pub const AFTER_A6: &str = "
+to_move: North
+stores: 21 22
+houses: owned owned
+b: 0 0 0 0 0 0 0 0
+a: 0 2 2 6 0 0 0 0
+A: 0 0 1 1 7 0 2 0
+B: 0 0 0 0 0 0 0 0
+";
+
+/// Kunamua, South to move: A2 (1) faces a7 (2); the house A5 holds 5.
+pub const KIMBI: &str = "
+to_move: South
+stores: 20 20
+houses: owned owned
+b: 0 0 0 0 9 0 0 0
+a: 0 2 0 6 0 0 0 0
+A: 0 1 0 1 5 0 0 0
+B: 0 0 0 0 0 0 0 0
+";
