@@ -111,7 +111,7 @@ pub fn bao_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     let v = bao_fuzz_variant();
     let (a, b) = (
         bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz"),
+        bao_engines::Optimized::with(v, "fuzz")?,
     );
     lockstep(&a, &b, a.start(), b.start(), bytes, 600)
         .map(|_| ())
@@ -200,7 +200,7 @@ pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
     let v = bao_fuzz_variant();
     let (a, b) = (
         bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz"),
+        bao_engines::Optimized::with(v, "fuzz")?,
     );
     let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
     lockstep(&a, &b, sa, sb, rest, 60).map_err(|d| d.to_string())?;

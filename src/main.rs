@@ -70,7 +70,7 @@ struct CoverageArgs {
 
 #[derive(Args, Clone)]
 struct RuleArgs {
-    /// Rule reading: default, literal-en or engines (see spec/bao.md).
+    /// Rule reading: default, literal-en, engines or strict (see spec/bao.md).
     #[arg(long, default_value = "default")]
     variant: String,
     /// What counts as an infinite move (1.5.6): 'exact' or 'sown:N' (overrides the variant's).

@@ -9,7 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::bao::trace::Event;
-use crate::bao::{Position, Rules as BaoRules, Side, Stage};
+use crate::bao::{
+    IllegalMove, Move, Played as BaoPlayed, Position, Rules as BaoRules, Side, Stage,
+};
+use crate::oware::rules::Verdict as OwareVerdict;
 use crate::oware::{Rules as OwareRules, Variant as OwareVariant};
 
 /// How moves are chosen.
@@ -107,6 +110,15 @@ pub struct BaoRow {
     pub undefined_cases: u32,
 }
 
+/// Plays a legal move, or names the clause it reaches that the reading leaves open.
+fn play_or_silent(rules: &BaoRules, pos: &Position, mv: Move) -> Result<BaoPlayed, &'static str> {
+    match rules.play(pos, mv) {
+        Ok(played) => Ok(played),
+        Err(IllegalMove::RulesSilent { clause, .. }) => Err(clause),
+        Err(e) => panic!("a listed move must play: {e}"),
+    }
+}
+
 /// Plays Bao game `index`; returns its row and the clause counts of its moves.
 pub fn bao_game(
     rules: &BaoRules,
@@ -145,13 +157,11 @@ pub fn bao_game(
         let mover = pos.to_move();
         let them = mover.opponent();
         let chosen = match policy {
-            Policy::Random => rules
-                .play(&pos, moves[rng.gen_range(0..moves.len())])
-                .expect("legal"),
+            Policy::Random => play_or_silent(rules, &pos, moves[rng.gen_range(0..moves.len())]),
             Policy::Greedy | Policy::Search => {
                 let played: Vec<_> = moves
                     .iter()
-                    .map(|&m| rules.play(&pos, m).expect("legal"))
+                    .map(|&m| play_or_silent(rules, &pos, m))
                     .collect();
                 // Seeds captured by a move: what the loser's side gives up.
                 let gain = |before: &Position, after: &Position, loser: Side| {
@@ -161,6 +171,8 @@ pub fn bao_game(
                 let scores: Vec<i64> = played
                     .iter()
                     .map(|p| {
+                        // A move the rules leave open has no known result: no gain.
+                        let Ok(p) = p else { return 0 };
                         let now = gain(&pos, &p.position, them);
                         if policy == Policy::Greedy {
                             return now;
@@ -171,9 +183,9 @@ pub fn bao_game(
                         let reply = rules
                             .legal_moves(&p.position)
                             .iter()
-                            .map(|&r| {
-                                let after = rules.play(&p.position, r).expect("legal").position;
-                                gain(&p.position, &after, mover)
+                            .map(|&r| match play_or_silent(rules, &p.position, r) {
+                                Ok(after) => gain(&p.position, &after.position, mover),
+                                Err(_) => 0,
                             })
                             .max()
                             .unwrap_or(0);
@@ -182,6 +194,15 @@ pub fn bao_game(
                     .collect();
                 let i = choose(policy, &scores, &mut rng);
                 played.into_iter().nth(i).expect("index")
+            }
+        };
+        let chosen = match chosen {
+            Ok(played) => played,
+            Err(clause) => {
+                // The reading leaves this point open: the game stops here, undecided.
+                row.end_clause = format!("silent:{clause}");
+                *counts.entry(row.end_clause.clone()).or_default() += 1;
+                return (row, counts);
             }
         };
         match pos.stage() {
@@ -328,8 +349,13 @@ pub fn oware_game(
         row.plies += 1;
     }
     if let Some(out) = g.outcome() {
-        row.winner = out.winner.map_or("draw".to_string(), |w| w.to_string());
-        row.end_clause = out.clause.to_string();
+        if out.verdict == OwareVerdict::RulesSilent {
+            // The reading leaves this point open: the game stopped undecided.
+            row.end_clause = format!("silent:{}", out.clause);
+        } else {
+            row.winner = out.winner.map_or("draw".to_string(), |w| w.to_string());
+            row.end_clause = out.clause.to_string();
+        }
     }
     row.final_south = g.position().score(Side::South);
     row.final_north = g.position().score(Side::North);

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use mancala_lab::bao::variant::{InfiniteMoves, Variant};
-use mancala_lab::bao::{MoveKind, Position, Rules, Side, Stage};
+use mancala_lab::bao::{IllegalMove, MoveKind, Position, Rules, Side, Stage};
 
 // ---------------------------------------------------------------- 2.1 start, 2.1.1, 1.7, 3.1
 
@@ -424,6 +424,28 @@ A: 1 0 0 0 6 0 0 0
 B: 0 0 0 0 0 0 0 0
 ",
     );
+    // strict leaves the point open: the move may be chosen (it passes every start rule) but playing
+    // it is refused with the typed "rules silent" answer naming 2.1.2, and no position follows.
+    let strict = Rules::new(Variant::STRICT);
+    let start = pos(before);
+    let listed: Vec<String> = strict
+        .legal_moves(&start)
+        .iter()
+        .map(|m| strict.notation(&start, *m).unwrap())
+        .collect();
+    assert!(listed.contains(&"A5>*".to_string()), "{listed:?}");
+    let text = mancala_lab::bao::MoveText::parse("A5>*").unwrap();
+    match strict.play_text(&start, &text) {
+        Err(IllegalMove::RulesSilent { clause, .. }) => assert_eq!(clause, "2.1.2"),
+        other => panic!("expected a rules-silent refusal, got {other:?}"),
+    }
+    // A move that does not touch the open point plays as under the default reading.
+    assert_eq!(
+        play_with(Variant::STRICT, before, "A1>").position,
+        play(before, "A1>").position
+    );
+    // The optimized engine refuses a reading it cannot honour instead of playing another one.
+    assert!(mancala_lab::bao::fast::FastRules::new(Variant::STRICT).is_err());
 }
 
 // ---------------------------------------------------------------- mtaji

@@ -231,6 +231,25 @@ fn diff_runs_both_games_and_applies_options() {
 }
 
 #[test]
+fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
+    for (game, words) in [
+        ("bao", "optimized Bao engine"),
+        ("oware", "optimized Oware engine"),
+    ] {
+        for cmd in ["diff", "perft"] {
+            let mut args = vec![cmd, "--game", game, "--variant", "strict"];
+            if cmd == "perft" {
+                args.extend(["--depth", "1"]);
+            }
+            let o = run(&args, None);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {game}: {}", stderr(&o));
+            assert!(stderr(&o).contains(words), "{cmd} {game}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        }
+    }
+}
+
+#[test]
 fn plot_writes_an_svg_and_names_bad_input() {
     let dir = std::env::temp_dir().join(format!("mancala-lab-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -56,7 +56,7 @@ fn bao_engines_agree_from_mutated_positions() {
     let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
     let (a, b) = (
         bao::Reference::with(limited, "sown3000"),
-        bao::Optimized::with(limited, "sown3000"),
+        bao::Optimized::with(limited, "sown3000").unwrap(),
     );
     let rules = Rules::new(limited);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -100,7 +100,7 @@ proptest! {
     #[test]
     fn lockstep_on_byte_streams(stream in proptest::collection::vec(any::<u8>(), 1..400)) {
         let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
-        let (a, b) = (bao::Reference::with(limited, "sown3000"), bao::Optimized::with(limited, "sown3000"));
+        let (a, b) = (bao::Reference::with(limited, "sown3000"), bao::Optimized::with(limited, "sown3000").unwrap());
         prop_assert!(lockstep(&a, &b, a.start(), b.start(), &stream, 1000).is_ok());
         let (c, d) = (oware::Reference::new("sheet").unwrap(), oware::Optimized::new("sheet").unwrap());
         prop_assert!(lockstep(&c, &d, c.start(), d.start(), &stream, 1000).is_ok());

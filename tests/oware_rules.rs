@@ -1,6 +1,7 @@
 //! Oware rules, one focused test per clause. The OpenSpiel rule tests are ported with our own
 //! working (OpenSpiel's boards may hold fewer than 48 seeds; ours pad the scores to 48).
 
+use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
 
 fn game(pits: [u8; 12], scores: [u8; 2], to_move: Side) -> Game {
@@ -203,7 +204,25 @@ fn o4_2_no_allowed_move_ends_the_game() {
         no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
         ..Variant::SHEET
     });
-    assert_eq!(letters(&lenient, &lenient.game_from(all_slams)), "c");
+    assert_eq!(
+        letters(&lenient, &lenient.game_from(all_slams.clone())),
+        "c"
+    );
+    // strict leaves the point open: the game stops with a typed "rules silent" outcome naming
+    // O.4.2, no winner, and the seeds left where they lie (captures 17/18).
+    let strict = Rules::new(Variant::STRICT);
+    let out = strict.game_from(all_slams).outcome().unwrap();
+    assert_eq!(
+        (out.verdict, out.clause, out.scores, out.winner),
+        (Verdict::RulesSilent, "O.4.2", [17, 18], None)
+    );
+    // ... but where the sheet's case applies (all seeds on one side) strict decides as the sheet.
+    let out = play(&strict, &start, 'f').outcome().unwrap();
+    assert_eq!(
+        (out.verdict, out.clause, out.winner),
+        (Verdict::Decided, "O.4.2", Some(Side::South))
+    );
+    assert!(mancala_lab::oware::fast::FastRules::new(Variant::STRICT).is_err());
 }
 
 #[test]
@@ -238,6 +257,18 @@ fn o6_2_repetition_ends_the_game_by_reading() {
         g = play(&sheet(), &g, *l);
     }
     assert_eq!(g.outcome().unwrap().scores, [24, 24]);
+    // strict: at the first repetition the readings part, so the game stops there, undecided.
+    let strict = Rules::new(Variant::STRICT);
+    let mut g = game([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [23, 23], Side::South);
+    for (i, l) in round.iter().enumerate() {
+        assert!(g.outcome().is_none(), "over before ply {i}");
+        g = play(&strict, &g, *l);
+    }
+    let out = g.outcome().unwrap();
+    assert_eq!(
+        (out.verdict, out.clause, out.scores, out.winner),
+        (Verdict::RulesSilent, "O.6.2", [23, 23], None)
+    );
 }
 
 #[test]

@@ -54,7 +54,10 @@ fn bao_ref_perft(r: &BaoRules, p: &Position, d: u32) -> u64 {
 
 #[test]
 fn bao_perft_tables() {
-    let (reference, fast) = (BaoRules::default(), BaoFast::new(Default::default()));
+    let (reference, fast) = (
+        BaoRules::default(),
+        BaoFast::new(Default::default()).unwrap(),
+    );
     let mut checked = 0;
     for e in parse(include_str!("data/perft_bao.txt")) {
         let p = match &e.position {
@@ -87,7 +90,7 @@ fn bao_perft_tables() {
 #[test]
 fn oware_perft_tables() {
     for v in [OwareVariant::ABAPA, OwareVariant::SHEET] {
-        let (reference, fast) = (OwareRules::new(v), OwareFast::new(v));
+        let (reference, fast) = (OwareRules::new(v), OwareFast::new(v).unwrap());
         for e in parse(include_str!("data/perft_oware.txt")) {
             assert!(e.position.is_none());
             for &(d, n) in &e.counts {

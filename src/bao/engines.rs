@@ -41,15 +41,15 @@ impl Optimized {
     /// The optimized engine for a preset name.
     pub fn new(preset: &str) -> Result<Optimized, String> {
         let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
-        Ok(Optimized::with(v, preset))
+        Optimized::with(v, preset)
     }
 
     /// The optimized engine for a variant, reported under `label`.
-    pub fn with(variant: Variant, label: &str) -> Optimized {
-        Optimized {
-            rules: FastRules::new(variant),
+    pub fn with(variant: Variant, label: &str) -> Result<Optimized, String> {
+        Ok(Optimized {
+            rules: FastRules::new(variant).map_err(|e| e.to_string())?,
             preset: label.to_string(),
-        }
+        })
     }
 }
 

@@ -86,7 +86,12 @@ pub struct FastOutcome {
     pub clause: &'static str,
 }
 
-/// The optimized engine for one reading. Every [`Variant`] field is supported.
+/// A reading the optimized engine refuses rather than silently playing differently.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the optimized Bao engine does not support {0}; use the reference engine")]
+pub struct Unsupported(pub &'static str);
+
+/// The optimized engine for one reading: every [`Variant`] choice except leaving a point open.
 #[derive(Clone, Copy, Debug)]
 pub struct FastRules {
     variant: Variant,
@@ -162,9 +167,14 @@ fn capture_targets(b: &[u8; 32], side: usize, kunamua: bool) -> u8 {
 }
 
 impl FastRules {
-    /// The optimized engine for `variant`.
-    pub fn new(variant: Variant) -> FastRules {
-        FastRules { variant }
+    /// The optimized engine for `variant`, or why it cannot play it.
+    pub fn new(variant: Variant) -> Result<FastRules, Unsupported> {
+        if !variant.open_points().is_empty() {
+            return Err(Unsupported(
+                "readings that leave a point open (preset strict): it has no 'rules silent' outcome",
+            ));
+        }
+        Ok(FastRules { variant })
     }
 
     /// The start position.

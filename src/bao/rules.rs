@@ -65,6 +65,16 @@ pub enum IllegalMove {
     /// The move never ends.
     #[error("{0} is an infinite move (bao 1.5.6)")]
     Infinite(String),
+    /// The move reaches a point no clause decides, and the variant leaves it open (see `Variant::STRICT`).
+    #[error("{mv}: the rules do not decide this move (bao {clause}: {what}); the variant leaves it open")]
+    RulesSilent {
+        /// The move.
+        mv: String,
+        /// The clause that is silent or contradicted.
+        clause: &'static str,
+        /// What is left undecided.
+        what: &'static str,
+    },
     /// `+` was written but the move never reaches a house decision.
     #[error(
         "{0}: '+' plays the house, but this move never stops at the owned house (bao 4.2.1.2)"
@@ -139,6 +149,8 @@ struct Run {
     infinite: bool,
     house_decision: bool,
     undefined: Vec<Undefined>,
+    /// The open point that stopped the move, under a reading that leaves it open.
+    silent: Option<Undefined>,
 }
 
 /// The changing state of a move in progress.
@@ -470,6 +482,7 @@ impl Rules {
         let mut house_decision = false;
         let mut game_over = false;
         let mut undefined: Vec<Undefined> = Vec::new();
+        let mut silent: Option<Undefined> = None;
 
         let (start_clause, start_kind) = match (stage, start) {
             (Stage::Kunamua, Start::Capture) => ("2.2.1", StartKind::Capture),
@@ -523,13 +536,21 @@ impl Rules {
                     }
                     Start::Kutakata => {
                         let d = mv.hand.direction_on(Row::Front);
-                        if mv.pit.is_house() && m.house_active() && now == 6 {
-                            undefined.push(Undefined {
-                                clause: "2.1.2",
-                                what: "the store seed lifted an owned house of five to six",
-                            });
+                        let lifted_house = mv.pit.is_house() && m.house_active() && now == 6;
+                        let open = Undefined {
+                            clause: "2.1.2",
+                            what: "the store seed lifted an owned house of five to six",
+                        };
+                        if lifted_house {
+                            undefined.push(open);
                         }
-                        if mv.pit.is_house()
+                        if lifted_house
+                            && self.variant.store_seed_into_house == StoreSeedIntoHouse::Open
+                        {
+                            // spec: bao 2.1.2 left open: 2.1.2 (a sowing ending in the house) and 1.3 (not a sowing) disagree
+                            silent = Some(open);
+                            (None, Some(d))
+                        } else if mv.pit.is_house()
                             && m.house_active()
                             && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop
                         {
@@ -674,6 +695,7 @@ impl Rules {
             infinite,
             house_decision,
             undefined,
+            silent,
         }
     }
 
@@ -811,6 +833,13 @@ impl Rules {
         }
         let start = self.classify(pos, mv)?;
         let run = self.run(pos, mv, start, true);
+        if let Some(open) = run.silent {
+            return Err(IllegalMove::RulesSilent {
+                mv: name(),
+                clause: open.clause,
+                what: open.what,
+            });
+        }
         if run.infinite {
             return Err(IllegalMove::Infinite(name()));
         }
@@ -914,8 +943,18 @@ impl Rules {
 
     /// The canonical notation of a legal move in `pos` (spec: bao N.1–N.4).
     pub fn notation(&self, pos: &Position, mv: Move) -> Result<String, IllegalMove> {
-        let played = self.play(pos, mv)?;
-        Ok(mv.notation(pos.to_move, played.kind))
+        match self.play(pos, mv) {
+            Ok(played) => Ok(mv.notation(pos.to_move, played.kind)),
+            // A move stopped at an open point has no end, so only its start names it.
+            Err(IllegalMove::RulesSilent { .. }) => {
+                let kind = match self.classify(pos, mv)? {
+                    Start::Capture => MoveKind::Capture,
+                    _ => MoveKind::Kutakata,
+                };
+                Ok(mv.notation(pos.to_move, kind))
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -29,6 +29,9 @@ pub enum StoreSeedIntoHouse {
     PlayOut,
     /// The store seed is a sowing (2.1.2 as worded) ending in a house of six: the move stops (4.2.2.3.1).
     Stop,
+    /// Left open: 2.1.2 and 1.3 cannot both be obeyed, so the reference engine refuses the move with
+    /// [`IllegalMove::RulesSilent`](super::IllegalMove::RulesSilent) instead of picking a reading.
+    Open,
 }
 
 /// The definition of an infinite move, fixed at the start of a game (spec: bao 1.5.6).
@@ -54,7 +57,7 @@ pub struct Variant {
 }
 
 /// The names of the presets, for help texts and errors.
-pub const PRESET_NAMES: [&str; 3] = ["default", "literal-en", "engines"];
+pub const PRESET_NAMES: [&str; 4] = ["default", "literal-en", "engines", "strict"];
 
 impl Variant {
     /// Our reading of the four translations (see spec/bao.md).
@@ -79,12 +82,20 @@ impl Variant {
         infinite_moves: InfiniteMoves::Exact,
     };
 
+    /// Our reading where the sources disagree, but every point they leave undecided left open: a
+    /// move that reaches one stops the game with a typed "rules silent" refusal (reference engine only).
+    pub const STRICT: Variant = Variant {
+        store_seed_into_house: StoreSeedIntoHouse::Open,
+        ..Variant::DEFAULT
+    };
+
     /// The preset called `name`, if there is one.
     pub fn preset(name: &str) -> Option<Variant> {
         match name {
             "default" => Some(Variant::DEFAULT),
             "literal-en" => Some(Variant::LITERAL_EN),
             "engines" => Some(Variant::ENGINES),
+            "strict" => Some(Variant::STRICT),
             _ => None,
         }
     }
@@ -98,6 +109,17 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// The clauses this reading leaves open (each stops play with a "rules silent" refusal).
+    pub fn open_points(&self) -> Vec<&'static str> {
+        let mut open = Vec::new();
+        if self.store_seed_into_house == StoreSeedIntoHouse::Open {
+            open.push("2.1.2");
+        }
+        open
+    }
+}
+
 impl Default for Variant {
     fn default() -> Self {
         Variant::DEFAULT
@@ -108,7 +130,7 @@ impl Default for Variant {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
     /// Not one of [`PRESET_NAMES`].
-    #[error("unknown Bao variant '{0}' (known: default, literal-en, engines)")]
+    #[error("unknown Bao variant '{0}' (known: default, literal-en, engines, strict)")]
     UnknownPreset(String),
     /// Not `exact` or `sown:N`.
     #[error("unknown infinite-move definition '{0}' (expected 'exact' or 'sown:N' with N > 0)")]

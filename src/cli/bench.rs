@@ -97,7 +97,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     for (label, variant) in bao_readings {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
-        let fast = BaoFast::new(variant);
+        let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
         compare(
             secs,
             |i| u64::from(random_game(&reference, seed, i, 2000).plies),
@@ -107,7 +107,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
 
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
-    let fast = OwareFast::new(OwareVariant::ABAPA);
+    let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
     compare(
         secs,
         |i| {

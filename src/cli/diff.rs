@@ -142,7 +142,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             };
             run_pair(
                 &Reference::with(variant, &label),
-                &Optimized::with(variant, &label),
+                &Optimized::with(variant, &label)?,
                 &args,
                 &v,
                 &explain,

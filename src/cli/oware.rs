@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use mancala_lab::oware::notation::parse_transcript;
+use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
 
 use super::read_input;
@@ -98,10 +99,11 @@ fn parse_move(g: &Game, written: &str) -> Result<Move, String> {
 fn result_line(g: &Game) -> String {
     match g.outcome() {
         Some(o) => {
-            let who = match o.winner {
-                Some(Side::South) => "South wins",
-                Some(Side::North) => "North wins",
-                None => "draw",
+            let who = match (o.verdict, o.winner) {
+                (Verdict::RulesSilent, _) => "stopped, the rules are silent here,",
+                (_, Some(Side::South)) => "South wins",
+                (_, Some(Side::North)) => "North wins",
+                (_, None) => "draw",
             };
             format!(
                 "# result: {who} {}-{} (oware {})",

@@ -88,7 +88,10 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         "bao" => {
             let v = args.variant.clone().unwrap_or_else(|| "default".into());
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (reference, fast) = (BaoRules::new(variant), BaoFast::new(variant));
+            let (reference, fast) = (
+                BaoRules::new(variant),
+                BaoFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
+            );
             let p = match &args.position {
                 Some(path) => {
                     position_text::parse(&read_input(path)?).map_err(|e| format!("{path}: {e}"))?
@@ -120,7 +123,10 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         "oware" => {
             let v = args.variant.clone().unwrap_or_else(|| "sheet".into());
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (reference, fast) = (OwareRules::new(variant), OwareFast::new(variant));
+            let (reference, fast) = (
+                OwareRules::new(variant),
+                OwareFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
+            );
             let g = match &args.position {
                 Some(path) => reference.game_from(
                     OwarePosition::parse(&read_input(path)?).map_err(|e| format!("{path}: {e}"))?,

@@ -35,7 +35,7 @@ impl Optimized {
     pub fn new(preset: &str) -> Result<Optimized, String> {
         let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
         Ok(Optimized {
-            rules: FastRules::new(v),
+            rules: FastRules::new(v).map_err(|e| e.to_string())?,
             preset: preset.to_string(),
         })
     }

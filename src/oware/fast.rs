@@ -20,16 +20,26 @@ pub struct FastGame {
     history: Vec<u128>,
 }
 
-/// The optimized engine for one reading; refuses nothing (every Oware variant is supported).
+/// A reading the optimized engine refuses rather than silently playing differently.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the optimized Oware engine does not support {0}; use the reference engine")]
+pub struct Unsupported(pub &'static str);
+
+/// The optimized engine for one reading: every choice except leaving a point open.
 #[derive(Clone, Copy, Debug)]
 pub struct FastRules {
     variant: Variant,
 }
 
 impl FastRules {
-    /// The engine for `variant`.
-    pub fn new(variant: Variant) -> FastRules {
-        FastRules { variant }
+    /// The engine for `variant`, or why it cannot play it.
+    pub fn new(variant: Variant) -> Result<FastRules, Unsupported> {
+        if !variant.open_points().is_empty() {
+            return Err(Unsupported(
+                "readings that leave a point open (preset strict): it has no 'rules silent' outcome",
+            ));
+        }
+        Ok(FastRules { variant })
     }
 
     /// A game from explicit pits, scores and mover, with the end rules applied.
@@ -191,7 +201,7 @@ impl FastRules {
         } else {
             1
         };
-        let end = if seen >= usize::from(self.variant.cycle_end.occurrences) {
+        let end = if seen >= usize::from(self.variant.cycle_end.applies_at()) {
             Some(("O.6.2", true))
         } else if g.scores[0] > 24 || g.scores[1] > 24 {
             Some((

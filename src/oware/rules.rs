@@ -6,18 +6,29 @@ use std::fmt;
 use super::game::Game;
 use super::notation::Move;
 use super::position::{owner, row_start, Position, TOTAL_SEEDS};
-use super::variant::{FinalSweep, GrandSlam, NoAllowedMove, Variant};
+use super::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove, Variant};
 use super::Side;
 
 /// How a game ended: the winner (none for a draw), the final scores and the clause.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    /// The winner, or `None` for a draw.
+    /// The winner, or `None` for a draw (or when the rules do not decide).
     pub winner: Option<Side>,
     /// Final scores, South then North.
     pub scores: [u8; 2],
     /// The clause that ended the game.
     pub clause: &'static str,
+    /// Whether the rules decided this end, or the game stopped where they are silent.
+    pub verdict: Verdict,
+}
+
+/// Whether an end is decided by the rules or stops where they say nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The clause (under the variant's reading) decides the end and its winner.
+    Decided,
+    /// The clause is silent here and the variant leaves it open: no winner, the seeds stay put.
+    RulesSilent,
 }
 
 /// Why a move is not legal.
@@ -300,7 +311,7 @@ impl Rules {
         // Half of the 48 seeds: 24.
         let half = TOTAL_SEEDS / 2;
         let end: Option<(&'static str, bool)> =
-            if seen >= usize::from(self.variant.cycle_end.occurrences) {
+            if seen >= usize::from(self.variant.cycle_end.applies_at()) {
                 // spec: oware O.6.2 the same arrangement keeps coming round: each side takes its own seeds
                 Some(("O.6.2", true))
             } else if u32::from(game.position.scores[0]) > half
@@ -328,6 +339,26 @@ impl Rules {
             if clause == "O.6.2" || (clause == "O.4.2" && both_rows) {
                 // spec: oware O.4.2 silent when both rows hold seeds; O.6.2 "full round" undefined
                 undefined.push(clause);
+            }
+            let open = (clause == "O.6.2" && self.variant.cycle_end == CycleEnd::Open)
+                || (clause == "O.4.2"
+                    && both_rows
+                    && self.variant.no_allowed_move == NoAllowedMove::Open);
+            if open {
+                // spec: oware O.4.2 left open by the variant: the game stops undecided
+                // spec: oware O.6.2 left open by the variant: the game stops undecided
+                trace.push(Step {
+                    clause,
+                    text: "the rules do not decide what happens now; the variant leaves it open"
+                        .to_string(),
+                });
+                game.outcome = Some(Outcome {
+                    winner: None,
+                    scores: game.position.scores,
+                    clause,
+                    verdict: Verdict::RulesSilent,
+                });
+                return undefined;
             }
             if sweep {
                 for i in 0..12 {
@@ -357,6 +388,7 @@ impl Rules {
                 winner,
                 scores: game.position.scores,
                 clause,
+                verdict: Verdict::Decided,
             });
         }
         undefined

@@ -21,14 +21,29 @@ pub enum NoAllowedMove {
     EachTakesOwn,
     /// Grand slams become allowed, capturing nothing; only when none exists does the game end.
     AllowGrandSlamWithoutCapture,
+    /// Left open: with seeds on both rows the game stops with a "rules silent" outcome.
+    Open,
 }
 
 /// When seeds going round without captures end the game (spec: oware O.6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CycleEnd {
+pub enum CycleEnd {
     /// The game ends when a position (player to move, scores, pits) occurs this many times since
     /// the last capture: 2 is the first repetition (abapa), 3 two full rounds of the cycle (sheet).
-    pub occurrences: u8,
+    Occurrences(u8),
+    /// Left open ("full round" is undefined): at the first repetition the game stops with a
+    /// "rules silent" outcome.
+    Open,
+}
+
+impl CycleEnd {
+    /// The occurrence of a position since the last capture at which O.6.2 applies.
+    pub fn applies_at(self) -> u8 {
+        match self {
+            CycleEnd::Occurrences(n) => n,
+            CycleEnd::Open => 2,
+        }
+    }
 }
 
 /// What is done with the seeds left on the board when a player reaches 25 (spec: oware O.6.1).
@@ -56,14 +71,14 @@ pub struct Variant {
 }
 
 /// The preset names, for help texts and errors.
-pub const PRESET_NAMES: [&str; 2] = ["sheet", "abapa"];
+pub const PRESET_NAMES: [&str; 3] = ["sheet", "abapa", "strict"];
 
 impl Variant {
     /// Our reading of the rules sheet (see spec/oware.md).
     pub const SHEET: Variant = Variant {
         grand_slam: GrandSlam::Forbidden,
         no_allowed_move: NoAllowedMove::EachTakesOwn,
-        cycle_end: CycleEnd { occurrences: 3 },
+        cycle_end: CycleEnd::Occurrences(3),
         final_sweep: FinalSweep::None,
         first_player: Side::South,
     };
@@ -72,16 +87,37 @@ impl Variant {
     pub const ABAPA: Variant = Variant {
         grand_slam: GrandSlam::CapturesNothing,
         no_allowed_move: NoAllowedMove::EachTakesOwn,
-        cycle_end: CycleEnd { occurrences: 2 },
+        cycle_end: CycleEnd::Occurrences(2),
         final_sweep: FinalSweep::EachTakesOwn,
         first_player: Side::South,
     };
+
+    /// The sheet as worded, with its two silent points left open (O.4.2 with seeds on both rows,
+    /// O.6.2's "full round"): reaching one ends the game with a "rules silent" outcome.
+    pub const STRICT: Variant = Variant {
+        no_allowed_move: NoAllowedMove::Open,
+        cycle_end: CycleEnd::Open,
+        ..Variant::SHEET
+    };
+
+    /// The clauses this reading leaves open.
+    pub fn open_points(&self) -> Vec<&'static str> {
+        let mut open = Vec::new();
+        if self.no_allowed_move == NoAllowedMove::Open {
+            open.push("O.4.2");
+        }
+        if self.cycle_end == CycleEnd::Open {
+            open.push("O.6.2");
+        }
+        open
+    }
 
     /// The preset called `name`.
     pub fn preset(name: &str) -> Option<Variant> {
         match name {
             "sheet" => Some(Variant::SHEET),
             "abapa" => Some(Variant::ABAPA),
+            "strict" => Some(Variant::STRICT),
             _ => None,
         }
     }
@@ -95,7 +131,7 @@ impl Default for Variant {
 
 /// An unknown preset name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown Oware variant '{0}' (known: sheet, abapa)")]
+#[error("unknown Oware variant '{0}' (known: sheet, abapa, strict)")]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {
