@@ -123,8 +123,59 @@ fn facing(r: usize) -> usize {
     7 - r
 }
 
-/// The capture target (opponent ring) of a start, if the start harvests.
+/// One byte per pit in every lane of a ring.
+const ONES: u128 = u128::from_le_bytes([1; 16]);
+
+/// The 16 pits of `side` as one number, ring index `r` in byte `r`.
 #[inline]
+fn load_ring(b: &[u8; 32], side: usize) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&b[side * 16..side * 16 + 16]);
+    u128::from_le_bytes(bytes)
+}
+
+#[inline]
+fn store_ring(b: &mut [u8; 32], side: usize, ring: u128) {
+    b[side * 16..side * 16 + 16].copy_from_slice(&ring.to_le_bytes());
+}
+
+/// Seeds in ring index `i`.
+#[inline]
+fn pit(ring: u128, i: usize) -> u8 {
+    (ring >> (8 * i)) as u8
+}
+
+/// Empties ring index `i`, returning its seeds.
+#[inline]
+fn take(ring: &mut u128, i: usize) -> u8 {
+    let seeds = pit(*ring, i);
+    *ring &= !(0xff << (8 * i));
+    seeds
+}
+
+/// Sows `n` seeds starting in `first` itself: whole laps at once, then one mask for the rest.
+/// Returns the last ring index sown. No pit can overflow: the board holds 64 seeds.
+#[inline]
+fn sow_ring(ring: &mut u128, first: usize, n: usize, cw: bool) -> usize {
+    *ring += (n / 16) as u128 * ONES;
+    let rest = n % 16;
+    if rest == 0 {
+        return step(first, cw, 15);
+    }
+    let run = ONES & ((1u128 << (8 * rest)) - 1);
+    // The pits sown form the run [low, low + rest) of the ring, read clockwise.
+    let (low, last) = if cw {
+        (first, (first + rest - 1) & 15)
+    } else {
+        let low = (first + 16 - (rest - 1)) & 15;
+        (low, low)
+    };
+    *ring += run.rotate_left(8 * low as u32);
+    last
+}
+
+/// The capture target (opponent ring) of a start, if the start harvests.
+#[inline(always)]
 fn capture_target(
     b: &[u8; 32],
     side: usize,
@@ -153,17 +204,60 @@ fn capture_target(
     }
 }
 
-/// The opponent pits `side` could harvest first, as a ring bit mask, and whether any capture exists.
+/// The opponent pits `side` could harvest first, as a ring bit mask (bit `t`: opponent ring `t`).
 fn capture_targets(b: &[u8; 32], side: usize, kunamua: bool) -> u8 {
+    let me = &b[side * 16..side * 16 + 16];
+    let them = &b[(1 - side) * 16..(1 - side) * 16 + 8];
     let mut mask = 0u8;
-    for ring in 0..16 {
-        for right in [false, true] {
-            if let Some(t) = capture_target(b, side, kunamua, ring, right) {
-                mask |= 1 << t;
+    if kunamua {
+        // Every front pit has a hand that may harvest from it (capture_target's kichwa rule).
+        for r in 0..8 {
+            if me[r] > 0 && them[facing(r)] > 0 {
+                mask |= 1 << facing(r);
+            }
+        }
+        return mask;
+    }
+    for r in 0..16 {
+        let n = usize::from(me[r]);
+        if !(2..=15).contains(&n) {
+            continue;
+        }
+        for cw in [false, true] {
+            let end = step(r, cw, n);
+            if end < 8 && me[end] > 0 && them[facing(end)] > 0 {
+                mask |= 1 << facing(end);
             }
         }
     }
     mask
+}
+
+/// What the start rules need to know of a position, worked out once for all its starts.
+struct Facts {
+    side: usize,
+    kunamua: bool,
+    any_capture: bool,
+    /// Front pits with more than one seed, and with any.
+    over_one: usize,
+    filled: usize,
+    owned: bool,
+}
+
+impl Facts {
+    fn of(p: &FastPos) -> Facts {
+        let side = usize::from(p.to_move);
+        let kunamua = p.stores[side] > 0;
+        let front = &p.b[side * 16..side * 16 + 8];
+        Facts {
+            side,
+            kunamua,
+            any_capture: capture_targets(&p.b, side, kunamua) != 0,
+            over_one: front.iter().filter(|&&s| s > 1).count(),
+            filled: front.iter().filter(|&&s| s > 0).count(),
+            owned: p.houses & (1 << side) != 0,
+        }
+    }
 }
 
 impl FastRules {
@@ -194,10 +288,10 @@ impl FastRules {
         }
     }
 
-    fn classify(&self, p: &FastPos, ring: usize, right: bool, any_capture: bool) -> Option<Start> {
-        let side = usize::from(p.to_move);
+    #[inline(always)]
+    fn classify(&self, p: &FastPos, f: &Facts, ring: usize, right: bool) -> Option<Start> {
+        let (side, kunamua, over_one) = (f.side, f.kunamua, f.over_one);
         let me = side * 16;
-        let kunamua = p.stores[side] > 0;
         let n = p.b[me + ring];
         if kunamua && (ring >= 8 || n == 0) {
             return None;
@@ -208,23 +302,20 @@ impl FastRules {
         if capture_target(&p.b, side, kunamua, ring, right).is_some() {
             return Some(Start::Capture);
         }
-        if any_capture {
+        if f.any_capture {
             return None;
         }
         if kunamua && p.b[(1 - side) * 16 + facing(ring)] > 0 {
             return None; // a capture pit sown towards the wrong kichwa
         }
-        let front = &p.b[me..me + 8];
-        let over_one = front.iter().filter(|&&s| s > 1).count();
         if !kunamua && ring >= 8 && over_one > 0 {
             return None;
         }
         if usize::from(p.blocked) == ring {
             return None;
         }
-        let filled = front.iter().filter(|&&s| s > 0).count();
-        let only = filled == 1 && ring < 8 && front[ring] > 0;
-        let owned = p.houses & (1 << side) != 0;
+        let only = f.filled == 1 && ring < 8 && n > 0;
+        let owned = f.owned;
         if kunamua {
             if ring == HOUSE && owned && n >= 6 {
                 return only.then_some(Start::Tax);
@@ -240,42 +331,18 @@ impl FastRules {
         Some(Start::Kutakata)
     }
 
-    /// Sows `n` seeds of `side` starting in `first` itself; returns the last ring.
-    #[inline]
-    fn sow(b: &mut [u8; 32], side: usize, first: usize, n: usize, cw: bool) -> usize {
-        let me = side * 16;
-        let laps = (n / 16) as u8;
-        if laps > 0 {
-            for s in &mut b[me..me + 16] {
-                *s += laps;
-            }
-        }
-        let rest = n % 16;
-        let mut r = first;
-        for i in 0..rest {
-            if i > 0 {
-                r = if cw { (r + 1) & 15 } else { (r + 15) & 15 };
-            }
-            b[me + r] += 1;
-        }
-        if rest == 0 {
-            step(first, cw, 15)
-        } else {
-            r
-        }
-    }
-
     fn run(&self, p: &FastPos, mv: FastMove, start: Start) -> Ran {
         let side = usize::from(p.to_move);
-        let me = side * 16;
-        let them = (1 - side) * 16;
         let ring = usize::from(mv & 15);
         let right = mv & RIGHT != 0;
         let plus = mv & PLUS != 0;
         let kunamua = p.stores[side] > 0;
         let capture_move = start == Start::Capture;
-        let mut q = *p;
-        q.blocked = NONE;
+        // The two rings live in registers for the whole move, one byte per pit.
+        let mut mine = load_ring(&p.b, side);
+        let mut theirs = load_ring(&p.b, 1 - side);
+        let mut stores = p.stores;
+        let mut houses = p.houses;
         let mut sown = 0u32;
         let mut captures = 0u32;
         let mut decision = false;
@@ -289,13 +356,13 @@ impl FastRules {
             ($at:expr, $dir:expr) => {{
                 let at: usize = $at;
                 let f = facing(at);
-                let seeds = std::mem::replace(&mut q.b[them + f], 0);
+                let seeds = take(&mut theirs, f);
                 captures += 1;
                 if f == HOUSE {
-                    q.houses &= !(1 << (1 - side));
+                    houses &= !(1 << (1 - side));
                 }
                 if !kunamua && self.variant.house_loss == HouseLoss::EmptiedOrFirstMtajiCapture {
-                    q.houses = 0;
+                    houses = 0;
                 }
                 let (k, c) = if at <= 1 {
                     (0, true)
@@ -307,54 +374,55 @@ impl FastRules {
                         None => (if right { 7 } else { 0 }, !right),
                     }
                 };
-                over = front_empty(&q.b, 1 - side);
+                // The opponent's front row is the low eight bytes of their ring.
+                over = theirs as u64 == 0;
                 sown += u32::from(seeds);
                 cw = c;
-                FastRules::sow(&mut q.b, side, k, usize::from(seeds), c)
+                sow_ring(&mut mine, k, usize::from(seeds), c)
             }};
         }
 
         if kunamua {
-            q.stores[side] -= 1;
-            q.b[me + ring] += 1;
+            stores[side] -= 1;
+            mine += 1 << (8 * ring);
             sown += 1;
             match start {
                 Start::Capture => {
                     end = Some(harvest!(ring, None::<bool>));
                 }
                 Start::Tax => {
-                    q.b[me + HOUSE] -= 2;
+                    mine -= 2 << (8 * HOUSE);
                     cw = right;
                     let first = if right { HOUSE + 1 } else { HOUSE - 1 };
                     sown += 2;
-                    end = Some(FastRules::sow(&mut q.b, side, first, 2, cw));
+                    end = Some(sow_ring(&mut mine, first, 2, cw));
                 }
                 Start::Kutakata => {
                     cw = right;
                     let house_stop = ring == HOUSE
-                        && q.houses & my_bit != 0
-                        && q.b[me + HOUSE] >= 6
+                        && houses & my_bit != 0
+                        && pit(mine, HOUSE) >= 6
                         && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop;
                     if house_stop {
                         end = None;
                     } else {
-                        let n = usize::from(std::mem::replace(&mut q.b[me + ring], 0));
+                        let n = usize::from(take(&mut mine, ring));
                         if ring == HOUSE {
-                            q.houses &= !my_bit;
+                            houses &= !my_bit;
                         }
                         sown += n as u32;
-                        end = Some(FastRules::sow(&mut q.b, side, step(ring, cw, 1), n, cw));
+                        end = Some(sow_ring(&mut mine, step(ring, cw, 1), n, cw));
                     }
                 }
             }
         } else {
             cw = hand_cw(ring, right);
-            let n = usize::from(std::mem::replace(&mut q.b[me + ring], 0));
+            let n = usize::from(take(&mut mine, ring));
             if ring == HOUSE {
-                q.houses &= !my_bit;
+                houses &= !my_bit;
             }
             sown += n as u32;
-            let e = FastRules::sow(&mut q.b, side, step(ring, cw, 1), n, cw);
+            let e = sow_ring(&mut mine, step(ring, cw, 1), n, cw);
             end = Some(if capture_move {
                 harvest!(e, Some(cw))
             } else {
@@ -366,25 +434,26 @@ impl FastRules {
             InfiniteMoves::Exact => u32::MAX,
             InfiniteMoves::SownLimit(n) => n,
         };
-        let mut snapshot: Option<([u8; 32], u8, usize, bool)> = None;
+        // Brent's cycle check on the in-move state; no real ring holds 255 seeds in every pit.
+        let mut snapshot = (u128::MAX, 0u128, 0u8, 0usize, false);
         let (mut power, mut lam) = (1u64, 0u64);
         let mut infinite = false;
         while let Some(e) = end {
             if over {
                 break;
             }
-            let here = q.b[me + e];
+            let here = pit(mine, e);
             if here == 1 {
                 break;
             }
-            if capture_move && e < 8 && q.b[them + facing(e)] > 0 {
+            if capture_move && e < 8 && pit(theirs, facing(e)) > 0 {
                 end = Some(harvest!(e, Some(cw)));
                 continue;
             }
             if !capture_move && usize::from(p.blocked) == e {
                 break;
             }
-            if e == HOUSE && q.houses & my_bit != 0 && here >= 6 {
+            if e == HOUSE && houses & my_bit != 0 && here >= 6 {
                 if !capture_move {
                     break;
                 }
@@ -393,25 +462,31 @@ impl FastRules {
                     break;
                 }
             }
-            let state = (q.b, q.houses, e, cw);
-            if snapshot == Some(state) || sown > limit {
+            let state = (mine, theirs, houses, e, cw);
+            if snapshot == state || sown > limit {
                 infinite = true;
                 break;
             }
             lam += 1;
             if lam == power {
-                snapshot = Some(state);
+                snapshot = state;
                 power *= 2;
                 lam = 0;
             }
-            let n = usize::from(std::mem::replace(&mut q.b[me + e], 0));
+            let n = usize::from(take(&mut mine, e));
             if e == HOUSE {
-                q.houses &= !my_bit;
+                houses &= !my_bit;
             }
             sown += n as u32;
-            end = Some(FastRules::sow(&mut q.b, side, step(e, cw, 1), n, cw));
+            end = Some(sow_ring(&mut mine, step(e, cw, 1), n, cw));
         }
         infinite |= sown > limit;
+        let mut q = *p;
+        store_ring(&mut q.b, side, mine);
+        store_ring(&mut q.b, 1 - side, theirs);
+        q.stores = stores;
+        q.houses = houses;
+        q.blocked = NONE;
         q.to_move = 1 - p.to_move;
         if !capture_move && !over && !infinite {
             q.blocked = self.kutakatia(&q);
@@ -458,11 +533,10 @@ impl FastRules {
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
             return list;
         }
-        let side = usize::from(p.to_move);
-        let any_capture = capture_targets(&p.b, side, p.stores[side] > 0) != 0;
+        let facts = Facts::of(p);
         for ring in (0..8).chain((8..16).rev()) {
             for right in [false, true] {
-                let Some(start) = self.classify(p, ring, right, any_capture) else {
+                let Some(start) = self.classify(p, &facts, ring, right) else {
                     continue;
                 };
                 let mv = ring as u8 | if right { RIGHT } else { 0 };
@@ -488,11 +562,9 @@ impl FastRules {
 
     /// Plays a legal move and returns the new position, seeds sown and harvests made.
     pub fn play(&self, p: &FastPos, mv: FastMove) -> (FastPos, u32, u32) {
-        let side = usize::from(p.to_move);
-        let any_capture = capture_targets(&p.b, side, p.stores[side] > 0) != 0;
         let ring = usize::from(mv & 15);
         let start = self
-            .classify(p, ring, mv & RIGHT != 0, any_capture)
+            .classify(p, &Facts::of(p), ring, mv & RIGHT != 0)
             .expect("play takes a legal move");
         let ran = self.run(p, mv, start);
         (ran.pos, ran.sown, ran.captures)
@@ -512,11 +584,11 @@ impl FastRules {
             return None;
         }
         let side = usize::from(p.to_move);
-        let any_capture = capture_targets(&p.b, side, p.stores[side] > 0) != 0;
+        let facts = Facts::of(p);
         let any_start = (0..16).any(|r| {
             [false, true]
                 .iter()
-                .any(|&h| self.classify(p, r, h, any_capture).is_some())
+                .any(|&h| self.classify(p, &facts, r, h).is_some())
         });
         let clause = if any_start {
             "1.5.6"
@@ -548,8 +620,9 @@ impl FastRules {
 }
 
 impl FastRules {
-    /// Plays one game of uniformly random legal moves from the start; returns (plies, winner or 2).
-    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
+    /// Plays one game of uniformly random legal moves from the start, listing every legal move
+    /// each ply; returns (plies, winner or 2).
+    pub fn random_playout_listed<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
         let mut p = FastRules::start();
         for ply in 0..max_plies {
             let list = self.legal_moves(&p);
@@ -561,5 +634,69 @@ impl FastRules {
             p = self.play(&p, mv).0;
         }
         (max_plies, 2)
+    }
+
+    /// Plays one game of uniformly random legal moves from the start with [`Self::random_move`];
+    /// returns (plies, winner or 2).
+    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
+        let mut p = FastRules::start();
+        for ply in 0..max_plies {
+            match self.random_move(&p, rng) {
+                Some((_, next)) => p = next,
+                None => {
+                    let winner = self.outcome(&p).map_or(2, |o| o.winner);
+                    return (ply, winner);
+                }
+            }
+        }
+        (max_plies, 2)
+    }
+
+    /// A uniformly random legal move of `p` and the position it gives, or `None` when there is
+    /// none. Only the moves drawn are simulated: a move is drawn among every start (each with a `+`
+    /// twin), and one that is infinite, or a `+` twin without a house decision, is struck off and
+    /// the draw repeated, so each legal move is equally likely without listing them all.
+    pub fn random_move<R: rand::Rng>(&self, p: &FastPos, rng: &mut R) -> Option<(FastMove, FastPos)> {
+        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+            return None;
+        }
+        let facts = Facts::of(p);
+        let mut starts = [(0u8, Start::Capture); 32];
+        let mut n = 0;
+        for ring in 0..16 {
+            for right in [false, true] {
+                if let Some(start) = self.classify(p, &facts, ring, right) {
+                    starts[n] = (ring as u8 | if right { RIGHT } else { 0 }, start);
+                    n += 1;
+                }
+            }
+        }
+        // Bit 0 of struck[i]: start i is infinite; bit 1: its `+` twin is not a legal move.
+        let mut struck = [0u8; 32];
+        let mut left = 2 * n;
+        while left > 0 {
+            let slot = rng.gen_range(0..2 * n);
+            let (i, bit) = (slot / 2, 1u8 << (slot % 2));
+            if struck[i] & bit != 0 {
+                continue;
+            }
+            let (mv, start) = starts[i];
+            let mv = if bit == 2 { mv | PLUS } else { mv };
+            let ran = self.run(p, mv, start);
+            if !ran.decision && struck[i] & 2 == 0 {
+                struck[i] |= 2;
+                left -= 1;
+                if bit == 2 {
+                    continue;
+                }
+            }
+            if ran.infinite {
+                struck[i] |= bit;
+                left -= 1;
+                continue;
+            }
+            return Some((mv, ran.pos));
+        }
+        None
     }
 }

@@ -1,0 +1,103 @@
+//! The optimized Bao engine's lazy random move (used by its playouts) against its full legal-move
+//! list: every draw is a listed move giving the same position, and the draw is uniform.
+
+use mancala_lab::bao::fast::{FastPos, FastRules};
+use mancala_lab::bao::variant::{InfiniteMoves, Variant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Positions met in a few random games (moves drawn from the full list).
+fn positions(rules: &FastRules, games: u64) -> Vec<FastPos> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut rng = ChaCha8Rng::seed_from_u64(g);
+        let mut p = FastRules::start();
+        for _ in 0..120 {
+            out.push(p);
+            let list = rules.legal_moves(&p);
+            if list.len == 0 {
+                break;
+            }
+            p = rules.play(&p, list.moves[rng.gen_range(0..list.len)]).0;
+        }
+    }
+    out
+}
+
+fn readings() -> Vec<Variant> {
+    vec![
+        Variant::DEFAULT,
+        Variant::ENGINES,
+        // A small cut-off makes many moves "infinite", so striking off is exercised often.
+        Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(12)),
+    ]
+}
+
+#[test]
+fn every_draw_is_a_listed_move_and_plays_the_same() {
+    for v in readings() {
+        let rules = FastRules::new(v).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        let (mut drawn, mut none) = (0, 0);
+        for p in positions(&rules, 30) {
+            let list = rules.legal_moves(&p);
+            let legal = &list.moves[..list.len];
+            for _ in 0..3 {
+                match rules.random_move(&p, &mut rng) {
+                    Some((mv, next)) => {
+                        assert!(legal.contains(&mv), "{v:?}: {mv} not in {legal:?} at {p:?}");
+                        assert_eq!(next, rules.play(&p, mv).0, "{v:?}: {mv} at {p:?}");
+                        drawn += 1;
+                    }
+                    None => {
+                        assert!(legal.is_empty(), "{v:?}: no draw but {legal:?} at {p:?}");
+                        none += 1;
+                    }
+                }
+            }
+        }
+        assert!(drawn > 1000 && none > 0, "{v:?}: {drawn} draws, {none} ends");
+    }
+}
+
+/// Upper 1e-6 point of the chi-square distribution (Wilson–Hilferty approximation).
+fn chi2_bound(df: f64) -> f64 {
+    let z = 4.75;
+    let a = 2.0 / (9.0 * df);
+    df * (1.0 - a + z * a.sqrt()).powi(3)
+}
+
+#[test]
+fn draws_are_uniform_over_the_legal_moves() {
+    let mut tested = 0;
+    let mut with_plus = 0;
+    for v in readings() {
+        let rules = FastRules::new(v).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for p in positions(&rules, 12).into_iter().step_by(7) {
+            let list = rules.legal_moves(&p);
+            let legal = &list.moves[..list.len];
+            if legal.len() < 2 {
+                continue;
+            }
+            let draws = 400 * legal.len();
+            let mut counts = vec![0f64; legal.len()];
+            for _ in 0..draws {
+                let (mv, _) = rules.random_move(&p, &mut rng).unwrap();
+                counts[legal.iter().position(|&m| m == mv).unwrap()] += 1.0;
+            }
+            let expected = draws as f64 / legal.len() as f64;
+            let chi2: f64 = counts.iter().map(|c| (c - expected).powi(2) / expected).sum();
+            let df = (legal.len() - 1) as f64;
+            assert!(
+                chi2 < chi2_bound(df),
+                "{v:?}: chi2 {chi2:.1} over {df} df at {p:?}: {counts:?} for {legal:?}"
+            );
+            tested += 1;
+            with_plus += usize::from(legal.iter().any(|&m| m & mancala_lab::bao::fast::PLUS != 0));
+        }
+    }
+    assert!(tested > 50, "{tested} positions");
+    // Positions where a start gives two moves (with and without `+`) are the delicate case.
+    assert!(with_plus > 0, "no house decision among the tested positions");
+}
