@@ -209,6 +209,17 @@ fn diff_runs_both_games_and_applies_options() {
         stdout(&o)
     );
     assert!(stdout(&o).contains(" 0 divergent"));
+    // --first shifts the game indices (a long run split or continued).
+    let later = run(
+        &["diff", "--game", "oware", "--games", "7", "--first", "5"],
+        None,
+    );
+    assert!(later.status.success(), "{}", stderr(&later));
+    assert!(
+        stdout(&later).contains("7 games (games 5..12, seed 1)"),
+        "{}",
+        stdout(&later)
+    );
     let b = run(
         &[
             "diff",

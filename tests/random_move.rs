@@ -56,7 +56,10 @@ fn every_draw_is_a_listed_move_and_plays_the_same() {
                 }
             }
         }
-        assert!(drawn > 1000 && none > 0, "{v:?}: {drawn} draws, {none} ends");
+        assert!(
+            drawn > 1000 && none > 0,
+            "{v:?}: {drawn} draws, {none} ends"
+        );
     }
 }
 
@@ -87,7 +90,10 @@ fn draws_are_uniform_over_the_legal_moves() {
                 counts[legal.iter().position(|&m| m == mv).unwrap()] += 1.0;
             }
             let expected = draws as f64 / legal.len() as f64;
-            let chi2: f64 = counts.iter().map(|c| (c - expected).powi(2) / expected).sum();
+            let chi2: f64 = counts
+                .iter()
+                .map(|c| (c - expected).powi(2) / expected)
+                .sum();
             let df = (legal.len() - 1) as f64;
             assert!(
                 chi2 < chi2_bound(df),
@@ -99,5 +105,8 @@ fn draws_are_uniform_over_the_legal_moves() {
     }
     assert!(tested > 50, "{tested} positions");
     // Positions where a start gives two moves (with and without `+`) are the delicate case.
-    assert!(with_plus > 0, "no house decision among the tested positions");
+    assert!(
+        with_plus > 0,
+        "no house decision among the tested positions"
+    );
 }

@@ -656,7 +656,11 @@ impl FastRules {
     /// none. Only the moves drawn are simulated: a move is drawn among every start (each with a `+`
     /// twin), and one that is infinite, or a `+` twin without a house decision, is struck off and
     /// the draw repeated, so each legal move is equally likely without listing them all.
-    pub fn random_move<R: rand::Rng>(&self, p: &FastPos, rng: &mut R) -> Option<(FastMove, FastPos)> {
+    pub fn random_move<R: rand::Rng>(
+        &self,
+        p: &FastPos,
+        rng: &mut R,
+    ) -> Option<(FastMove, FastPos)> {
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
             return None;
         }

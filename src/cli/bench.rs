@@ -37,12 +37,15 @@ fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64) {
     (games as f64 / t, plies as f64 / t)
 }
 
-/// The same over all cores with rayon, in batches: (games/s, plies/s, threads).
-fn measure_parallel(secs: f64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
+/// The same over all cores with rayon, in batches of about 50 ms of work each (from the
+/// single-thread rate `single`), so the wait at each batch's end stays small: (games/s, plies/s,
+/// threads).
+fn measure_parallel(secs: f64, single: f64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
     let budget = Duration::from_secs_f64(secs);
     let start = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
-    let batch = 256u64;
+    let threads = rayon::current_num_threads();
+    let batch = ((single * 0.05) as u64 * threads as u64).max(64);
     while start.elapsed() < budget {
         let base = games;
         plies += (base..base + batch).into_par_iter().map(&play).sum::<u64>();
@@ -68,7 +71,7 @@ fn compare(secs: f64, reference: impl FnMut(u64) -> u64, optimized: impl Fn(u64)
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
     line("optimized, 1 thread", f);
-    let (pg, pp, threads) = measure_parallel(secs, &optimized);
+    let (pg, pp, threads) = measure_parallel(secs, f.0, &optimized);
     line(&format!("optimized, {threads} threads"), (pg, pp));
     println!(
         "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
@@ -85,7 +88,9 @@ fn line(name: &str, (g, p): (f64, f64)) {
 pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     let (secs, seed) = (args.seconds, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
-    println!("(Bao optimized playouts simulate only the moves they draw; see FastRules::random_move)");
+    println!(
+        "(Bao optimized playouts simulate only the moves they draw; see FastRules::random_move)"
+    );
 
     use mancala_lab::bao::variant::{InfiniteMoves, Variant};
     let bao_readings = [

@@ -8,6 +8,9 @@ use mancala_lab::engine::Engine;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(Args)]
 pub struct DiffArgs {
@@ -23,6 +26,9 @@ pub struct DiffArgs {
     /// Master seed: game i draws its move bytes from ChaCha8 stream i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Index of the first game, to split a long run or continue one: games first..first+games.
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Stop a game after this many plies.
     #[arg(long, default_value_t = 1000)]
     max_plies: usize,
@@ -48,45 +54,69 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     explain: &(dyn Fn(&mancala_lab::diff::Divergence) -> String + Sync),
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
-    let results: Vec<Result<usize, String>> = (0..args.games)
-        .into_par_iter()
-        .map(|i| {
-            lockstep(
-                a,
-                b,
-                a.start(),
-                b.start(),
-                &game_bytes(args.seed, i),
-                args.max_plies,
-            )
-            .map_err(|d| {
-                format!(
-                    "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
-                    explain(&d),
-                    d.regression_case(&args.game, variant)
-                )
-            })
-        })
-        .collect();
-    let mut plies = 0;
+    let interrupt = super::interrupt_on_ctrl_c();
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    // Chunks keep both threads busy past a slow game and let Ctrl-C stop between them.
+    let chunk = 2048u64;
+    let (mut done, mut plies) = (0u64, 0usize);
     let mut failures = Vec::new();
-    for r in results {
-        match r {
-            Ok(p) => plies += p,
-            Err(e) => failures.push(e),
+    while done < args.games && failures.is_empty() && !interrupt.load(Ordering::SeqCst) {
+        let lo = args.first + done;
+        let hi = args.first + (done + chunk).min(args.games);
+        let results: Vec<Result<usize, String>> = (lo..hi)
+            .into_par_iter()
+            .map(|i| {
+                lockstep(
+                    a,
+                    b,
+                    a.start(),
+                    b.start(),
+                    &game_bytes(args.seed, i),
+                    args.max_plies,
+                )
+                .map_err(|d| {
+                    format!(
+                        "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
+                        explain(&d),
+                        d.regression_case(&args.game, variant)
+                    )
+                })
+            })
+            .collect();
+        for r in results {
+            match r {
+                Ok(p) => plies += p,
+                Err(e) => failures.push(e),
+            }
         }
+        done = hi - args.first;
+        bar.set_position(done);
     }
+    bar.finish_and_clear();
+    let range = format!("games {}..{}", args.first, args.first + done);
     println!(
-        "diff {} vs {}: {} games, {plies} plies, {} divergent, {:.1} s",
+        "diff {} vs {}: {done} games ({range}, seed {}), {plies} plies, {} divergent, {:.1} s",
         a.name(),
         b.name(),
-        args.games,
+        args.seed,
         failures.len(),
         started.elapsed().as_secs_f64()
     );
     if let Some(first) = failures.first() {
         println!("first divergence ({}):\n{first}", failures.len());
         return Ok(ExitCode::FAILURE);
+    }
+    if done < args.games {
+        eprintln!(
+            "interrupted after {done} of {} games; continue with --first {}",
+            args.games,
+            args.first + done
+        );
+        return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,8 @@ pub mod plot;
 pub mod stats;
 
 use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Reads a file, or standard input for `-`; the error names the path.
 pub fn read_input(path: &str) -> Result<String, String> {
@@ -21,4 +23,16 @@ pub fn read_input(path: &str) -> Result<String, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
     }
+}
+
+/// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once.
+pub fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    interrupt
 }

@@ -6,7 +6,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+
+use super::interrupt_on_ctrl_c;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -427,18 +428,6 @@ fn merge(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, String> {
         &summary,
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once.
-fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = interrupt.clone();
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
-    interrupt
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play, to out/.
