@@ -5,8 +5,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::bao::trace::{Event, MoveEnd};
 use crate::bao::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
-use crate::bao::{position_text, Position, Rules};
+use crate::bao::{position_text, Played, Position, Rules};
 
 /// One kind of finding, with its first (earliest-ply) witness and how many games met it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,15 +48,20 @@ impl Finding {
 
 /// The legal moves of `pos` under `rules` with each move's resulting position, as text.
 fn play_out(rules: &Rules, pos: &Position) -> Vec<(String, String)> {
+    played(rules, pos)
+        .into_iter()
+        .map(|(m, p)| (m, position_text::print(&p.position)))
+        .collect()
+}
+
+/// The legal moves of `pos` in notation, each with what playing it gives.
+fn played(rules: &Rules, pos: &Position) -> Vec<(String, Played)> {
     rules
         .legal_moves(pos)
         .into_iter()
         .map(|m| {
             let played = rules.play(pos, m).expect("legal");
-            (
-                m.notation(pos.to_move(), played.kind),
-                position_text::print(&played.position),
-            )
+            (m.notation(pos.to_move(), played.kind), played)
         })
         .collect()
 }
@@ -140,14 +146,65 @@ pub fn bao(games: u64, seed: u64) -> Vec<Finding> {
         "1.5.6, 1.2.2",
         "every move of the player to move is infinite: lost by the definition chosen at the start",
     ));
+    findings.push(Finding::new(
+        "B-R5",
+        "5.1",
+        "kutakatia lasting one move (ours) vs two moves of the blocked player: different legal moves",
+    ));
+    findings.push(Finding::new(
+        "B-U3",
+        "1.2.1",
+        "a harvest empties the opponent's front row mid-move: the winner is clear, but whether the harvest is sown and the move goes on is unstated",
+    ));
+    let (r5, u3) = (readings.len() + 2, readings.len() + 3);
     let rules = Rules::new(base);
     for g in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(g);
         let mut seen = vec![false; findings.len()];
         let mut pos = Position::start();
+        // The kutakatia mark the player to move had on their previous turn, if any.
+        let mut marks: [Option<crate::bao::Pit>; 2] = [None, None];
         for ply in 0..2000 {
-            let here = play_out(&rules, &pos);
+            let moves = played(&rules, &pos);
+            let mid_move_end = moves.iter().find(|(_, p)| {
+                p.trace
+                    .iter()
+                    .any(|s| matches!(s.event, Event::End(MoveEnd::GameOver)))
+            });
+            if let Some((mv, _)) = mid_move_end {
+                findings[u3].note(&mut seen[u3], ply, || {
+                    format!(
+                        "{}{mv} empties the opponent's front row with a harvest",
+                        position_text::print(&pos)
+                    )
+                });
+            }
+            let me = pos.to_move().index();
+            if let (Some(old), None) = (marks[me], pos.blocked()) {
+                // Carry last turn's mark over (a two-move reading) and compare the legal moves.
+                let mut setup = pos.to_setup();
+                setup.blocked = Some(old);
+                if let Ok(carried) = Position::from_setup(setup) {
+                    let (a, b) = (rules.legal_moves(&pos), rules.legal_moves(&carried));
+                    if a != b {
+                        findings[r5].note(&mut seen[r5], ply, || {
+                            format!(
+                                "{}one move: {} legal | two moves ({} still blocked): {} legal",
+                                position_text::print(&pos),
+                                a.len(),
+                                old.name(pos.to_move()),
+                                b.len()
+                            )
+                        });
+                    }
+                }
+            }
+            marks[me] = pos.blocked();
+            let here: Vec<(String, String)> = moves
+                .into_iter()
+                .map(|(m, p)| (m, position_text::print(&p.position)))
+                .collect();
             for (i, (_, _, _, v)) in readings.iter().enumerate() {
                 let other = play_out(&Rules::new(*v), &pos);
                 if let Some(diff) = difference(&here, &other, ("default", findings[i].id)) {
