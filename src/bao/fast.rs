@@ -2,6 +2,8 @@
 //! in a fixed array, Brent's cycle check with constant memory. It shares no rule code with
 //! `rules.rs`; the differential checker (`mancala-lab diff`) holds the two to the same answers.
 
+use std::collections::HashSet;
+
 use super::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
 
 /// No kutakatia-ed pit.
@@ -121,6 +123,24 @@ fn front_empty(b: &[u8; 32], side: usize) -> bool {
 #[inline]
 fn facing(r: usize) -> usize {
     7 - r
+}
+
+/// The in-move state: both rings, house bits, the pit the last sowing ended in, the direction.
+type InMove = (u128, u128, u8, usize, bool);
+
+/// Relay sowings after which a move starts keeping landmarks: ordinary moves allocate nothing.
+const LANDMARKS_AFTER: u64 = 1 << 16;
+
+/// About one state in 2,000: the sowing ended in ring 0 and a multiplicative hash of the rings
+/// has seven high zero bits.
+#[inline]
+fn is_landmark(s: &InMove) -> bool {
+    if s.3 != 0 {
+        return false;
+    }
+    let x = s.0 ^ s.1.rotate_left(37) ^ (u128::from(s.2) << 120) ^ u128::from(s.4);
+    let h = (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h >> 57 == 0
 }
 
 /// One byte per pit in every lane of a ring.
@@ -435,8 +455,12 @@ impl FastRules {
             InfiniteMoves::SownLimit(n) => n,
         };
         // Brent's cycle check on the in-move state; no real ring holds 255 seeds in every pit.
+        // Moves past LANDMARKS_AFTER relays also keep landmark states (one in ~2,000, chosen by
+        // the state alone), which catch a long cycle about one cycle length after it starts.
         let mut snapshot = (u128::MAX, 0u128, 0u8, 0usize, false);
         let (mut power, mut lam) = (1u64, 0u64);
+        let mut relays = 0u64;
+        let mut landmarks: Option<HashSet<InMove>> = None;
         let mut infinite = false;
         while let Some(e) = end {
             if over {
@@ -464,6 +488,14 @@ impl FastRules {
             }
             let state = (mine, theirs, houses, e, cw);
             if snapshot == state || sown > limit {
+                infinite = true;
+                break;
+            }
+            relays += 1;
+            if relays > LANDMARKS_AFTER
+                && is_landmark(&state)
+                && !landmarks.get_or_insert_with(HashSet::new).insert(state)
+            {
                 infinite = true;
                 break;
             }

@@ -1,6 +1,9 @@
 //! The reference engine of Bao la Kiswahili: legal moves, playing a move, and the end of the game.
 //! Written to be read beside `spec/bao.md`: every decision names the clause it applies.
 
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use super::board::{Board, Direction, Hand, Pit, Row, Side};
 use super::notation::{Move, MoveKind, MoveText};
 use super::position::{Position, Stage};
@@ -311,6 +314,20 @@ impl InMove<'_> {
 /// A hashable snapshot of a move in progress, for exact infinite-move detection.
 type InMoveState = (Board, [bool; 2], Pit, Direction);
 
+/// Relay sowings after which a move starts keeping landmark states (shorter moves keep none).
+const LANDMARKS_AFTER: u64 = 1 << 16;
+
+/// About one in-move state in 2,000, picked by the state alone: the sowing ends in the left kichwa
+/// and the state's hash has seven low zero bits.
+fn is_landmark(state: &InMoveState) -> bool {
+    if state.2 != Pit::LEFT_KICHWA {
+        return false;
+    }
+    let mut h = DefaultHasher::new();
+    state.hash(&mut h);
+    h.finish() & 127 == 0
+}
+
 impl Rules {
     /// The reference engine for `variant`.
     pub fn new(variant: Variant) -> Rules {
@@ -581,9 +598,13 @@ impl Rules {
             }
         };
 
-        // Brent's cycle detection: compare with a snapshot replaced at doubling intervals.
+        // Brent's cycle detection: compare with a snapshot replaced at doubling intervals. Long
+        // moves also keep "landmark" states: a repeated landmark proves a cycle about one cycle
+        // length after it starts, where Brent may need two or three.
         let mut snapshot: Option<InMoveState> = None;
         let (mut power, mut since_snapshot) = (1u64, 0u64);
+        let mut landmarks: HashSet<InMoveState> = HashSet::new();
+        let mut relays = 0u64;
         while let Some(e) = end {
             if game_over {
                 m.log("1.2.1", Event::End(MoveEnd::GameOver));
@@ -639,7 +660,11 @@ impl Rules {
             let state = (m.board.clone(), m.house_owned, e, d);
             let over_limit = matches!(self.variant.infinite_moves,
                 InfiniteMoves::SownLimit(n) if m.sown > n);
-            let repeated = snapshot.as_ref() == Some(&state);
+            relays += 1;
+            let repeated = snapshot.as_ref() == Some(&state)
+                || (relays > LANDMARKS_AFTER
+                    && is_landmark(&state)
+                    && !landmarks.insert(state.clone()));
             since_snapshot += 1;
             if since_snapshot == power {
                 snapshot = Some(state);
