@@ -80,7 +80,7 @@ pub fn lockstep<A: Engine, B: Engine>(
         if pa != pb {
             return Err(diverge(ply, &moves, &before, "position", pa, pb));
         }
-        let (ra, rb) = (a.result(&sa), b.result(&sb));
+        let ((la, ra), (lb, rb)) = (a.legal_and_result(&sa), b.legal_and_result(&sb));
         if ra != rb {
             return Err(diverge(
                 ply,
@@ -91,7 +91,6 @@ pub fn lockstep<A: Engine, B: Engine>(
                 format!("{rb:?}"),
             ));
         }
-        let (la, lb) = (a.legal(&sa), b.legal(&sb));
         if la != lb {
             return Err(diverge(
                 ply,

@@ -26,4 +26,10 @@ pub trait Engine {
 
     /// The result once the game is over (winner and clause), else `None`.
     fn result(&self, state: &Self::State) -> Option<String>;
+
+    /// The legal moves and the result together; an engine may override this to do the shared work
+    /// (such as proving moves infinite) once. It must equal `(legal(state), result(state))`.
+    fn legal_and_result(&self, state: &Self::State) -> (Vec<String>, Option<String>) {
+        (self.legal(state), self.result(state))
+    }
 }

@@ -106,3 +106,58 @@ proptest! {
         prop_assert!(lockstep(&c, &d, c.start(), d.start(), &stream, 1000).is_ok());
     }
 }
+
+#[test]
+fn engine_shortcuts_agree_with_the_plain_calls() {
+    // legal_and_result shares work and the optimized play checks one start instead of listing all:
+    // both must answer as the plain calls do, and every written move outside the list is refused.
+    let v = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
+    let (a, b) = (
+        bao::Reference::with(v, "t"),
+        bao::Optimized::with(v, "t").unwrap(),
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut checked = 0;
+    for _ in 0..12 {
+        let (mut sa, mut sb) = (a.start(), b.start());
+        loop {
+            let (la, ra) = a.legal_and_result(&sa);
+            assert_eq!((la.clone(), ra.clone()), (a.legal(&sa), a.result(&sa)));
+            assert_eq!(b.legal_and_result(&sb), (b.legal(&sb), b.result(&sb)));
+            let me = a.position_text(&sa).contains("to_move: South");
+            for row in if me { ["A", "B"] } else { ["a", "b"] } {
+                for n in 1..=8 {
+                    for tail in ["<", ">", "<+", ">+"] {
+                        let text = format!("{row}{n}{tail}");
+                        let listed = la.iter().any(|m| m.trim_end_matches('*') == text);
+                        let (pa, pb) = (a.play(&sa, &text), b.play(&sb, &text));
+                        assert_eq!(
+                            pa.is_ok(),
+                            listed,
+                            "reference {text} at\n{}",
+                            a.position_text(&sa)
+                        );
+                        assert_eq!(
+                            pb.is_ok(),
+                            listed,
+                            "optimized {text} at\n{}",
+                            a.position_text(&sa)
+                        );
+                        if let (Ok(x), Ok(y)) = (pa, pb) {
+                            assert_eq!(a.position_text(&x), b.position_text(&y), "{text}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+            if la.is_empty() {
+                assert!(ra.is_some());
+                break;
+            }
+            let mv = &la[rng.gen_range(0..la.len())];
+            sa = a.play(&sa, mv).unwrap();
+            sb = b.play(&sb, mv).unwrap();
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

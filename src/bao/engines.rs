@@ -154,6 +154,17 @@ impl Engine for Reference {
             .outcome(p)
             .map(|o| format!("{} wins by {}", o.winner, o.clause))
     }
+
+    fn legal_and_result(&self, p: &Position) -> (Vec<String>, Option<String>) {
+        // A game with a legal move is not over (rules.outcome), so only an empty list needs it.
+        let legal = self.legal(p);
+        let result = if legal.is_empty() {
+            self.result(p)
+        } else {
+            None
+        };
+        (legal, result)
+    }
 }
 
 impl Engine for Optimized {
@@ -191,6 +202,27 @@ impl Engine for Optimized {
         } else {
             Side::North
         };
+        // A move written with its row and hand names one start: check and play just that one.
+        if let Ok(MoveText {
+            row: Some((row_side, row)),
+            hand: Some(hand),
+            play_house,
+            number,
+            ..
+        }) = MoveText::parse(mv)
+        {
+            let Some(pit) = Pit::new(row, number).filter(|_| row_side == side) else {
+                return Err(format!("'{mv}' is not legal"));
+            };
+            let code = pit.ring() as u8
+                | if hand == Hand::Right { RIGHT } else { 0 }
+                | if play_house { PLUS } else { 0 };
+            return self
+                .rules
+                .play_checked(p, code)
+                .map(|(next, _, _)| next)
+                .ok_or_else(|| format!("'{mv}' is not legal"));
+        }
         let list = self.rules.legal_moves(p);
         let wanted = mv.trim_end_matches('*');
         (0..list.len)
@@ -207,6 +239,17 @@ impl Engine for Optimized {
             Ok(pos) => position_text::print(&pos),
             Err(e) => format!("invalid position: {e}\n"),
         }
+    }
+
+    fn legal_and_result(&self, p: &FastPos) -> (Vec<String>, Option<String>) {
+        // A game with a legal move is not over (FastRules::outcome), so only an empty list needs it.
+        let legal = self.legal(p);
+        let result = if legal.is_empty() {
+            self.result(p)
+        } else {
+            None
+        };
+        (legal, result)
     }
 
     fn result(&self, p: &FastPos) -> Option<String> {

@@ -602,6 +602,22 @@ impl FastRules {
         (ran.pos, ran.sown, ran.captures)
     }
 
+    /// Plays `mv` if it is legal (the same test as [`Self::legal_moves`], for this start only).
+    pub fn play_checked(&self, p: &FastPos, mv: FastMove) -> Option<(FastPos, u32, u32)> {
+        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+            return None;
+        }
+        let start = self.classify(p, &Facts::of(p), usize::from(mv & 15), mv & RIGHT != 0)?;
+        let ran = self.run(p, mv, start);
+        // The `+` twin is legal where the plain move reaches the house decision; both runs agree
+        // on reaching it, since they differ only there.
+        (!ran.infinite && (mv & PLUS == 0 || ran.decision)).then_some((
+            ran.pos,
+            ran.sown,
+            ran.captures,
+        ))
+    }
+
     /// The result if the game is over.
     pub fn outcome(&self, p: &FastPos) -> Option<FastOutcome> {
         for side in 0..2u8 {
