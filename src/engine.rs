@@ -33,3 +33,18 @@ pub trait Engine {
         (self.legal(state), self.result(state))
     }
 }
+
+/// `legal_and_result` for a game that is over exactly when no move is legal: the result is only
+/// worked out for an empty move list, so the legal moves are found once.
+pub fn legal_then_result<E: Engine + ?Sized>(
+    engine: &E,
+    state: &E::State,
+) -> (Vec<String>, Option<String>) {
+    let legal = engine.legal(state);
+    let result = if legal.is_empty() {
+        engine.result(state)
+    } else {
+        None
+    };
+    (legal, result)
+}

@@ -7,7 +7,7 @@ use super::position::{Position, Setup};
 use super::position_text;
 use super::rules::Rules;
 use super::variant::Variant;
-use crate::engine::Engine;
+use crate::engine::{legal_then_result, Engine};
 
 /// The reference engine under a named preset.
 pub struct Reference {
@@ -156,14 +156,8 @@ impl Engine for Reference {
     }
 
     fn legal_and_result(&self, p: &Position) -> (Vec<String>, Option<String>) {
-        // A game with a legal move is not over (rules.outcome), so only an empty list needs it.
-        let legal = self.legal(p);
-        let result = if legal.is_empty() {
-            self.result(p)
-        } else {
-            None
-        };
-        (legal, result)
+        // A game with a legal move is not over (rules.outcome).
+        legal_then_result(self, p)
     }
 }
 
@@ -242,14 +236,8 @@ impl Engine for Optimized {
     }
 
     fn legal_and_result(&self, p: &FastPos) -> (Vec<String>, Option<String>) {
-        // A game with a legal move is not over (FastRules::outcome), so only an empty list needs it.
-        let legal = self.legal(p);
-        let result = if legal.is_empty() {
-            self.result(p)
-        } else {
-            None
-        };
-        (legal, result)
+        // A game with a legal move is not over (FastRules::outcome).
+        legal_then_result(self, p)
     }
 
     fn result(&self, p: &FastPos) -> Option<String> {
