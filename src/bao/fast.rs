@@ -1,6 +1,6 @@
-//! The optimized Bao engine: a packed 32-byte board, sowing by whole laps at once, moves as bytes
-//! in a fixed array, Brent's cycle check with constant memory. It shares no rule code with
-//! `rules.rs`; the differential checker (`mancala-lab diff`) holds the two to the same answers.
+//! The optimized Bao engine: a packed 32-byte board, sowing by whole laps at once (a relay step is
+//! one table load and one add), moves as bytes in a fixed array, Brent's cycle check. It shares no
+//! rule code with `rules.rs`; `mancala-lab diff` holds the two to the same answers.
 
 use std::collections::HashSet;
 
@@ -194,34 +194,163 @@ fn sow_ring(ring: &mut u128, first: usize, n: usize, cw: bool) -> usize {
     last
 }
 
-/// The capture target (opponent ring) of a start, if the start harvests.
-#[inline(always)]
-fn capture_target(
-    b: &[u8; 32],
-    side: usize,
-    kunamua: bool,
-    ring: usize,
-    right: bool,
-) -> Option<usize> {
-    let me = side * 16;
-    let them = (1 - side) * 16;
-    if kunamua {
-        if ring >= 8 || b[me + ring] == 0 || b[them + facing(ring)] == 0 {
-            return None;
+/// `RELAY[cw][e][n]`: what emptying ring index `e` of its `n` seeds and sowing them from the next
+/// pit in direction `cw` adds to a ring (wrapping), so a relay step is one load and one add.
+static RELAY: [[[u128; 65]; 16]; 2] = relay_table();
+
+const fn relay_table() -> [[[u128; 65]; 16]; 2] {
+    let mut t = [[[0u128; 65]; 16]; 2];
+    let mut dir = 0;
+    while dir < 2 {
+        let mut e = 0;
+        while e < 16 {
+            let mut n = 0;
+            while n <= 64 {
+                let mut add = [0u8; 16];
+                let mut k = 1;
+                while k <= n {
+                    let to = if dir == 1 {
+                        (e + k) & 15
+                    } else {
+                        (e + 16 * 5 - k) & 15
+                    };
+                    add[to] += 1;
+                    k += 1;
+                }
+                t[dir][e][n] = u128::from_le_bytes(add).wrapping_sub((n as u128) << (8 * e));
+                n += 1;
+            }
+            e += 1;
         }
-        // Kichwa and kimbi fix the kichwa: left pits 1-2 use '<', right pits 7-8 use '>'.
-        if (ring <= 1 && right) || (ring >= 6 && !right) {
-            return None;
-        }
-        Some(facing(ring))
-    } else {
-        let n = usize::from(b[me + ring]);
-        if !(2..=15).contains(&n) {
-            return None;
-        }
-        let end = step(ring, hand_cw(ring, right), n);
-        (end < 8 && b[me + end] > 0 && b[them + facing(end)] > 0).then(|| facing(end))
+        dir += 1;
     }
+    t
+}
+
+/// Empties ring index `e` and sows its `n` seeds from the next pit on (`n` at most 64).
+#[inline(always)]
+fn relay(ring: u128, e: usize, n: u8, cw: bool) -> u128 {
+    ring.wrapping_add(RELAY[usize::from(cw)][e][usize::from(n)])
+}
+
+/// Proves a relay sowing endless: Brent's check (constant memory) on every state, and past
+/// [`LANDMARKS_AFTER`] steps landmark states too, which catch a long cycle about one cycle length
+/// after it starts instead of up to two more.
+struct CycleCheck {
+    snapshot: InMove,
+    power: u64,
+    lam: u64,
+    steps: u64,
+    landmarks: Option<HashSet<InMove>>,
+}
+
+impl CycleCheck {
+    fn new() -> CycleCheck {
+        // No real ring holds 255 seeds in every pit.
+        CycleCheck {
+            snapshot: (u128::MAX, 0, 0, 0, false),
+            power: 1,
+            lam: 0,
+            steps: 0,
+            landmarks: None,
+        }
+    }
+
+    /// Whether `state` proves the sowing endless (it repeats an earlier one); then records it.
+    #[inline(always)]
+    fn repeats(&mut self, state: InMove) -> bool {
+        if self.snapshot == state {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps > LANDMARKS_AFTER
+            && is_landmark(&state)
+            && !self
+                .landmarks
+                .get_or_insert_with(HashSet::new)
+                .insert(state)
+        {
+            return true;
+        }
+        self.lam += 1;
+        if self.lam == self.power {
+            self.snapshot = state;
+            self.power *= 2;
+            self.lam = 0;
+        }
+        false
+    }
+}
+
+/// The relay sowing of a kutakata: it never touches the opponent's ring, so it runs in a loop of
+/// its own with few live values.
+struct Kutakata {
+    mine: u128,
+    /// The mover still owns the house.
+    owned: bool,
+    sown: u32,
+    infinite: bool,
+}
+
+impl Kutakata {
+    /// Relays from ring index `e`, where the last sowing ended, in direction `CW`.
+    #[inline(never)]
+    fn relays<const CW: bool>(&mut self, mut e: usize, blocked: u8, limit: u32) {
+        let mut cycle = CycleCheck::new();
+        let (mut mine, mut owned, mut sown) = (self.mine, self.owned, self.sown);
+        loop {
+            let here = pit(mine, e);
+            if here == 1 || usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
+                break;
+            }
+            if sown > limit || cycle.repeats((mine, 0, u8::from(owned), e, CW)) {
+                self.infinite = true;
+                break;
+            }
+            if e == HOUSE {
+                owned = false;
+            }
+            mine = relay(mine, e, here, CW);
+            sown += u32::from(here);
+            e = step(e, CW, usize::from(here));
+        }
+        (self.mine, self.owned, self.sown) = (mine, owned, sown);
+    }
+}
+
+/// The starts of `side` that harvest, as a bit mask: bit `2 * ring + 1` for the `>` hand,
+/// `2 * ring` for `<`.
+fn capture_starts(b: &[u8; 32], side: usize, kunamua: bool) -> u32 {
+    let me = &b[side * 16..side * 16 + 16];
+    let them = &b[(1 - side) * 16..(1 - side) * 16 + 8];
+    let mut mask = 0u32;
+    if kunamua {
+        for r in 0..8 {
+            if me[r] > 0 && them[facing(r)] > 0 {
+                // Kichwa and kimbi fix the kichwa: left pits 1-2 use '<', right pits 7-8 use '>'.
+                let hands = match r {
+                    0 | 1 => 0b01,
+                    6 | 7 => 0b10,
+                    _ => 0b11,
+                };
+                mask |= hands << (2 * r);
+            }
+        }
+        return mask;
+    }
+    for r in 0..16 {
+        let n = usize::from(me[r]);
+        if !(2..=15).contains(&n) {
+            continue;
+        }
+        for right in [false, true] {
+            let end = step(r, hand_cw(r, right), n);
+            if end < 8 && me[end] > 0 && them[facing(end)] > 0 {
+                mask |= 1 << (2 * r + usize::from(right));
+            }
+        }
+    }
+    mask
 }
 
 /// The opponent pits `side` could harvest first, as a ring bit mask (bit `t`: opponent ring `t`).
@@ -257,7 +386,8 @@ fn capture_targets(b: &[u8; 32], side: usize, kunamua: bool) -> u8 {
 struct Facts {
     side: usize,
     kunamua: bool,
-    any_capture: bool,
+    /// [`capture_starts`] of the mover.
+    captures: u32,
     /// Front pits with more than one seed, and with any.
     over_one: usize,
     filled: usize,
@@ -272,7 +402,7 @@ impl Facts {
         Facts {
             side,
             kunamua,
-            any_capture: capture_targets(&p.b, side, kunamua) != 0,
+            captures: capture_starts(&p.b, side, kunamua),
             over_one: front.iter().filter(|&&s| s > 1).count(),
             filled: front.iter().filter(|&&s| s > 0).count(),
             owned: p.houses & (1 << side) != 0,
@@ -319,10 +449,10 @@ impl FastRules {
         if !kunamua && n < 2 {
             return None;
         }
-        if capture_target(&p.b, side, kunamua, ring, right).is_some() {
+        if f.captures & 1 << (2 * ring + usize::from(right)) != 0 {
             return Some(Start::Capture);
         }
-        if f.any_capture {
+        if f.captures != 0 {
             return None;
         }
         if kunamua && p.b[(1 - side) * 16 + facing(ring)] > 0 {
@@ -454,63 +584,58 @@ impl FastRules {
             InfiniteMoves::Exact => u32::MAX,
             InfiniteMoves::SownLimit(n) => n,
         };
-        // Brent's cycle check on the in-move state; no real ring holds 255 seeds in every pit.
-        // Moves past LANDMARKS_AFTER relays also keep landmark states (one in ~2,000, chosen by
-        // the state alone), which catch a long cycle about one cycle length after it starts.
-        let mut snapshot = (u128::MAX, 0u128, 0u8, 0usize, false);
-        let (mut power, mut lam) = (1u64, 0u64);
-        let mut relays = 0u64;
-        let mut landmarks: Option<HashSet<InMove>> = None;
+        let mut cycle = CycleCheck::new();
         let mut infinite = false;
-        while let Some(e) = end {
-            if over {
-                break;
-            }
-            let here = pit(mine, e);
-            if here == 1 {
-                break;
-            }
-            if capture_move && e < 8 && pit(theirs, facing(e)) > 0 {
-                end = Some(harvest!(e, Some(cw)));
-                continue;
-            }
-            if !capture_move && usize::from(p.blocked) == e {
-                break;
-            }
-            if e == HOUSE && houses & my_bit != 0 && here >= 6 {
-                if !capture_move {
-                    break;
+        if !capture_move {
+            if let Some(e) = end {
+                let mut k = Kutakata {
+                    mine,
+                    owned: houses & my_bit != 0,
+                    sown,
+                    infinite: false,
+                };
+                if cw {
+                    k.relays::<true>(e, p.blocked, limit);
+                } else {
+                    k.relays::<false>(e, p.blocked, limit);
                 }
-                decision = true;
-                if !plus {
-                    break;
+                mine = k.mine;
+                sown = k.sown;
+                infinite = k.infinite;
+                if !k.owned {
+                    houses &= !my_bit;
                 }
             }
-            let state = (mine, theirs, houses, e, cw);
-            if snapshot == state || sown > limit {
-                infinite = true;
-                break;
+        } else {
+            while let Some(e) = end {
+                if over {
+                    break;
+                }
+                let here = pit(mine, e);
+                if here == 1 {
+                    break;
+                }
+                if e < 8 && pit(theirs, facing(e)) > 0 {
+                    end = Some(harvest!(e, Some(cw)));
+                    continue;
+                }
+                if e == HOUSE && houses & my_bit != 0 && here >= 6 {
+                    decision = true;
+                    if !plus {
+                        break;
+                    }
+                }
+                if sown > limit || cycle.repeats((mine, theirs, houses, e, cw)) {
+                    infinite = true;
+                    break;
+                }
+                if e == HOUSE {
+                    houses &= !my_bit;
+                }
+                mine = relay(mine, e, here, cw);
+                sown += u32::from(here);
+                end = Some(step(e, cw, usize::from(here)));
             }
-            relays += 1;
-            if relays > LANDMARKS_AFTER
-                && is_landmark(&state)
-                && !landmarks.get_or_insert_with(HashSet::new).insert(state)
-            {
-                infinite = true;
-                break;
-            }
-            lam += 1;
-            if lam == power {
-                snapshot = state;
-                power *= 2;
-                lam = 0;
-            }
-            let n = usize::from(take(&mut mine, e));
-            if e == HOUSE {
-                houses &= !my_bit;
-            }
-            sown += n as u32;
-            end = Some(sow_ring(&mut mine, step(e, cw, 1), n, cw));
         }
         infinite |= sown > limit;
         let mut q = *p;
@@ -715,11 +840,22 @@ impl FastRules {
         let facts = Facts::of(p);
         let mut starts = [(0u8, Start::Capture); 32];
         let mut n = 0;
-        for ring in 0..16 {
-            for right in [false, true] {
-                if let Some(start) = self.classify(p, &facts, ring, right) {
-                    starts[n] = (ring as u8 | if right { RIGHT } else { 0 }, start);
-                    n += 1;
+        if facts.captures != 0 {
+            // Where a harvest is possible, the starts are exactly the harvesting ones.
+            let mut bits = facts.captures;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as u8;
+                starts[n].0 = (i / 2) | if i % 2 == 1 { RIGHT } else { 0 };
+                n += 1;
+                bits &= bits - 1;
+            }
+        } else {
+            for ring in 0..16 {
+                for right in [false, true] {
+                    if let Some(start) = self.classify(p, &facts, ring, right) {
+                        starts[n] = (ring as u8 | if right { RIGHT } else { 0 }, start);
+                        n += 1;
+                    }
                 }
             }
         }
