@@ -1,5 +1,6 @@
-//! The optimized Oware engine: a packed 12-byte board, arithmetic sowing, legal moves as a bit mask,
-//! play in place, and a preallocated repetition list. It shares no rule code with `rules.rs`.
+//! The optimized Oware engine: a packed 12-byte board sown by one table add, legal moves as a bit
+//! mask worked out once per position, play in place, a preallocated repetition list. No rule code is
+//! shared with `rules.rs`.
 
 use super::variant::{FinalSweep, GrandSlam, NoAllowedMove, Variant};
 
@@ -18,6 +19,10 @@ pub struct FastGame {
     pub end_clause: &'static str,
     /// Packed keys of the positions since the last capture, the current one last.
     history: Vec<u128>,
+    /// The legal moves (bit i = pit i from the mover's left), worked out once by the end rules.
+    legal: u8,
+    /// The moves that leave the opponent seeds (the sheet's grand-slam rule asks for them).
+    allowed: u8,
 }
 
 /// A reading the optimized engine refuses rather than silently playing differently.
@@ -52,6 +57,8 @@ impl FastRules {
             result: None,
             end_clause: "",
             history: Vec::new(),
+            legal: 0,
+            allowed: 0,
         };
         history.push(key(&g));
         g.history = history;
@@ -64,31 +71,15 @@ impl FastRules {
         self.game([4; 12], [0; 2], self.variant.first_player.index() as u8)
     }
 
-    /// Sows pit `from` on `pits` and returns the last pit.
+    /// Sows pit `from` on `pits` and returns the last pit: one table add over the 12 bytes.
     #[inline]
     fn sow(pits: &mut [u8; 12], from: usize) -> usize {
-        let n = usize::from(std::mem::replace(&mut pits[from], 0));
-        // Full laps over the 11 other pits, then the remainder one by one.
-        let laps = (n / 11) as u8;
-        let rest = n % 11;
-        if laps > 0 {
-            for (i, p) in pits.iter_mut().enumerate() {
-                if i != from {
-                    *p += laps;
-                }
-            }
-        }
-        let mut at = from;
-        if rest == 0 {
-            // The last seed of the last lap fell in the pit just before `from`.
-            return if from == 0 { 11 } else { from - 1 };
-        }
-        // Fewer than 11 seeds remain, so this part never comes back round to `from`.
-        for _ in 0..rest {
-            at = if at == 11 { 0 } else { at + 1 };
-            pits[at] += 1;
-        }
-        at
+        let n = usize::from(pits[from]);
+        let mut wide = [0u8; 16];
+        wide[..12].copy_from_slice(pits);
+        let sown = u128::from_le_bytes(wide).wrapping_add(SOW[from][n]);
+        pits.copy_from_slice(&sown.to_le_bytes()[..12]);
+        usize::from(LAST[from][n])
     }
 
     /// Capture run from `last` in row `row_lo..row_lo+6`: (first pit of the run, seeds) or none.
@@ -137,7 +128,7 @@ impl FastRules {
         if g.result.is_some() {
             return 0;
         }
-        self.legal_mask_unfinished(g)
+        g.legal
     }
 
     /// (moves that leave the opponent seeds, grand slams that would if they captured nothing).
@@ -180,8 +171,7 @@ impl FastRules {
         let me = usize::from(g.to_move);
         let from = me * 6 + usize::from(pit);
         // Grand slams capture under the sheet unless played because nothing else is allowed.
-        let slam_captures =
-            self.variant.grand_slam == GrandSlam::Forbidden && self.allowed(g).0 != 0;
+        let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
         let (pits, captured) = self.simulate(g, from, slam_captures);
         g.pits = pits;
         g.scores[me] += captured;
@@ -197,7 +187,13 @@ impl FastRules {
     fn finish(&self, g: &mut FastGame, after_move: bool) {
         let k = *g.history.last().expect("current position recorded");
         let seen = if after_move {
-            g.history.iter().filter(|&&h| h == k).count()
+            // Every ply changes the mover, so only every other entry can equal the current one.
+            g.history
+                .iter()
+                .rev()
+                .step_by(2)
+                .filter(|&&h| h == k)
+                .count()
         } else {
             1
         };
@@ -210,12 +206,20 @@ impl FastRules {
             ))
         } else if g.scores[0] == 24 && g.scores[1] == 24 {
             Some(("O.5.2", true))
-        } else if self.legal_mask_unfinished(g) == 0 {
-            Some(("O.4.2", true))
         } else {
-            None
+            let (allowed, slams) = self.allowed(g);
+            g.allowed = allowed;
+            g.legal = if allowed == 0
+                && self.variant.no_allowed_move == NoAllowedMove::AllowGrandSlamWithoutCapture
+            {
+                slams
+            } else {
+                allowed
+            };
+            (g.legal == 0).then_some(("O.4.2", true))
         };
         if let Some((clause, sweep)) = end {
+            (g.legal, g.allowed) = (0, 0);
             if sweep {
                 for i in 0..12 {
                     g.scores[i / 6] += std::mem::replace(&mut g.pits[i], 0);
@@ -227,17 +231,6 @@ impl FastRules {
                 std::cmp::Ordering::Equal => 2,
             });
             g.end_clause = clause;
-        }
-    }
-
-    fn legal_mask_unfinished(&self, g: &FastGame) -> u8 {
-        let (allowed, slams) = self.allowed(g);
-        if allowed == 0
-            && self.variant.no_allowed_move == NoAllowedMove::AllowGrandSlamWithoutCapture
-        {
-            slams
-        } else {
-            allowed
         }
     }
 
@@ -262,16 +255,47 @@ impl FastRules {
     }
 }
 
-/// The repetition key: pits, scores and player to move, packed exactly.
+/// The repetition key: pits, scores and player to move, one byte each.
 fn key(g: &FastGame) -> u128 {
-    let mut k: u128 = u128::from(g.to_move);
-    for &s in &g.scores {
-        k = (k << 6) | u128::from(s);
+    let mut k = [0u8; 16];
+    k[..12].copy_from_slice(&g.pits);
+    k[12..14].copy_from_slice(&g.scores);
+    k[14] = g.to_move;
+    u128::from_le_bytes(k)
+}
+
+/// Most seeds a pit can hold.
+const MAX_PIT: usize = 48;
+
+/// `SOW[from][n]`: what emptying pit `from` of its `n` seeds and sowing them counter-clockwise,
+/// skipping `from`, adds to the board read as 12 bytes (wrapping); `LAST[from][n]` is the pit the
+/// last seed falls in.
+static SOW: [[u128; MAX_PIT + 1]; 12] = sow_tables().0;
+static LAST: [[u8; MAX_PIT + 1]; 12] = sow_tables().1;
+
+const fn sow_tables() -> ([[u128; MAX_PIT + 1]; 12], [[u8; MAX_PIT + 1]; 12]) {
+    let mut add = [[0u128; MAX_PIT + 1]; 12];
+    let mut last = [[0u8; MAX_PIT + 1]; 12];
+    let mut from = 0;
+    while from < 12 {
+        let mut n = 0;
+        while n <= MAX_PIT {
+            let mut bytes = [0u8; 16];
+            let (mut at, mut left) = (from, n);
+            while left > 0 {
+                at = (at + 1) % 12;
+                if at != from {
+                    bytes[at] += 1;
+                    left -= 1;
+                }
+            }
+            add[from][n] = u128::from_le_bytes(bytes).wrapping_sub((n as u128) << (8 * from));
+            last[from][n] = at as u8;
+            n += 1;
+        }
+        from += 1;
     }
-    for &p in &g.pits {
-        k = (k << 6) | u128::from(p);
-    }
-    k
+    (add, last)
 }
 
 impl FastRules {
