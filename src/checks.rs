@@ -73,14 +73,27 @@ pub fn bao_playout_invariants(bytes: &[u8]) -> Result<(), String> {
 
 /// An Oware game driven by `bytes`, under both readings, keeps its invariants.
 pub fn oware_playout_invariants(bytes: &[u8]) -> Result<(), String> {
+    oware_invariants(None, bytes, 3000)
+}
+
+/// From `start` (or the start position), an Oware game driven by `bytes` conserves 48 seeds, passes
+/// the turn, and has legal moves exactly while it is not over, under both readings.
+fn oware_invariants(
+    start: Option<&crate::oware::Position>,
+    bytes: &[u8],
+    max_plies: usize,
+) -> Result<(), String> {
     use crate::oware::{Rules as OwareRules, Variant as OwareVariant};
     for v in [OwareVariant::SHEET, OwareVariant::ABAPA] {
         let rules = OwareRules::new(v);
-        let mut g = rules.new_game();
+        let mut g = match start {
+            Some(p) => rules.game_from(p.clone()),
+            None => rules.new_game(),
+        };
         for (ply, &b) in bytes
             .iter()
             .chain(std::iter::repeat(&0))
-            .take(3000)
+            .take(max_plies)
             .enumerate()
         {
             let moves = rules.legal_moves(&g);
@@ -90,11 +103,15 @@ pub fn oware_playout_invariants(bytes: &[u8]) -> Result<(), String> {
             if moves.is_empty() {
                 break;
             }
+            let mover = g.position().to_move();
             g = rules
                 .play(&g, moves[usize::from(b) % moves.len()])
                 .map_err(|e| format!("ply {ply}: {e}"))?
                 .game;
             let p = g.position();
+            if g.outcome().is_none() && p.to_move() == mover {
+                return Err(format!("ply {ply}: turn did not pass"));
+            }
             let total: u32 = p.pits().iter().map(|&s| u32::from(s)).sum::<u32>()
                 + u32::from(p.score(Side::South))
                 + u32::from(p.score(Side::North));
@@ -205,6 +222,54 @@ pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
     let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
     lockstep(&a, &b, sa, sb, rest, 60).map_err(|d| d.to_string())?;
     bao_invariants(&Rules::new(v), pos, rest, 60)
+}
+
+/// A valid Oware position built from arbitrary data: 48 seeds over pits and scores, either mover.
+#[derive(Debug, Clone)]
+pub struct ArbitraryOwarePosition(pub crate::oware::Position);
+
+impl<'a> Arbitrary<'a> for ArbitraryOwarePosition {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let to_move = if bool::arbitrary(u)? {
+            Side::North
+        } else {
+            Side::South
+        };
+        // Up to 24 seeds already captured by each (25 would have ended the game).
+        let scores = [u.int_in_range(0..=24u8)?, u.int_in_range(0..=24u8)?];
+        let mut pits = [0u8; 12];
+        for _ in 0..48 - u32::from(scores[0]) - u32::from(scores[1]) {
+            pits[usize::from(u.int_in_range(0..=11u8)?)] += 1;
+        }
+        crate::oware::Position::new(pits, scores, to_move)
+            .map(ArbitraryOwarePosition)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+}
+
+/// From an arbitrary valid Oware position: the text round-trips, the engines agree under both
+/// readings, and a game from there keeps the invariants.
+pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
+    let mut u = Unstructured::new(data);
+    let Ok(ArbitraryOwarePosition(pos)) = ArbitraryOwarePosition::arbitrary(&mut u) else {
+        return Ok(());
+    };
+    let text = pos.print();
+    let back = crate::oware::Position::parse(&text)
+        .map_err(|e| format!("printed position does not parse: {e}\n{text}"))?;
+    if back != pos {
+        return Err(format!(
+            "position text round trip changed the position:\n{text}"
+        ));
+    }
+    let rest = u.take_rest();
+    for preset in ["sheet", "abapa"] {
+        let a = oware_engines::Reference::new(preset)?;
+        let b = oware_engines::Optimized::new(preset)?;
+        let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
+        lockstep(&a, &b, sa, sb, rest, 300).map_err(|d| d.to_string())?;
+    }
+    oware_invariants(Some(&pos), rest, 300)
 }
 
 /// Any text gives a move or an error; a parsed move prints and parses back to itself.
