@@ -1,11 +1,14 @@
 //! `mancala-lab stats`: batch playouts written as CSV (games.csv, clauses.csv, summary.csv) with a
 //! manifest; resumable, interruptible with Ctrl-C, splittable into shards and merged back.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use super::interrupt_on_ctrl_c;
 
@@ -13,7 +16,6 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::bao::Rules as BaoRules;
 use mancala_lab::stats::{self, ClauseCounts, Policy, SummaryRow};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[derive(Args)]
@@ -173,6 +175,30 @@ fn header(game: &str) -> &'static str {
     }
 }
 
+/// A game's games.csv row and clause counts, or why it could not be played.
+type GameResult = Result<(String, ClauseCounts), String>;
+
+/// Appends `rows` finished rows, then the manifest that counts them: an interruption in between is
+/// undone by --resume, which keeps only the rows the manifest counts.
+fn save_rows(
+    file: &mut File,
+    games_path: &Path,
+    text: &str,
+    manifest: &mut Manifest,
+    rows: u64,
+    manifest_path: &Path,
+) -> Result<(), String> {
+    if rows == 0 {
+        return Ok(());
+    }
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.flush())
+        .map_err(|e| format!("{}: {e}", games_path.display()))?;
+    manifest.games_done += rows;
+    let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
+    write_atomic(manifest_path, &json)
+}
+
 fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
@@ -321,39 +347,63 @@ pub fn run_job(
             .map_err(|e| e.to_string())?,
     );
     bar.set_position(manifest.games_done);
-    // Large enough to keep every thread busy past a slow game, small enough to save often.
-    let chunk = 256u64;
     let mut file = OpenOptions::new()
         .append(true)
         .open(&games_path)
         .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    while manifest.games_done < total && !interrupt.load(Ordering::SeqCst) {
-        let lo = first + manifest.games_done;
-        let hi = (lo + chunk).min(end);
-        let results: Vec<Result<(String, ClauseCounts), String>> = pool.install(|| {
-            (lo..hi)
-                .into_par_iter()
-                .map(|i| play(args, &variant, policy, i))
-                .collect()
-        });
-        let mut text = String::new();
-        for r in results {
-            let (row, counts) = r?;
-            text.push_str(&row);
-            for (c, n) in counts {
-                *manifest.clause_counts.entry(c).or_default() += n;
+    // Every thread takes the next game as soon as it is free, so one slow game holds up only its
+    // own thread; finished rows wait in `ready` until the rows before them are in, and are saved
+    // in game order every 256 rows or second.
+    let next = AtomicU64::new(first + manifest.games_done);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, GameResult)>();
+    pool.in_place_scope(|scope| -> Result<(), String> {
+        for _ in 0..threads {
+            let (tx, next, stop, variant) = (tx.clone(), &next, &stop, &variant);
+            scope.spawn(move |_| {
+                while !interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= end || tx.send((i, play(args, variant, policy, i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut ready = BTreeMap::new();
+        let (mut text, mut rows, mut saved_at) = (String::new(), 0u64, Instant::now());
+        for (i, result) in &rx {
+            ready.insert(i, result);
+            while let Some(result) = ready.remove(&(first + manifest.games_done + rows)) {
+                let (row, counts) = result.inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
+                text.push_str(&row);
+                for (c, n) in counts {
+                    *manifest.clause_counts.entry(c).or_default() += n;
+                }
+                rows += 1;
+            }
+            bar.set_position(manifest.games_done + rows);
+            if rows >= 256 || (rows > 0 && saved_at.elapsed() >= Duration::from_secs(1)) {
+                save_rows(
+                    &mut file,
+                    &games_path,
+                    &text,
+                    &mut manifest,
+                    rows,
+                    &manifest_path,
+                )?;
+                (text, rows, saved_at) = (String::new(), 0, Instant::now());
             }
         }
-        // Rows first, then the manifest that counts them: an interruption in between is undone
-        // by --resume, which keeps only the rows the manifest counts.
-        file.write_all(text.as_bytes())
-            .and_then(|_| file.flush())
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
-        manifest.games_done += hi - lo;
-        let json = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
-        write_atomic(&manifest_path, &json)?;
-        bar.set_position(manifest.games_done);
-    }
+        save_rows(
+            &mut file,
+            &games_path,
+            &text,
+            &mut manifest,
+            rows,
+            &manifest_path,
+        )
+    })?;
     bar.finish_and_clear();
     if manifest.games_done < total {
         eprintln!(
