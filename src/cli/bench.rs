@@ -2,6 +2,7 @@
 //! and all cores, measured in one run so the ratios compare like with like on a noisy machine.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -12,7 +13,6 @@ use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -24,8 +24,9 @@ pub struct BenchArgs {
     seed: u64,
 }
 
-/// Plays games `play(i) -> plies` for about `secs` seconds on one thread: (games/s, plies/s).
-fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64) {
+/// Plays games `play(i) -> plies` for about `secs` seconds on one thread: (games/s, plies/s,
+/// games played).
+fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64, u64) {
     let budget = Duration::from_secs_f64(secs);
     let start = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
@@ -34,29 +35,30 @@ fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64) {
         games += 1;
     }
     let t = start.elapsed().as_secs_f64();
-    (games as f64 / t, plies as f64 / t)
+    (games as f64 / t, plies as f64 / t, games)
 }
 
-/// The same over all cores with rayon, in batches of about 50 ms of work each (from the
-/// single-thread rate `single`), so the wait at each batch's end stays small: (games/s, plies/s,
-/// threads).
-fn measure_parallel(secs: f64, single: f64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
-    let budget = Duration::from_secs_f64(secs);
-    let start = Instant::now();
-    let (mut games, mut plies) = (0u64, 0u64);
+/// Plays the same games `0..games` on all cores (rayon; each thread takes the next game when it is
+/// free): (games/s, plies/s, threads). Comparing like with like keeps rare slow games from
+/// skewing the parallel speed-up.
+fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
     let threads = rayon::current_num_threads();
-    let batch = ((single * 0.05) as u64 * threads as u64).max(64);
-    while start.elapsed() < budget {
-        let base = games;
-        plies += (base..base + batch).into_par_iter().map(&play).sum::<u64>();
-        games += batch;
-    }
+    let (next, plies) = (AtomicU64::new(0), AtomicU64::new(0));
+    let start = Instant::now();
+    rayon::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                plies.fetch_add(play(i), Ordering::Relaxed);
+            });
+        }
+    });
     let t = start.elapsed().as_secs_f64();
-    (
-        games as f64 / t,
-        plies as f64 / t,
-        rayon::current_num_threads(),
-    )
+    let plies = plies.into_inner();
+    (games as f64 / t, plies as f64 / t, threads)
 }
 
 fn rng(seed: u64, i: u64) -> ChaCha8Rng {
@@ -71,8 +73,9 @@ fn compare(secs: f64, reference: impl FnMut(u64) -> u64, optimized: impl Fn(u64)
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
     line("optimized, 1 thread", f);
-    let (pg, pp, threads) = measure_parallel(secs, f.0, &optimized);
-    line(&format!("optimized, {threads} threads"), (pg, pp));
+    // The games the single-thread run played, now on every core.
+    let (pg, pp, threads) = measure_parallel(f.2, &optimized);
+    line(&format!("optimized, {threads} threads"), (pg, pp, f.2));
     println!(
         "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
         f.0 / r.0,
@@ -81,7 +84,7 @@ fn compare(secs: f64, reference: impl FnMut(u64) -> u64, optimized: impl Fn(u64)
     );
 }
 
-fn line(name: &str, (g, p): (f64, f64)) {
+fn line(name: &str, (g, p, _): (f64, f64, u64)) {
     println!("  {name:<38} {g:>12.0} games/s {p:>14.0} plies/s");
 }
 
