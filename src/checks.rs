@@ -145,17 +145,22 @@ pub fn oware_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// North or South, one arbitrary bool.
+fn arbitrary_side(u: &mut Unstructured<'_>) -> arbitrary::Result<Side> {
+    Ok(if bool::arbitrary(u)? {
+        Side::North
+    } else {
+        Side::South
+    })
+}
+
 /// A valid Bao position built from arbitrary data: 64 seeds spread over pits and stores.
 #[derive(Debug, Clone)]
 pub struct ArbitraryPosition(pub Position);
 
 impl<'a> Arbitrary<'a> for ArbitraryPosition {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let to_move = if bool::arbitrary(u)? {
-            Side::North
-        } else {
-            Side::South
-        };
+        let to_move = arbitrary_side(u)?;
         let south_store = u.int_in_range(0..=22u8)?;
         let stores = match to_move {
             Side::South => [south_store, south_store],
@@ -172,11 +177,7 @@ impl<'a> Arbitrary<'a> for ArbitraryPosition {
         };
         let mut left = 64 - u32::from(stores[0]) - u32::from(stores[1]);
         while left > 0 {
-            let side = if bool::arbitrary(u)? {
-                Side::North
-            } else {
-                Side::South
-            };
+            let side = arbitrary_side(u)?;
             let pit = Pit::from_ring(usize::from(u.int_in_range(0..=15u8)?));
             setup.board.add_one(side, pit);
             left -= 1;
@@ -198,6 +199,21 @@ impl<'a> Arbitrary<'a> for ArbitraryPosition {
     }
 }
 
+/// `text`, printed from `pos`, parses back to `pos`.
+fn text_round_trip<P: PartialEq, E: std::fmt::Display>(
+    pos: &P,
+    text: &str,
+    parse: impl Fn(&str) -> Result<P, E>,
+) -> Result<(), String> {
+    let back = parse(text).map_err(|e| format!("printed position does not parse: {e}\n{text}"))?;
+    if back != *pos {
+        return Err(format!(
+            "position text round trip changed the position:\n{text}"
+        ));
+    }
+    Ok(())
+}
+
 /// From an arbitrary valid position: the position text round-trips, the engines agree, and a game
 /// from there keeps the invariants.
 pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
@@ -206,13 +222,7 @@ pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
         return Ok(());
     };
     let text = position_text::print(&pos);
-    let back = position_text::parse(&text)
-        .map_err(|e| format!("printed position does not parse: {e}\n{text}"))?;
-    if back != pos {
-        return Err(format!(
-            "position text round trip changed the position:\n{text}"
-        ));
-    }
+    text_round_trip(&pos, &text, position_text::parse)?;
     let rest = u.take_rest();
     let v = bao_fuzz_variant();
     let (a, b) = (
@@ -230,11 +240,7 @@ pub struct ArbitraryOwarePosition(pub crate::oware::Position);
 
 impl<'a> Arbitrary<'a> for ArbitraryOwarePosition {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let to_move = if bool::arbitrary(u)? {
-            Side::North
-        } else {
-            Side::South
-        };
+        let to_move = arbitrary_side(u)?;
         // Up to 24 seeds already captured by each (25 would have ended the game).
         let scores = [u.int_in_range(0..=24u8)?, u.int_in_range(0..=24u8)?];
         let mut pits = [0u8; 12];
@@ -255,13 +261,7 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
         return Ok(());
     };
     let text = pos.print();
-    let back = crate::oware::Position::parse(&text)
-        .map_err(|e| format!("printed position does not parse: {e}\n{text}"))?;
-    if back != pos {
-        return Err(format!(
-            "position text round trip changed the position:\n{text}"
-        ));
-    }
+    text_round_trip(&pos, &text, crate::oware::Position::parse)?;
     let rest = u.take_rest();
     for preset in ["sheet", "abapa"] {
         let a = oware_engines::Reference::new(preset)?;

@@ -318,12 +318,13 @@ impl Kutakata {
     }
 }
 
-/// The starts of `side` that harvest, as a bit mask: bit `2 * ring + 1` for the `>` hand,
-/// `2 * ring` for `<`.
-fn capture_starts(b: &[u8; 32], side: usize, kunamua: bool) -> u32 {
+/// The harvests open to `side`: the starts that harvest, as a bit mask (bit `2 * ring + 1` for the
+/// `>` hand, `2 * ring` for `<`), and the opponent pits they would harvest first (bit `t`:
+/// opponent ring `t`).
+fn captures(b: &[u8; 32], side: usize, kunamua: bool) -> (u32, u8) {
     let me = &b[side * 16..side * 16 + 16];
     let them = &b[(1 - side) * 16..(1 - side) * 16 + 8];
-    let mut mask = 0u32;
+    let (mut starts, mut targets) = (0u32, 0u8);
     if kunamua {
         for r in 0..8 {
             if me[r] > 0 && them[facing(r)] > 0 {
@@ -333,10 +334,11 @@ fn capture_starts(b: &[u8; 32], side: usize, kunamua: bool) -> u32 {
                     6 | 7 => 0b10,
                     _ => 0b11,
                 };
-                mask |= hands << (2 * r);
+                starts |= hands << (2 * r);
+                targets |= 1 << facing(r);
             }
         }
-        return mask;
+        return (starts, targets);
     }
     for r in 0..16 {
         let n = usize::from(me[r]);
@@ -346,47 +348,19 @@ fn capture_starts(b: &[u8; 32], side: usize, kunamua: bool) -> u32 {
         for right in [false, true] {
             let end = step(r, hand_cw(r, right), n);
             if end < 8 && me[end] > 0 && them[facing(end)] > 0 {
-                mask |= 1 << (2 * r + usize::from(right));
+                starts |= 1 << (2 * r + usize::from(right));
+                targets |= 1 << facing(end);
             }
         }
     }
-    mask
-}
-
-/// The opponent pits `side` could harvest first, as a ring bit mask (bit `t`: opponent ring `t`).
-fn capture_targets(b: &[u8; 32], side: usize, kunamua: bool) -> u8 {
-    let me = &b[side * 16..side * 16 + 16];
-    let them = &b[(1 - side) * 16..(1 - side) * 16 + 8];
-    let mut mask = 0u8;
-    if kunamua {
-        // Every front pit has a hand that may harvest from it (capture_target's kichwa rule).
-        for r in 0..8 {
-            if me[r] > 0 && them[facing(r)] > 0 {
-                mask |= 1 << facing(r);
-            }
-        }
-        return mask;
-    }
-    for r in 0..16 {
-        let n = usize::from(me[r]);
-        if !(2..=15).contains(&n) {
-            continue;
-        }
-        for cw in [false, true] {
-            let end = step(r, cw, n);
-            if end < 8 && me[end] > 0 && them[facing(end)] > 0 {
-                mask |= 1 << facing(end);
-            }
-        }
-    }
-    mask
+    (starts, targets)
 }
 
 /// What the start rules need to know of a position, worked out once for all its starts.
 struct Facts {
     side: usize,
     kunamua: bool,
-    /// [`capture_starts`] of the mover.
+    /// The harvesting starts of the mover ([`captures`]).
     captures: u32,
     /// Front pits with more than one seed, and with any.
     over_one: usize,
@@ -402,7 +376,7 @@ impl Facts {
         Facts {
             side,
             kunamua,
-            captures: capture_starts(&p.b, side, kunamua),
+            captures: captures(&p.b, side, kunamua).0,
             over_one: front.iter().filter(|&&s| s > 1).count(),
             filled: front.iter().filter(|&&s| s > 0).count(),
             owned: p.houses & (1 << side) != 0,
@@ -661,10 +635,10 @@ impl FastRules {
     fn kutakatia(&self, q: &FastPos) -> u8 {
         let y = usize::from(q.to_move);
         let x = 1 - y;
-        if capture_targets(&q.b, y, q.stores[y] > 0) != 0 {
+        if captures(&q.b, y, q.stores[y] > 0).0 != 0 {
             return NONE;
         }
-        let threats = capture_targets(&q.b, x, q.stores[x] > 0);
+        let threats = captures(&q.b, x, q.stores[x] > 0).1;
         if threats.count_ones() != 1 {
             return NONE;
         }

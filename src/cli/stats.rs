@@ -372,8 +372,13 @@ pub fn run_job(
         drop(tx);
         let mut ready = BTreeMap::new();
         let (mut text, mut rows, mut saved_at) = (String::new(), 0u64, Instant::now());
-        for (i, result) in &rx {
-            ready.insert(i, result);
+        let mut results = rx.iter();
+        loop {
+            let got = results.next();
+            let done = got.is_none();
+            if let Some((i, result)) = got {
+                ready.insert(i, result);
+            }
             while let Some(result) = ready.remove(&(first + manifest.games_done + rows)) {
                 let (row, counts) = result.inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
                 text.push_str(&row);
@@ -383,26 +388,15 @@ pub fn run_job(
                 rows += 1;
             }
             bar.set_position(manifest.games_done + rows);
-            if rows >= 256 || (rows > 0 && saved_at.elapsed() >= Duration::from_secs(1)) {
-                save_rows(
-                    &mut file,
-                    &games_path,
-                    &text,
-                    &mut manifest,
-                    rows,
-                    &manifest_path,
-                )?;
+            if done || rows >= 256 || (rows > 0 && saved_at.elapsed() >= Duration::from_secs(1)) {
+                let (file, games_path) = (&mut file, &games_path);
+                save_rows(file, games_path, &text, &mut manifest, rows, &manifest_path)?;
                 (text, rows, saved_at) = (String::new(), 0, Instant::now());
             }
+            if done {
+                return Ok(());
+            }
         }
-        save_rows(
-            &mut file,
-            &games_path,
-            &text,
-            &mut manifest,
-            rows,
-            &manifest_path,
-        )
     })?;
     bar.finish_and_clear();
     if manifest.games_done < total {
