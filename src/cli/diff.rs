@@ -7,8 +7,6 @@ use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
-use std::sync::atomic::Ordering;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -60,42 +58,41 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
             .map_err(|e| e.to_string())?,
     );
-    // Chunks keep both threads busy past a slow game and let Ctrl-C stop between them.
-    let chunk = 2048u64;
-    let (mut done, mut plies) = (0u64, 0usize);
-    let mut failures = Vec::new();
-    while done < args.games && failures.is_empty() && !interrupt.load(Ordering::SeqCst) {
-        let lo = args.first + done;
-        let hi = args.first + (done + chunk).min(args.games);
-        let results: Vec<Result<usize, String>> = (lo..hi)
-            .into_par_iter()
-            .map(|i| {
-                lockstep(
-                    a,
-                    b,
-                    a.start(),
-                    b.start(),
-                    &game_bytes(args.seed, i),
-                    args.max_plies,
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (mut plies, mut failure) = (0usize, None);
+    let end = args.first + args.games;
+    let done = super::in_order(
+        &pool,
+        args.first..end,
+        &interrupt,
+        |i| {
+            lockstep(
+                a,
+                b,
+                a.start(),
+                b.start(),
+                &game_bytes(args.seed, i),
+                args.max_plies,
+            )
+            .map_err(|d| {
+                format!(
+                    "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
+                    explain(&d),
+                    d.regression_case(&args.game, variant)
                 )
-                .map_err(|d| {
-                    format!(
-                        "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
-                        explain(&d),
-                        d.regression_case(&args.game, variant)
-                    )
-                })
             })
-            .collect();
-        for r in results {
-            match r {
+        },
+        |i, result| {
+            bar.set_position(i + 1 - args.first);
+            match result {
                 Ok(p) => plies += p,
-                Err(e) => failures.push(e),
+                Err(e) => failure = Some(e),
             }
-        }
-        done = hi - args.first;
-        bar.set_position(done);
-    }
+            failure.is_none()
+        },
+    );
     bar.finish_and_clear();
     let range = format!("games {}..{}", args.first, args.first + done);
     println!(
@@ -103,11 +100,11 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         a.name(),
         b.name(),
         args.seed,
-        failures.len(),
+        usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
     );
-    if let Some(first) = failures.first() {
-        println!("first divergence ({}):\n{first}", failures.len());
+    if let Some(first) = failure {
+        println!("first divergence:\n{first}");
         return Ok(ExitCode::FAILURE);
     }
     if done < args.games {

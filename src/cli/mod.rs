@@ -8,9 +8,11 @@ pub mod perft;
 pub mod plot;
 pub mod stats;
 
+use std::collections::BTreeMap;
 use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 
 /// Reads a file, or standard input for `-`; the error names the path.
 pub fn read_input(path: &str) -> Result<String, String> {
@@ -35,4 +37,51 @@ pub fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
         }
     });
     interrupt
+}
+
+/// Runs `work(i)` for every `i` in `range` on the threads of `pool`, each thread taking the next
+/// index as soon as it is free (a slow item holds up only its own thread), and hands the results
+/// to `take` in index order on the calling thread. New items stop being started once `take`
+/// returns false or `interrupt` is set; returns how many results `take` received (a prefix of
+/// `range`).
+pub fn in_order<T: Send>(
+    pool: &rayon::ThreadPool,
+    range: Range<u64>,
+    interrupt: &AtomicBool,
+    work: impl Fn(u64) -> T + Sync,
+    mut take: impl FnMut(u64, T) -> bool,
+) -> u64 {
+    let next = AtomicU64::new(range.start);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, T)>();
+    let mut taken = 0;
+    pool.in_place_scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
+            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            scope.spawn(move |_| {
+                while !interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= range.end || tx.send((i, work(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Results that arrive early wait here for the ones before them.
+        let mut ready = BTreeMap::new();
+        for (i, result) in &rx {
+            ready.insert(i, result);
+            while let Some(result) = ready.remove(&(range.start + taken)) {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                if !take(range.start + taken, result) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                taken += 1;
+            }
+        }
+    });
+    taken
 }

@@ -1,13 +1,11 @@
 //! `mancala-lab stats`: batch playouts written as CSV (games.csv, clauses.csv, summary.csv) with a
 //! manifest; resumable, interruptible with Ctrl-C, splittable into shards and merged back.
 
-use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::interrupt_on_ctrl_c;
@@ -174,9 +172,6 @@ fn header(game: &str) -> &'static str {
         "game,variant,policy,plies,winner,end_clause,captured_south,captured_north,final_south,final_north,capturing_moves,undefined_cases\n"
     }
 }
-
-/// A game's games.csv row and clause counts, or why it could not be played.
-type GameResult = Result<(String, ClauseCounts), String>;
 
 /// Appends `rows` finished rows, then the manifest that counts them: an interruption in between is
 /// undone by --resume, which keeps only the rows the manifest counts.
@@ -351,53 +346,52 @@ pub fn run_job(
         .append(true)
         .open(&games_path)
         .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    // Every thread takes the next game as soon as it is free, so one slow game holds up only its
-    // own thread; finished rows wait in `ready` until the rows before them are in, and are saved
-    // in game order every 256 rows or second.
-    let next = AtomicU64::new(first + manifest.games_done);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(u64, GameResult)>();
-    pool.in_place_scope(|scope| -> Result<(), String> {
-        for _ in 0..threads {
-            let (tx, next, stop, variant) = (tx.clone(), &next, &stop, &variant);
-            scope.spawn(move |_| {
-                while !interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= end || tx.send((i, play(args, variant, policy, i))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut ready = BTreeMap::new();
-        let (mut text, mut rows, mut saved_at) = (String::new(), 0u64, Instant::now());
-        let mut results = rx.iter();
-        loop {
-            let got = results.next();
-            let done = got.is_none();
-            if let Some((i, result)) = got {
-                ready.insert(i, result);
-            }
-            while let Some(result) = ready.remove(&(first + manifest.games_done + rows)) {
-                let (row, counts) = result.inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
+    // Rows are saved in game order every 256 rows or second, with the manifest that counts them.
+    let (mut text, mut rows, mut saved_at) = (String::new(), 0u64, Instant::now());
+    let mut failed = None;
+    let start = first + manifest.games_done;
+    super::in_order(
+        &pool,
+        start..end,
+        interrupt,
+        |i| play(args, &variant, policy, i),
+        |_, result| {
+            let saved = result.and_then(|(row, counts)| {
                 text.push_str(&row);
                 for (c, n) in counts {
                     *manifest.clause_counts.entry(c).or_default() += n;
                 }
                 rows += 1;
-            }
-            bar.set_position(manifest.games_done + rows);
-            if done || rows >= 256 || (rows > 0 && saved_at.elapsed() >= Duration::from_secs(1)) {
-                let (file, games_path) = (&mut file, &games_path);
-                save_rows(file, games_path, &text, &mut manifest, rows, &manifest_path)?;
+                bar.set_position(manifest.games_done + rows);
+                if rows < 256 && saved_at.elapsed() < Duration::from_secs(1) {
+                    return Ok(());
+                }
+                save_rows(
+                    &mut file,
+                    &games_path,
+                    &text,
+                    &mut manifest,
+                    rows,
+                    &manifest_path,
+                )?;
                 (text, rows, saved_at) = (String::new(), 0, Instant::now());
-            }
-            if done {
-                return Ok(());
-            }
-        }
-    })?;
+                Ok(())
+            });
+            failed = saved.err();
+            failed.is_none()
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    save_rows(
+        &mut file,
+        &games_path,
+        &text,
+        &mut manifest,
+        rows,
+        &manifest_path,
+    )?;
     bar.finish_and_clear();
     if manifest.games_done < total {
         eprintln!(
