@@ -366,24 +366,17 @@ pub fn run_job(
                 if rows < 256 && saved_at.elapsed() < Duration::from_secs(1) {
                     return Ok(());
                 }
-                save_rows(
-                    &mut file,
-                    &games_path,
-                    &text,
-                    &mut manifest,
-                    rows,
-                    &manifest_path,
-                )?;
+                let (file, path) = (&mut file, &games_path);
+                let saved = save_rows(file, path, &text, &mut manifest, rows, &manifest_path);
+                // Rows that failed to save are not tried again.
                 (text, rows, saved_at) = (String::new(), 0, Instant::now());
-                Ok(())
+                saved
             });
             failed = saved.err();
             failed.is_none()
         },
     );
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    // The rows before a failed game are kept too.
     save_rows(
         &mut file,
         &games_path,
@@ -392,6 +385,9 @@ pub fn run_job(
         rows,
         &manifest_path,
     )?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     bar.finish_and_clear();
     if manifest.games_done < total {
         eprintln!(
