@@ -127,7 +127,7 @@ impl Engine for Optimized {
 
     fn legal(&self, g: &FastGame) -> Vec<String> {
         let mask = self.rules.legal_mask(g);
-        let side = side_of(g.to_move);
+        let side = side_of(g.to_move());
         (0..6)
             .filter(|i| mask & (1 << i) != 0)
             .map(|pit| Move { pit }.letter(side).to_string())
@@ -135,7 +135,7 @@ impl Engine for Optimized {
     }
 
     fn play(&self, g: &FastGame, mv: &str) -> Result<FastGame, String> {
-        let m = parse_letter(mv, side_of(g.to_move))?;
+        let m = parse_letter(mv, side_of(g.to_move()))?;
         if self.rules.legal_mask(g) & (1 << m.pit) == 0 {
             return Err(format!("'{mv}' is not legal"));
         }
@@ -145,7 +145,7 @@ impl Engine for Optimized {
     }
 
     fn position_text(&self, g: &FastGame) -> String {
-        Position::new(g.pits, g.scores, side_of(g.to_move))
+        Position::new(g.pits(), g.scores(), side_of(g.to_move()))
             .map(|p| p.print())
             .unwrap_or_else(|e| format!("invalid: {e}\n"))
     }
@@ -157,7 +157,7 @@ impl Engine for Optimized {
                 1 => Some(Side::North),
                 _ => None,
             };
-            result_text(winner, g.scores, g.end_clause)
+            result_text(winner, g.scores(), g.end_clause)
         })
     }
 }

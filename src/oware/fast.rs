@@ -1,28 +1,71 @@
-//! The optimized Oware engine: a packed 12-byte board sown by one table add, legal moves as a bit
-//! mask worked out once per position, play in place, a preallocated repetition list. No rule code is
-//! shared with `rules.rs`.
+//! The optimized Oware engine: pits, scores and mover packed in one u128 (also the repetition key),
+//! sowing by one table add, legal moves as a bit mask worked out once per position, play in place.
+//! No rule code is shared with `rules.rs`.
 
 use super::variant::{FinalSweep, GrandSlam, NoAllowedMove, Variant};
 
 /// A game state of the optimized engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FastGame {
-    /// Pits 0–11 (A..F, a..f).
-    pub pits: [u8; 12],
-    /// Scores of player 0 and 1.
-    pub scores: [u8; 2],
-    /// Player to move, 0 or 1.
-    pub to_move: u8,
+    /// One number: pits 0–11 (A..F, a..f) in bytes 0–11, the scores of players 0 and 1 in bytes
+    /// 12–13, the player to move in byte 14. It is also the repetition key.
+    board: u128,
     /// Over: the winner (0, 1) or 2 for a draw.
     pub result: Option<u8>,
     /// Which rule ended the game (for reports).
     pub end_clause: &'static str,
-    /// Packed keys of the positions since the last capture, the current one last.
+    /// The boards since the last capture, the current one last.
     history: Vec<u128>,
     /// The legal moves (bit i = pit i from the mover's left), worked out once by the end rules.
     legal: u8,
     /// The moves that leave the opponent seeds (the sheet's grand-slam rule asks for them).
     allowed: u8,
+}
+
+/// Byte of the board holding the score of player 0.
+const SCORES: u32 = 12;
+/// Byte of the board holding the player to move.
+const MOVER: u32 = 14;
+/// The twelve pit bytes of a board.
+const PIT_BYTES: u128 = (1 << 96) - 1;
+/// One row (six pit bytes).
+const ROW: u128 = (1 << 48) - 1;
+
+/// Seeds in pit `i`.
+#[inline]
+fn pit(board: u128, i: usize) -> u8 {
+    (board >> (8 * i)) as u8
+}
+
+/// The six pits of the row starting at pit `lo`, as a number.
+#[inline]
+fn row(board: u128, lo: usize) -> u64 {
+    ((board >> (8 * lo)) & ROW) as u64
+}
+
+/// Sum of the six bytes of a row (each at most 48, so no byte overflows on the way).
+#[inline]
+fn row_sum(r: u64) -> u8 {
+    (r.wrapping_mul(0x0101_0101_0101) >> 40) as u8
+}
+
+impl FastGame {
+    /// Seeds in pits 0–11 (A..F, a..f).
+    pub fn pits(&self) -> [u8; 12] {
+        let mut pits = [0; 12];
+        pits.copy_from_slice(&self.board.to_le_bytes()[..12]);
+        pits
+    }
+
+    /// Scores of player 0 and 1.
+    pub fn scores(&self) -> [u8; 2] {
+        [pit(self.board, 12), pit(self.board, 13)]
+    }
+
+    /// Player to move, 0 or 1.
+    pub fn to_move(&self) -> u8 {
+        pit(self.board, 14)
+    }
 }
 
 /// A reading the optimized engine refuses rather than silently playing differently.
@@ -49,19 +92,21 @@ impl FastRules {
 
     /// A game from explicit pits, scores and mover, with the end rules applied.
     pub fn game(&self, pits: [u8; 12], scores: [u8; 2], to_move: u8) -> FastGame {
+        let mut bytes = [0u8; 16];
+        bytes[..12].copy_from_slice(&pits);
+        bytes[12..14].copy_from_slice(&scores);
+        bytes[14] = to_move;
+        let board = u128::from_le_bytes(bytes);
         let mut history = Vec::with_capacity(256);
+        history.push(board);
         let mut g = FastGame {
-            pits,
-            scores,
-            to_move,
+            board,
             result: None,
             end_clause: "",
-            history: Vec::new(),
+            history,
             legal: 0,
             allowed: 0,
         };
-        history.push(key(&g));
-        g.history = history;
         self.finish(&mut g, false);
         g
     }
@@ -71,56 +116,38 @@ impl FastRules {
         self.game([4; 12], [0; 2], self.variant.first_player.index() as u8)
     }
 
-    /// Sows pit `from` on `pits` and returns the last pit: one table add over the 12 bytes.
+    /// Plays pit `from` on `board` and returns the board after it (scores and mover unchanged) and
+    /// the seeds captured. Sowing is one table add; the capture run is read from the last pit back.
     #[inline]
-    fn sow(pits: &mut [u8; 12], from: usize) -> usize {
-        let n = usize::from(pits[from]);
-        let mut wide = [0u8; 16];
-        wide[..12].copy_from_slice(pits);
-        let sown = u128::from_le_bytes(wide).wrapping_add(SOW[from][n]);
-        pits.copy_from_slice(&sown.to_le_bytes()[..12]);
-        usize::from(LAST[from][n])
-    }
-
-    /// Capture run from `last` in row `row_lo..row_lo+6`: (first pit of the run, seeds) or none.
-    #[inline]
-    fn capture_run(pits: &[u8; 12], last: usize, row_lo: usize) -> (usize, u8) {
-        let mut i = last;
+    fn simulate(board: u128, from: usize, slam_captures: bool) -> (u128, u8) {
+        let me = usize::from(pit(board, 14));
+        let n = usize::from(pit(board, from));
+        let board = board.wrapping_add(SOW[from][n]);
+        let last = usize::from(LAST[from][n]);
+        let row_lo = (1 - me) * 6;
+        if !(row_lo..row_lo + 6).contains(&last) {
+            return (board, 0);
+        }
+        let mut first = last;
         let mut seeds = 0u8;
         loop {
-            let s = pits[i];
+            let s = pit(board, first);
             if s != 2 && s != 3 {
-                return (i + 1, seeds);
+                first += 1;
+                break;
             }
             seeds += s;
-            if i == row_lo {
-                return (i, seeds);
+            if first == row_lo {
+                break;
             }
-            i -= 1;
+            first -= 1;
         }
-    }
-
-    /// Plays pit `from` on a copy and reports (pits after, captured, opponent seeds left).
-    #[inline]
-    fn simulate(&self, g: &FastGame, from: usize, slam_captures: bool) -> ([u8; 12], u8) {
-        let me = usize::from(g.to_move);
-        let mut pits = g.pits;
-        let last = FastRules::sow(&mut pits, from);
-        let row_lo = (1 - me) * 6;
-        let mut captured = 0;
-        if last >= row_lo && last < row_lo + 6 {
-            let (first, seeds) = FastRules::capture_run(&pits, last, row_lo);
-            if seeds > 0 {
-                let row_total: u8 = pits[row_lo..row_lo + 6].iter().sum();
-                if seeds < row_total || slam_captures {
-                    for p in &mut pits[first..=last] {
-                        *p = 0;
-                    }
-                    captured = seeds;
-                }
-            }
+        if first > last || (seeds == row_sum(row(board, row_lo)) && !slam_captures) {
+            return (board, 0);
         }
-        (pits, captured)
+        // Bytes first..=last of the board.
+        let run = (1u128 << (8 * (last + 1))) - (1u128 << (8 * first));
+        (board & !run, seeds)
     }
 
     /// The legal moves as a bit mask (bit i = pit i from the mover's left).
@@ -133,16 +160,13 @@ impl FastRules {
 
     /// (moves that leave the opponent seeds, grand slams that would if they captured nothing).
     fn allowed(&self, g: &FastGame) -> (u8, u8) {
-        let me = usize::from(g.to_move);
-        let lo = me * 6;
-        let opp_lo = (1 - me) * 6;
-        let mut nonempty = 0u8;
-        for i in 0..6 {
-            if g.pits[lo + i] > 0 {
-                nonempty |= 1 << i;
-            }
-        }
-        let opp_empty = g.pits[opp_lo..opp_lo + 6].iter().all(|&s| s == 0);
+        let me = usize::from(g.to_move());
+        let (lo, opp_lo) = (me * 6, (1 - me) * 6);
+        // A byte of a row is not zero exactly when adding 0x7f sets its top bit (pits hold < 128).
+        let mine = row(g.board, lo);
+        let tops = (mine + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080;
+        let nonempty = ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        let opp_empty = row(g.board, opp_lo) == 0;
         let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
         if !opp_empty && !slam_forbidden {
             // A grand slam captures nothing, so no move can empty a non-empty opponent.
@@ -153,12 +177,12 @@ impl FastRules {
             if nonempty & (1 << i) == 0 {
                 continue;
             }
-            let (pits, _) = self.simulate(g, lo + i, slam_forbidden);
-            if pits[opp_lo..opp_lo + 6].iter().any(|&s| s > 0) {
+            let (after, _) = FastRules::simulate(g.board, lo + i, slam_forbidden);
+            if row(after, opp_lo) != 0 {
                 allowed |= 1 << i;
             } else if slam_forbidden {
-                let (p2, _) = self.simulate(g, lo + i, false);
-                if p2[opp_lo..opp_lo + 6].iter().any(|&s| s > 0) {
+                let (after, _) = FastRules::simulate(g.board, lo + i, false);
+                if row(after, opp_lo) != 0 {
                     slams |= 1 << i;
                 }
             }
@@ -168,24 +192,23 @@ impl FastRules {
 
     /// Plays pit `pit` (0–5 from the mover's left) in place; the move must be legal.
     pub fn play(&self, g: &mut FastGame, pit: u8) {
-        let me = usize::from(g.to_move);
+        let me = usize::from(g.to_move());
         let from = me * 6 + usize::from(pit);
         // Grand slams capture under the sheet unless played because nothing else is allowed.
         let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
-        let (pits, captured) = self.simulate(g, from, slam_captures);
-        g.pits = pits;
-        g.scores[me] += captured;
-        g.to_move = 1 - g.to_move;
+        let (board, captured) = FastRules::simulate(g.board, from, slam_captures);
+        let scored = u128::from(captured) << (8 * (SCORES as usize + me));
+        g.board = (board + scored) ^ (1 << (8 * MOVER));
         if captured > 0 {
             g.history.clear();
         }
-        g.history.push(key(g));
+        g.history.push(g.board);
         self.finish(g, true);
     }
 
     /// Applies the end rules to the state just reached.
     fn finish(&self, g: &mut FastGame, after_move: bool) {
-        let k = *g.history.last().expect("current position recorded");
+        let k = g.board;
         let seen = if after_move {
             // Every ply changes the mover, so only every other entry can equal the current one.
             g.history
@@ -197,14 +220,15 @@ impl FastRules {
         } else {
             1
         };
+        let scores = g.scores();
         let end = if seen >= usize::from(self.variant.cycle_end.applies_at()) {
             Some(("O.6.2", true))
-        } else if g.scores[0] > 24 || g.scores[1] > 24 {
+        } else if scores[0] > 24 || scores[1] > 24 {
             Some((
                 "O.6.1",
                 self.variant.final_sweep == FinalSweep::EachTakesOwn,
             ))
-        } else if g.scores[0] == 24 && g.scores[1] == 24 {
+        } else if scores[0] == 24 && scores[1] == 24 {
             Some(("O.5.2", true))
         } else {
             let (allowed, slams) = self.allowed(g);
@@ -220,12 +244,15 @@ impl FastRules {
         };
         if let Some((clause, sweep)) = end {
             (g.legal, g.allowed) = (0, 0);
+            let mut scores = scores;
             if sweep {
-                for i in 0..12 {
-                    g.scores[i / 6] += std::mem::replace(&mut g.pits[i], 0);
-                }
+                scores[0] += row_sum(row(g.board, 0));
+                scores[1] += row_sum(row(g.board, 6));
+                g.board &= !PIT_BYTES;
             }
-            g.result = Some(match g.scores[0].cmp(&g.scores[1]) {
+            g.board = (g.board & !(0xffff << (8 * SCORES)))
+                | u128::from(u16::from_le_bytes(scores)) << (8 * SCORES);
+            g.result = Some(match scores[0].cmp(&scores[1]) {
                 std::cmp::Ordering::Greater => 0,
                 std::cmp::Ordering::Less => 1,
                 std::cmp::Ordering::Equal => 2,
@@ -253,15 +280,6 @@ impl FastRules {
         }
         total
     }
-}
-
-/// The repetition key: pits, scores and player to move, one byte each.
-fn key(g: &FastGame) -> u128 {
-    let mut k = [0u8; 16];
-    k[..12].copy_from_slice(&g.pits);
-    k[12..14].copy_from_slice(&g.scores);
-    k[14] = g.to_move;
-    u128::from_le_bytes(k)
 }
 
 /// Most seeds a pit can hold.
