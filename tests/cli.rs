@@ -209,6 +209,15 @@ fn diff_runs_both_games_and_applies_options() {
         stdout(&o)
     );
     assert!(stdout(&o).contains(" 0 divergent"));
+    // --mutate starts every game from a changed reachable position.
+    for game in ["bao", "oware"] {
+        let m = run(
+            &["diff", "--game", game, "--games", "30", "--mutate", "5"],
+            None,
+        );
+        assert!(m.status.success(), "{}", stderr(&m));
+        assert!(stdout(&m).contains(": 30 games"), "{}", stdout(&m));
+    }
     // --first shifts the game indices (a long run split or continued).
     let later = run(
         &["diff", "--game", "oware", "--games", "7", "--first", "5"],

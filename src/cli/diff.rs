@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -33,7 +33,22 @@ pub struct DiffArgs {
     /// Bao only: what counts as an infinite move, 'exact' or 'sown:N' (overrides the preset's).
     #[arg(long)]
     infinite: Option<String>,
+    /// Start each game from a reachable position (0-59 random plies) changed by this many random
+    /// valid mutations (seeds moved, stores, houses, marks; bao/mutate.rs, oware/mutate.rs).
+    #[arg(long, default_value_t = 0)]
+    mutate: usize,
 }
+
+/// The random source of game `index`'s start position under `--mutate`: a stream of its own,
+/// apart from the move bytes.
+fn start_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6d75_7461_7465);
+    rng.set_stream(index);
+    rng
+}
+
+/// The start position of game `index` as text, or `None` for the game's start position.
+type StartText<'a> = &'a (dyn Fn(u64) -> Option<String> + Sync);
 
 /// The move bytes of game `index`.
 pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
@@ -49,6 +64,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     b: &B,
     args: &DiffArgs,
     variant: &str,
+    start: StartText,
     explain: &(dyn Fn(&mancala_lab::diff::Divergence) -> String + Sync),
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
@@ -68,17 +84,21 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         args.first..end,
         &interrupt,
         |i| {
-            lockstep(
-                a,
-                b,
-                a.start(),
-                b.start(),
-                &game_bytes(args.seed, i),
-                args.max_plies,
-            )
-            .map_err(|d| {
+            let text = start(i);
+            let (sa, sb) = match &text {
+                None => (a.start(), b.start()),
+                Some(t) => match (a.parse_state(t), b.parse_state(t)) {
+                    (Ok(sa), Ok(sb)) => (sa, sb),
+                    (ra, rb) => {
+                        let why = ra.err().or(rb.err()).unwrap_or_default();
+                        return Err(format!("game {i}: start position refused: {why}\n{t}"));
+                    }
+                },
+            };
+            let from = text.map_or(String::new(), |t| format!("started from:\n{t}"));
+            lockstep(a, b, sa, sb, &game_bytes(args.seed, i), args.max_plies).map_err(|d| {
                 format!(
-                    "game {i}: {d}\n{}\nas a regression case (tests/regressions/):\n{}",
+                    "game {i}: {d}\n{from}{}\nas a regression case (tests/regressions/):\n{}",
                     explain(&d),
                     d.regression_case(&args.game, variant)
                 )
@@ -126,11 +146,29 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             }
             use mancala_lab::oware::engines::{Optimized, Reference};
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
+            let rules =
+                mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
+            let start = |i: u64| {
+                (args.mutate > 0).then(|| {
+                    let mut rng = start_rng(args.seed, i);
+                    let mut g = rules.new_game();
+                    for _ in 0..rng.gen_range(0..60) {
+                        let moves = rules.legal_moves(&g);
+                        let Some(&mv) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
+                            break;
+                        };
+                        g = rules.play(&g, mv).expect("a listed move").game;
+                    }
+                    let p = mancala_lab::oware::mutate::mutate(g.position(), args.mutate, &mut rng);
+                    p.print()
+                })
+            };
             run_pair(
                 &Reference::new(&v)?,
                 &Optimized::new(&v)?,
                 &args,
                 &v,
+                &start,
                 &|_| String::new(),
             )
         }
@@ -167,11 +205,28 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                     Err(e) => format!("reference refuses {mv}: {e}\n"),
                 }
             };
+            let rules = mancala_lab::bao::Rules::new(variant);
+            let start = |i: u64| {
+                (args.mutate > 0).then(|| {
+                    let mut rng = start_rng(args.seed, i);
+                    let mut p = mancala_lab::bao::Position::start();
+                    for _ in 0..rng.gen_range(0..60) {
+                        let moves = rules.legal_moves(&p);
+                        let Some(&mv) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
+                            break;
+                        };
+                        p = rules.play(&p, mv).expect("a listed move").position;
+                    }
+                    let m = mancala_lab::bao::mutate::mutate(&p, args.mutate, &mut rng);
+                    mancala_lab::bao::position_text::print(&m)
+                })
+            };
             run_pair(
                 &Reference::with(variant, &label),
                 &Optimized::with(variant, &label)?,
                 &args,
                 &v,
+                &start,
                 &explain,
             )
         }
