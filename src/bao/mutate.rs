@@ -5,6 +5,24 @@ use rand::Rng;
 
 use super::board::{Pit, Row, Side};
 use super::position::{Position, Setup};
+use super::rules::Rules;
+
+/// A reachable position (0–59 random plies from the start under `rules`) changed by `steps` random
+/// valid mutations.
+pub fn mutated_start<R: Rng>(rules: &Rules, steps: usize, rng: &mut R) -> Position {
+    let mut p = Position::start();
+    for _ in 0..rng.gen_range(0..60) {
+        let moves = rules.legal_moves(&p);
+        if moves.is_empty() {
+            break;
+        }
+        match rules.play(&p, moves[rng.gen_range(0..moves.len())]) {
+            Ok(played) => p = played.position,
+            Err(_) => break,
+        }
+    }
+    mutate(&p, steps, rng)
+}
 
 /// Applies `steps` random valid mutations to `pos`: seeds moved between pits, seeds moved between
 /// a store and the board (kunamua), house ownership flipped, a kutakatia mark set or cleared.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -151,16 +151,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             let start = |i: u64| {
                 (args.mutate > 0).then(|| {
                     let mut rng = start_rng(args.seed, i);
-                    let mut g = rules.new_game();
-                    for _ in 0..rng.gen_range(0..60) {
-                        let moves = rules.legal_moves(&g);
-                        let Some(&mv) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
-                            break;
-                        };
-                        g = rules.play(&g, mv).expect("a listed move").game;
-                    }
-                    let p = mancala_lab::oware::mutate::mutate(g.position(), args.mutate, &mut rng);
-                    p.print()
+                    mancala_lab::oware::mutate::mutated_start(&rules, args.mutate, &mut rng).print()
                 })
             };
             run_pair(
@@ -209,15 +200,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             let start = |i: u64| {
                 (args.mutate > 0).then(|| {
                     let mut rng = start_rng(args.seed, i);
-                    let mut p = mancala_lab::bao::Position::start();
-                    for _ in 0..rng.gen_range(0..60) {
-                        let moves = rules.legal_moves(&p);
-                        let Some(&mv) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
-                            break;
-                        };
-                        p = rules.play(&p, mv).expect("a listed move").position;
-                    }
-                    let m = mancala_lab::bao::mutate::mutate(&p, args.mutate, &mut rng);
+                    let m = mancala_lab::bao::mutate::mutated_start(&rules, args.mutate, &mut rng);
                     mancala_lab::bao::position_text::print(&m)
                 })
             };

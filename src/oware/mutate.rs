@@ -4,7 +4,25 @@
 use rand::Rng;
 
 use super::position::Position;
+use super::rules::Rules;
 use crate::side::Side;
+
+/// A reachable position (0–59 random plies from the start under `rules`) changed by `steps` random
+/// valid mutations.
+pub fn mutated_start<R: Rng>(rules: &Rules, steps: usize, rng: &mut R) -> Position {
+    let mut g = rules.new_game();
+    for _ in 0..rng.gen_range(0..60) {
+        let moves = rules.legal_moves(&g);
+        if moves.is_empty() {
+            break;
+        }
+        match rules.play(&g, moves[rng.gen_range(0..moves.len())]) {
+            Ok(played) => g = played.game,
+            Err(_) => break,
+        }
+    }
+    mutate(g.position(), steps, rng)
+}
 
 /// Applies `steps` random valid mutations to `pos`: a seed moved between two pits, a seed moved
 /// between a pit and a score (scores stay at most 24), or the mover changed.
