@@ -21,6 +21,20 @@ fn bytes(seed: u64, index: u64) -> Vec<u8> {
     b
 }
 
+/// The default Bao reading with moves bounded at 3,000 seeds sown (exact proofs can take seconds).
+fn sown3000() -> Variant {
+    Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000))
+}
+
+/// Both Bao engines under [`sown3000`].
+fn bao_pair_sown3000() -> (bao::Reference, bao::Optimized) {
+    let v = sown3000();
+    (
+        bao::Reference::with(v, "sown3000"),
+        bao::Optimized::with(v, "sown3000").unwrap(),
+    )
+}
+
 fn run<A: Engine, B: Engine>(a: &A, b: &B, games: u64) {
     for i in 0..games {
         if let Err(d) = lockstep(a, b, a.start(), b.start(), &bytes(11, i), 1000) {
@@ -53,12 +67,8 @@ fn bao_engines_agree_on_seeded_games_with_exact_detection() {
 
 #[test]
 fn bao_engines_agree_from_mutated_positions() {
-    let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
-    let (a, b) = (
-        bao::Reference::with(limited, "sown3000"),
-        bao::Optimized::with(limited, "sown3000").unwrap(),
-    );
-    let rules = Rules::new(limited);
+    let (a, b) = bao_pair_sown3000();
+    let rules = Rules::new(sown3000());
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..150u64 {
         // A reachable position after a few random plies, then mutated.
@@ -127,8 +137,7 @@ proptest! {
 
     #[test]
     fn lockstep_on_byte_streams(stream in proptest::collection::vec(any::<u8>(), 1..400)) {
-        let limited = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
-        let (a, b) = (bao::Reference::with(limited, "sown3000"), bao::Optimized::with(limited, "sown3000").unwrap());
+        let (a, b) = bao_pair_sown3000();
         prop_assert!(lockstep(&a, &b, a.start(), b.start(), &stream, 1000).is_ok());
         let (c, d) = (oware::Reference::new("sheet").unwrap(), oware::Optimized::new("sheet").unwrap());
         prop_assert!(lockstep(&c, &d, c.start(), d.start(), &stream, 1000).is_ok());
@@ -139,11 +148,7 @@ proptest! {
 fn engine_shortcuts_agree_with_the_plain_calls() {
     // legal_and_result shares work and the optimized play checks one start instead of listing all:
     // both must answer as the plain calls do, and every written move outside the list is refused.
-    let v = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
-    let (a, b) = (
-        bao::Reference::with(v, "t"),
-        bao::Optimized::with(v, "t").unwrap(),
-    );
+    let (a, b) = bao_pair_sown3000();
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let mut checked = 0;
     for _ in 0..12 {

@@ -558,7 +558,6 @@ impl FastRules {
             InfiniteMoves::Exact => u32::MAX,
             InfiniteMoves::SownLimit(n) => n,
         };
-        let mut cycle = CycleCheck::new();
         let mut infinite = false;
         if !capture_move {
             if let Some(e) = end {
@@ -581,6 +580,7 @@ impl FastRules {
                 }
             }
         } else {
+            let mut cycle = CycleCheck::new();
             while let Some(e) = end {
                 if over {
                     break;
@@ -819,7 +819,7 @@ impl FastRules {
             let mut bits = facts.captures;
             while bits != 0 {
                 let i = bits.trailing_zeros() as u8;
-                starts[n].0 = (i / 2) | if i % 2 == 1 { RIGHT } else { 0 };
+                starts[n] = ((i / 2) | if i % 2 == 1 { RIGHT } else { 0 }, Start::Capture);
                 n += 1;
                 bits &= bits - 1;
             }

@@ -24,9 +24,27 @@ pub struct BenchArgs {
     seed: u64,
 }
 
-/// Plays games `play(i) -> plies` for about `secs` seconds on one thread: (games/s, plies/s,
-/// games played).
-fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64, u64) {
+/// A measured playout rate.
+#[derive(Clone, Copy)]
+struct Rate {
+    games_per_s: f64,
+    plies_per_s: f64,
+    /// Games played (0..games).
+    games: u64,
+}
+
+impl Rate {
+    fn new(games: u64, plies: u64, seconds: f64) -> Rate {
+        Rate {
+            games_per_s: games as f64 / seconds,
+            plies_per_s: plies as f64 / seconds,
+            games,
+        }
+    }
+}
+
+/// Plays games `play(i) -> plies` for about `secs` seconds on one thread.
+fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> Rate {
     let budget = Duration::from_secs_f64(secs);
     let start = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
@@ -34,14 +52,13 @@ fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> (f64, f64, u64) {
         plies += play(games);
         games += 1;
     }
-    let t = start.elapsed().as_secs_f64();
-    (games as f64 / t, plies as f64 / t, games)
+    Rate::new(games, plies, start.elapsed().as_secs_f64())
 }
 
 /// Plays the same games `0..games` on all cores (rayon; each thread takes the next game when it is
-/// free): (games/s, plies/s, threads). Comparing like with like keeps rare slow games from
-/// skewing the parallel speed-up.
-fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, usize) {
+/// free), with the thread count. Comparing like with like keeps rare slow games from skewing the
+/// parallel speed-up.
+fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (Rate, usize) {
     let threads = rayon::current_num_threads();
     let (next, plies) = (AtomicU64::new(0), AtomicU64::new(0));
     let start = Instant::now();
@@ -56,9 +73,8 @@ fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (f64, f64, 
             });
         }
     });
-    let t = start.elapsed().as_secs_f64();
-    let plies = plies.into_inner();
-    (games as f64 / t, plies as f64 / t, threads)
+    let rate = Rate::new(games, plies.into_inner(), start.elapsed().as_secs_f64());
+    (rate, threads)
 }
 
 fn rng(seed: u64, i: u64) -> ChaCha8Rng {
@@ -73,24 +89,26 @@ fn compare(
     secs: f64,
     reference: impl FnMut(u64) -> u64,
     optimized: impl Fn(u64) -> u64 + Sync,
-) -> (f64, f64, u64) {
+) -> Rate {
     let r = measure(secs, reference);
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
     line("optimized, 1 thread", f);
     // The games the single-thread run played, now on every core.
-    let (pg, pp, threads) = measure_parallel(f.2, &optimized);
-    line(&format!("optimized, {threads} threads"), (pg, pp, f.2));
+    let (p, threads) = measure_parallel(f.games, &optimized);
+    line(&format!("optimized, {threads} threads"), p);
+    let speed_up = p.games_per_s / f.games_per_s;
     println!(
         "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
-        f.0 / r.0,
-        pg / f.0,
-        100.0 * pg / f.0 / threads as f64
+        f.games_per_s / r.games_per_s,
+        speed_up,
+        100.0 * speed_up / threads as f64
     );
     f
 }
 
-fn line(name: &str, (g, p, _): (f64, f64, u64)) {
+fn line(name: &str, r: Rate) {
+    let (g, p) = (r.games_per_s, r.plies_per_s);
     println!("  {name:<38} {g:>12.0} games/s {p:>14.0} plies/s");
 }
 
@@ -124,7 +142,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
             u64::from(fast.random_playout_listed(&mut rng(seed, i), 2000).0)
         });
         line("optimized, full move list, 1 thread", listed);
-        ply_ns.push(1e9 / f.1);
+        ply_ns.push(1e9 / f.plies_per_s);
     }
     println!(
         "  exact detection costs the optimized engine {:.0} ns a ply on average ({:.0} ns a ply \

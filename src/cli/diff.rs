@@ -47,8 +47,8 @@ fn start_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// The start position of game `index` as text, or `None` for the game's start position.
-type StartText<'a> = &'a (dyn Fn(u64) -> Option<String> + Sync);
+/// Under `--mutate`: a mutated start position as text, drawn from the random source given.
+type StartText<'a> = &'a (dyn Fn(&mut ChaCha8Rng) -> String + Sync);
 
 /// The move bytes of game `index`.
 pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
@@ -84,7 +84,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         args.first..end,
         &interrupt,
         |i| {
-            let text = start(i);
+            let text = (args.mutate > 0).then(|| start(&mut start_rng(args.seed, i)));
             let (sa, sb) = match &text {
                 None => (a.start(), b.start()),
                 Some(t) => match (a.parse_state(t), b.parse_state(t)) {
@@ -148,11 +148,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
             let rules =
                 mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
-            let start = |i: u64| {
-                (args.mutate > 0).then(|| {
-                    let mut rng = start_rng(args.seed, i);
-                    mancala_lab::oware::mutate::mutated_start(&rules, args.mutate, &mut rng).print()
-                })
+            let start = |rng: &mut ChaCha8Rng| {
+                mancala_lab::oware::mutate::mutated_start(&rules, args.mutate, rng).print()
             };
             run_pair(
                 &Reference::new(&v)?,
@@ -197,12 +194,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 }
             };
             let rules = mancala_lab::bao::Rules::new(variant);
-            let start = |i: u64| {
-                (args.mutate > 0).then(|| {
-                    let mut rng = start_rng(args.seed, i);
-                    let m = mancala_lab::bao::mutate::mutated_start(&rules, args.mutate, &mut rng);
-                    mancala_lab::bao::position_text::print(&m)
-                })
+            let start = |rng: &mut ChaCha8Rng| {
+                let m = mancala_lab::bao::mutate::mutated_start(&rules, args.mutate, rng);
+                mancala_lab::bao::position_text::print(&m)
             };
             run_pair(
                 &Reference::with(variant, &label),

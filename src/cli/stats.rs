@@ -356,23 +356,25 @@ pub fn run_job(
         interrupt,
         |i| play(args, &variant, policy, i),
         |_, result| {
-            let saved = result.and_then(|(row, counts)| {
-                text.push_str(&row);
-                for (c, n) in counts {
-                    *manifest.clause_counts.entry(c).or_default() += n;
+            let (row, counts) = match result {
+                Ok(done) => done,
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
                 }
-                rows += 1;
-                bar.set_position(manifest.games_done + rows);
-                if rows < 256 && saved_at.elapsed() < Duration::from_secs(1) {
-                    return Ok(());
-                }
+            };
+            text.push_str(&row);
+            for (c, n) in counts {
+                *manifest.clause_counts.entry(c).or_default() += n;
+            }
+            rows += 1;
+            bar.set_position(manifest.games_done + rows);
+            if rows >= 256 || saved_at.elapsed() >= Duration::from_secs(1) {
                 let (file, path) = (&mut file, &games_path);
-                let saved = save_rows(file, path, &text, &mut manifest, rows, &manifest_path);
+                failed = save_rows(file, path, &text, &mut manifest, rows, &manifest_path).err();
                 // Rows that failed to save are not tried again.
                 (text, rows, saved_at) = (String::new(), 0, Instant::now());
-                saved
-            });
-            failed = saved.err();
+            }
             failed.is_none()
         },
     );

@@ -22,10 +22,10 @@ pub struct FastGame {
     allowed: u8,
 }
 
-/// Byte of the board holding the score of player 0.
-const SCORES: u32 = 12;
+/// Byte of the board holding the score of player 0 (player 1's is the next).
+const SCORES: usize = 12;
 /// Byte of the board holding the player to move.
-const MOVER: u32 = 14;
+const MOVER: usize = 14;
 /// The twelve pit bytes of a board.
 const PIT_BYTES: u128 = (1 << 96) - 1;
 /// One row (six pit bytes).
@@ -59,12 +59,12 @@ impl FastGame {
 
     /// Scores of player 0 and 1.
     pub fn scores(&self) -> [u8; 2] {
-        [pit(self.board, 12), pit(self.board, 13)]
+        [pit(self.board, SCORES), pit(self.board, SCORES + 1)]
     }
 
     /// Player to move, 0 or 1.
     pub fn to_move(&self) -> u8 {
-        pit(self.board, 14)
+        pit(self.board, MOVER)
     }
 }
 
@@ -120,7 +120,7 @@ impl FastRules {
     /// the seeds captured. Sowing is one table add; the capture run is read from the last pit back.
     #[inline]
     fn simulate(board: u128, from: usize, slam_captures: bool) -> (u128, u8) {
-        let me = usize::from(pit(board, 14));
+        let me = usize::from(pit(board, MOVER));
         let n = usize::from(pit(board, from));
         let board = board.wrapping_add(SOW[from][n]);
         let last = usize::from(LAST[from][n]);
@@ -197,7 +197,7 @@ impl FastRules {
         // Grand slams capture under the sheet unless played because nothing else is allowed.
         let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
         let (board, captured) = FastRules::simulate(g.board, from, slam_captures);
-        let scored = u128::from(captured) << (8 * (SCORES as usize + me));
+        let scored = u128::from(captured) << (8 * (SCORES + me));
         g.board = (board + scored) ^ (1 << (8 * MOVER));
         if captured > 0 {
             g.history.clear();
