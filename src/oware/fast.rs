@@ -16,6 +16,9 @@ pub struct FastGame {
     pub end_clause: &'static str,
     /// The boards since the last capture, the current one last.
     history: Vec<u128>,
+    /// A filter over `history`: bit `bucket(b)` is set for every board `b` in it, so a board whose
+    /// bit is clear has not occurred since the last capture and the history need not be read.
+    seen: [u64; 4],
     /// The legal moves (bit i = pit i from the mover's left), worked out once by the end rules.
     legal: u8,
     /// The moves that leave the opponent seeds (the sheet's grand-slam rule asks for them).
@@ -41,6 +44,14 @@ fn pit(board: u128, i: usize) -> u8 {
 #[inline]
 fn row(board: u128, lo: usize) -> u64 {
     ((board >> (8 * lo)) & ROW) as u64
+}
+
+/// The filter word and bit of `board` in `FastGame::seen` (a multiplicative hash to 0..256).
+#[inline]
+fn bucket(board: u128) -> (usize, u64) {
+    let folded = (board as u64) ^ ((board >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let b = (folded.wrapping_mul(0xd6e8_feb8_6659_fd93) >> 56) as usize;
+    (b >> 6, 1 << (b & 63))
 }
 
 /// Sum of the six bytes of a row (each at most 48, so no byte overflows on the way).
@@ -99,11 +110,15 @@ impl FastRules {
         let board = u128::from_le_bytes(bytes);
         let mut history = Vec::with_capacity(256);
         history.push(board);
+        let mut seen = [0; 4];
+        let (word, bit) = bucket(board);
+        seen[word] = bit;
         let mut g = FastGame {
             board,
             result: None,
             end_clause: "",
             history,
+            seen,
             legal: 0,
             allowed: 0,
         };
@@ -166,10 +181,13 @@ impl FastRules {
         let mine = row(g.board, lo);
         let tops = (mine + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080;
         let nonempty = ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-        let opp_empty = row(g.board, opp_lo) == 0;
+        let opp = row(g.board, opp_lo);
         let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
-        if !opp_empty && !slam_forbidden {
-            // A grand slam captures nothing, so no move can empty a non-empty opponent.
+        // Some opponent pit holds 4 or more: it only grows while sown and is never captured.
+        let opp_keeps_one = (opp + 0x7c7c_7c7c_7c7c) & 0x8080_8080_8080 != 0;
+        if opp != 0 && (!slam_forbidden || opp_keeps_one) {
+            // No move can empty a non-empty opponent: a grand slam captures nothing, or is
+            // impossible.
             return (nonempty, 0);
         }
         let (mut allowed, mut slams) = (0u8, 0u8);
@@ -201,15 +219,20 @@ impl FastRules {
         g.board = (board + scored) ^ (1 << (8 * MOVER));
         if captured > 0 {
             g.history.clear();
+            g.seen = [0; 4];
         }
         g.history.push(g.board);
-        self.finish(g, true);
+        let (word, bit) = bucket(g.board);
+        let maybe_repeated = g.seen[word] & bit != 0;
+        g.seen[word] |= bit;
+        self.finish(g, maybe_repeated);
     }
 
-    /// Applies the end rules to the state just reached.
-    fn finish(&self, g: &mut FastGame, after_move: bool) {
+    /// Applies the end rules to the state just reached; `maybe_repeated`: the board may have
+    /// occurred before since the last capture (else it has not).
+    fn finish(&self, g: &mut FastGame, maybe_repeated: bool) {
         let k = g.board;
-        let seen = if after_move {
+        let seen = if maybe_repeated {
             // Every ply changes the mover, so only every other entry can equal the current one.
             g.history
                 .iter()
@@ -316,6 +339,24 @@ const fn sow_tables() -> ([[u128; MAX_PIT + 1]; 12], [[u8; MAX_PIT + 1]; 12]) {
     (add, last)
 }
 
+/// `SELECT[mask][k]`: the k-th set bit of the six-bit `mask`, counted from bit 0.
+static SELECT: [[u8; 6]; 64] = {
+    let mut table = [[0u8; 6]; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 6 {
+            if mask & (1 << bit) != 0 {
+                table[mask][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 impl FastRules {
     /// Plays one game of uniformly random legal moves from the start; returns (plies, result:
     /// 0 South, 1 North, 2 draw or unfinished).
@@ -326,14 +367,9 @@ impl FastRules {
             if mask == 0 {
                 return (ply, g.result.unwrap_or(2));
             }
-            // The k-th set bit, k uniform over the legal moves.
-            let mut k = rng.gen_range(0..mask.count_ones());
-            let mut m = mask;
-            while k > 0 {
-                m &= m - 1;
-                k -= 1;
-            }
-            self.play(&mut g, m.trailing_zeros() as u8);
+            // The k-th legal move, k uniform.
+            let k = rng.gen_range(0..mask.count_ones());
+            self.play(&mut g, SELECT[usize::from(mask)][k as usize]);
         }
         (max_plies, 2)
     }
