@@ -1,5 +1,5 @@
-//! The optimized Oware engine: pits, scores and mover packed in one u128 (also the repetition key),
-//! sowing by one table add, legal moves as a bit mask worked out once per position, play in place.
+//! The optimized Oware engine: each side's row and score in one half of a u128 that is also the
+//! repetition key; sowing by one table add, captures worked out byte-wise, play in place.
 //! No rule code is shared with `rules.rs`.
 
 use super::variant::{FinalSweep, GrandSlam, NoAllowedMove, Variant};
@@ -7,8 +7,9 @@ use super::variant::{FinalSweep, GrandSlam, NoAllowedMove, Variant};
 /// A game state of the optimized engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FastGame {
-    /// One number: pits 0–11 (A..F, a..f) in bytes 0–11, the scores of players 0 and 1 in bytes
-    /// 12–13, the player to move in byte 14. It is also the repetition key.
+    /// One number, a half per side: South's pits A..F in bytes 0–5, its score in byte 6 and the
+    /// player to move in byte 7; North's pits a..f in bytes 8–13 and its score in byte 14. It is
+    /// also the repetition key.
     board: u128,
     /// Over: the winner (0, 1) or 2 for a draw.
     pub result: Option<u8>,
@@ -25,57 +26,85 @@ pub struct FastGame {
     allowed: u8,
 }
 
-/// Byte of the board holding the score of player 0 (player 1's is the next).
-const SCORES: usize = 12;
-/// Byte of the board holding the player to move.
-const MOVER: usize = 14;
+/// Bit of a side's half where its score byte starts.
+const SCORE: u32 = 48;
+/// Bit of the board where the mover byte starts (in South's half).
+const MOVER: u32 = 56;
+/// The six pit bytes of a half.
+const ROW: u64 = (1 << 48) - 1;
 /// The twelve pit bytes of a board.
-const PIT_BYTES: u128 = (1 << 96) - 1;
-/// One row (six pit bytes).
-const ROW: u128 = (1 << 48) - 1;
+const PIT_BYTES: u128 = (ROW as u128) << 64 | ROW as u128;
 
-/// Seeds in pit `i`.
-#[inline]
-fn pit(board: u128, i: usize) -> u8 {
-    (board >> (8 * i)) as u8
+/// The half of `board` holding `side`'s row and score.
+#[inline(always)]
+fn half(board: u128, side: usize) -> u64 {
+    if side == 0 {
+        board as u64
+    } else {
+        (board >> 64) as u64
+    }
 }
 
-/// The six pits of the row starting at pit `lo`, as a number.
-#[inline]
-fn row(board: u128, lo: usize) -> u64 {
-    ((board >> (8 * lo)) & ROW) as u64
+/// The six pits of `side`'s row, as a number (pit i in byte i).
+#[inline(always)]
+fn row(board: u128, side: usize) -> u64 {
+    half(board, side) & ROW
+}
+
+/// Bit i set when byte i (i < 6) of a row is not zero; pits hold fewer than 128 seeds.
+#[inline(always)]
+fn nonzero_bytes(r: u64) -> u8 {
+    // A byte below 128 is not zero exactly when adding 0x7f sets its top bit.
+    let tops = (r + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080;
+    ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// Sum of the six bytes of a row (each at most 48, so no byte overflows on the way).
+#[inline(always)]
+fn row_sum(r: u64) -> u8 {
+    (r.wrapping_mul(0x0101_0101_0101) >> 40) as u8
 }
 
 /// The filter word and bit of `board` in `FastGame::seen` (a multiplicative hash to 0..256).
-#[inline]
+#[inline(always)]
 fn bucket(board: u128) -> (usize, u64) {
     let folded = (board as u64) ^ ((board >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let b = (folded.wrapping_mul(0xd6e8_feb8_6659_fd93) >> 56) as usize;
     (b >> 6, 1 << (b & 63))
 }
 
-/// Sum of the six bytes of a row (each at most 48, so no byte overflows on the way).
-#[inline]
-fn row_sum(r: u64) -> u8 {
-    (r.wrapping_mul(0x0101_0101_0101) >> 40) as u8
+/// The run a sowing that ended in pit `j` (0–5) of the row `opp` captures: the pits holding 2 or
+/// 3 from `j` back towards pit 0, as a byte mask of the row (0 when pit `j` holds neither).
+#[inline(always)]
+fn capture_run(opp: u64, j: usize) -> u64 {
+    // 2 and 3 are the bytes that are 0 or 1 after flipping bit 1, i.e. 0 once bit 0 is dropped.
+    let blockers = u32::from(nonzero_bytes((opp ^ 0x0202_0202_0202) & 0xfefe_fefe_fefe));
+    let upto = (2u32 << j) - 1;
+    // One past the highest blocker at or below j (0 when there is none).
+    let first = 32 - (blockers & upto).leading_zeros();
+    BYTES[(upto & !((1 << first) - 1)) as usize]
 }
 
 impl FastGame {
     /// Seeds in pits 0–11 (A..F, a..f).
     pub fn pits(&self) -> [u8; 12] {
+        let b = self.board.to_le_bytes();
         let mut pits = [0; 12];
-        pits.copy_from_slice(&self.board.to_le_bytes()[..12]);
+        pits[..6].copy_from_slice(&b[..6]);
+        pits[6..].copy_from_slice(&b[8..14]);
         pits
     }
 
     /// Scores of player 0 and 1.
+    #[inline]
     pub fn scores(&self) -> [u8; 2] {
-        [pit(self.board, SCORES), pit(self.board, SCORES + 1)]
+        [half(self.board, 0), half(self.board, 1)].map(|h| (h >> SCORE) as u8)
     }
 
     /// Player to move, 0 or 1.
+    #[inline]
     pub fn to_move(&self) -> u8 {
-        pit(self.board, MOVER)
+        (self.board >> MOVER) as u8
     }
 }
 
@@ -104,9 +133,10 @@ impl FastRules {
     /// A game from explicit pits, scores and mover, with the end rules applied.
     pub fn game(&self, pits: [u8; 12], scores: [u8; 2], to_move: u8) -> FastGame {
         let mut bytes = [0u8; 16];
-        bytes[..12].copy_from_slice(&pits);
-        bytes[12..14].copy_from_slice(&scores);
-        bytes[14] = to_move;
+        bytes[..6].copy_from_slice(&pits[..6]);
+        bytes[8..14].copy_from_slice(&pits[6..]);
+        (bytes[6], bytes[14]) = (scores[0], scores[1]);
+        bytes[7] = to_move;
         let board = u128::from_le_bytes(bytes);
         let mut history = Vec::with_capacity(256);
         history.push(board);
@@ -131,41 +161,37 @@ impl FastRules {
         self.game([4; 12], [0; 2], self.variant.first_player.index() as u8)
     }
 
-    /// Plays pit `from` on `board` and returns the board after it (scores and mover unchanged) and
-    /// the seeds captured. Sowing is one table add; the capture run is read from the last pit back.
-    #[inline]
-    fn simulate(board: u128, from: usize, slam_captures: bool) -> (u128, u8) {
-        let me = usize::from(pit(board, MOVER));
-        let n = usize::from(pit(board, from));
+    /// `me` plays its pit `pit` (0–5) on `board`: returns the board after it (captures scored, the
+    /// mover unchanged) and the seeds captured. Sowing is one table add; the capture run is worked out
+    /// byte-wise on the opponent's row.
+    #[inline(always)]
+    fn simulate(board: u128, me: usize, pit: usize, slam_captures: bool) -> (u128, u8) {
+        let from = me * 6 + pit;
+        let n = usize::from((half(board, me) >> (8 * pit)) as u8);
         let board = board.wrapping_add(SOW[from][n]);
         let last = usize::from(LAST[from][n]);
-        let row_lo = (1 - me) * 6;
-        if !(row_lo..row_lo + 6).contains(&last) {
+        let opp = 1 - me;
+        if (last >= 6) != (opp == 1) {
             return (board, 0);
         }
-        let mut first = last;
-        let mut seeds = 0u8;
-        loop {
-            let s = pit(board, first);
-            if s != 2 && s != 3 {
-                first += 1;
-                break;
-            }
-            seeds += s;
-            if first == row_lo {
-                break;
-            }
-            first -= 1;
-        }
-        if first > last || (seeds == row_sum(row(board, row_lo)) && !slam_captures) {
+        let seeds = row(board, opp);
+        let run = capture_run(seeds, last - 6 * opp);
+        // A run taking every seed of the row is a grand slam.
+        if run == 0 || (seeds & !run == 0 && !slam_captures) {
             return (board, 0);
         }
-        // Bytes first..=last of the board.
-        let run = (1u128 << (8 * (last + 1))) - (1u128 << (8 * first));
-        (board & !run, seeds)
+        let captured = row_sum(seeds & run);
+        let (run, score) = (u128::from(run), u128::from(captured) << SCORE);
+        let board = if me == 0 {
+            (board & !(run << 64)) + score
+        } else {
+            (board & !run) + (score << 64)
+        };
+        (board, captured)
     }
 
     /// The legal moves as a bit mask (bit i = pit i from the mover's left).
+    #[inline]
     pub fn legal_mask(&self, g: &FastGame) -> u8 {
         if g.result.is_some() {
             return 0;
@@ -174,33 +200,44 @@ impl FastRules {
     }
 
     /// (moves that leave the opponent seeds, grand slams that would if they captured nothing).
+    #[inline(always)]
     fn allowed(&self, g: &FastGame) -> (u8, u8) {
         let me = usize::from(g.to_move());
-        let (lo, opp_lo) = (me * 6, (1 - me) * 6);
-        // A byte of a row is not zero exactly when adding 0x7f sets its top bit (pits hold < 128).
-        let mine = row(g.board, lo);
-        let tops = (mine + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080;
-        let nonempty = ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-        let opp = row(g.board, opp_lo);
+        let nonempty = nonzero_bytes(row(g.board, me));
+        let opp = row(g.board, 1 - me);
         let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
-        // Some opponent pit holds 4 or more: it only grows while sown and is never captured.
-        let opp_keeps_one = (opp + 0x7c7c_7c7c_7c7c) & 0x8080_8080_8080 != 0;
+        // Some opponent pit holds 3 or more: every pit of a capture run was sown, so it holds 4 or
+        // more after any move if it is in the run, and it is left alone otherwise.
+        let opp_keeps_one = (opp + 0x7d7d_7d7d_7d7d) & 0x8080_8080_8080 != 0;
         if opp != 0 && (!slam_forbidden || opp_keeps_one) {
             // No move can empty a non-empty opponent: a grand slam captures nothing, or is
             // impossible.
             return (nonempty, 0);
         }
+        self.allowed_by_trying(g.board, me, nonempty, slam_forbidden)
+    }
+
+    /// `allowed` for the rare positions where moves must be tried: the opponent's row is empty, or
+    /// a grand slam is forbidden and might be on.
+    #[cold]
+    fn allowed_by_trying(
+        &self,
+        board: u128,
+        me: usize,
+        nonempty: u8,
+        slam_forbidden: bool,
+    ) -> (u8, u8) {
         let (mut allowed, mut slams) = (0u8, 0u8);
         for i in 0..6 {
             if nonempty & (1 << i) == 0 {
                 continue;
             }
-            let (after, _) = FastRules::simulate(g.board, lo + i, slam_forbidden);
-            if row(after, opp_lo) != 0 {
+            let (after, _) = FastRules::simulate(board, me, i, slam_forbidden);
+            if row(after, 1 - me) != 0 {
                 allowed |= 1 << i;
             } else if slam_forbidden {
-                let (after, _) = FastRules::simulate(g.board, lo + i, false);
-                if row(after, opp_lo) != 0 {
+                let (after, _) = FastRules::simulate(board, me, i, false);
+                if row(after, 1 - me) != 0 {
                     slams |= 1 << i;
                 }
             }
@@ -209,14 +246,13 @@ impl FastRules {
     }
 
     /// Plays pit `pit` (0–5 from the mover's left) in place; the move must be legal.
+    #[inline(always)]
     pub fn play(&self, g: &mut FastGame, pit: u8) {
         let me = usize::from(g.to_move());
-        let from = me * 6 + usize::from(pit);
         // Grand slams capture under the sheet unless played because nothing else is allowed.
         let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
-        let (board, captured) = FastRules::simulate(g.board, from, slam_captures);
-        let scored = u128::from(captured) << (8 * (SCORES + me));
-        g.board = (board + scored) ^ (1 << (8 * MOVER));
+        let (board, captured) = FastRules::simulate(g.board, me, usize::from(pit), slam_captures);
+        g.board = board ^ (1 << MOVER);
         if captured > 0 {
             g.history.clear();
             g.seen = [0; 4];
@@ -230,6 +266,7 @@ impl FastRules {
 
     /// Applies the end rules to the state just reached; `maybe_repeated`: the board may have
     /// occurred before since the last capture (else it has not).
+    #[inline(always)]
     fn finish(&self, g: &mut FastGame, maybe_repeated: bool) {
         let k = g.board;
         let seen = if maybe_repeated {
@@ -266,22 +303,26 @@ impl FastRules {
             (g.legal == 0).then_some(("O.4.2", true))
         };
         if let Some((clause, sweep)) = end {
-            (g.legal, g.allowed) = (0, 0);
-            let mut scores = scores;
-            if sweep {
-                scores[0] += row_sum(row(g.board, 0));
-                scores[1] += row_sum(row(g.board, 6));
-                g.board &= !PIT_BYTES;
-            }
-            g.board = (g.board & !(0xffff << (8 * SCORES)))
-                | u128::from(u16::from_le_bytes(scores)) << (8 * SCORES);
-            g.result = Some(match scores[0].cmp(&scores[1]) {
-                std::cmp::Ordering::Greater => 0,
-                std::cmp::Ordering::Less => 1,
-                std::cmp::Ordering::Equal => 2,
-            });
-            g.end_clause = clause;
+            self.end(g, clause, sweep);
         }
+    }
+
+    /// Ends the game at `clause`: each side takes the seeds of its row if `sweep`, then the
+    /// higher score wins.
+    #[cold]
+    fn end(&self, g: &mut FastGame, clause: &'static str, sweep: bool) {
+        (g.legal, g.allowed) = (0, 0);
+        if sweep {
+            let takes = [0, 1].map(|side| u128::from(row_sum(row(g.board, side))));
+            g.board = (g.board & !PIT_BYTES) + (takes[0] << SCORE) + (takes[1] << (64 + SCORE));
+        }
+        let scores = g.scores();
+        g.result = Some(match scores[0].cmp(&scores[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => 2,
+        });
+        g.end_clause = clause;
     }
 
     /// Move-path count to `depth`.
@@ -308,9 +349,13 @@ impl FastRules {
 /// Most seeds a pit can hold.
 const MAX_PIT: usize = 48;
 
+/// Bit of the board where pit `p` (0–11) starts.
+const fn pit_bit(p: usize) -> usize {
+    8 * p + if p < 6 { 0 } else { 16 }
+}
+
 /// `SOW[from][n]`: what emptying pit `from` of its `n` seeds and sowing them counter-clockwise,
-/// skipping `from`, adds to the board read as 12 bytes (wrapping); `LAST[from][n]` is the pit the
-/// last seed falls in.
+/// skipping `from`, adds to the board (wrapping); `LAST[from][n]` is the pit the last seed falls in.
 static SOW: [[u128; MAX_PIT + 1]; 12] = sow_tables().0;
 static LAST: [[u8; MAX_PIT + 1]; 12] = sow_tables().1;
 
@@ -321,16 +366,16 @@ const fn sow_tables() -> ([[u128; MAX_PIT + 1]; 12], [[u8; MAX_PIT + 1]; 12]) {
     while from < 12 {
         let mut n = 0;
         while n <= MAX_PIT {
-            let mut bytes = [0u8; 16];
+            let mut delta = 0u128;
             let (mut at, mut left) = (from, n);
             while left > 0 {
                 at = (at + 1) % 12;
                 if at != from {
-                    bytes[at] += 1;
+                    delta += 1 << pit_bit(at);
                     left -= 1;
                 }
             }
-            add[from][n] = u128::from_le_bytes(bytes).wrapping_sub((n as u128) << (8 * from));
+            add[from][n] = delta.wrapping_sub((n as u128) << pit_bit(from));
             last[from][n] = at as u8;
             n += 1;
         }
@@ -338,6 +383,23 @@ const fn sow_tables() -> ([[u128; MAX_PIT + 1]; 12], [[u8; MAX_PIT + 1]; 12]) {
     }
     (add, last)
 }
+
+/// `BYTES[m]`: the byte mask (0xff per pit) of the six-bit pit mask `m`.
+static BYTES: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut i = 0;
+        while i < 6 {
+            if m & (1 << i) != 0 {
+                table[m] |= 0xff << (8 * i);
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 /// `SELECT[mask][k]`: the k-th set bit of the six-bit `mask`, counted from bit 0.
 static SELECT: [[u8; 6]; 64] = {
