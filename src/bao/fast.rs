@@ -800,9 +800,10 @@ impl FastRules {
     }
 
     /// A uniformly random legal move of `p` and the position it gives, or `None` when there is
-    /// none. Only the moves drawn are simulated: a move is drawn among every start (each with a `+`
-    /// twin), and one that is infinite, or a `+` twin without a house decision, is struck off and
-    /// the draw repeated, so each legal move is equally likely without listing them all.
+    /// none. Only the moves drawn are simulated: a move is drawn among every start (a harvesting
+    /// start with the house owned also as its `+` twin, the only moves that can meet the house
+    /// decision), and one that is infinite, or a `+` twin without a house decision, is struck off
+    /// and the draw repeated, so each legal move is equally likely without listing them all.
     pub fn random_move<R: rand::Rng>(
         &self,
         p: &FastPos,
@@ -833,19 +834,32 @@ impl FastRules {
                 }
             }
         }
+        // Slot k draws start slots[k].0, plainly (bit 1) or as its `+` twin (bit 2). A house
+        // decision needs a harvest and the house owned from the start (it is never regained).
+        let twins = facts.captures != 0 && facts.owned;
+        let mut slots = [(0u8, 0u8); 64];
+        let mut left = 0;
+        for i in 0..n as u8 {
+            slots[left] = (i, 1);
+            left += 1;
+            if twins {
+                slots[left] = (i, 2);
+                left += 1;
+            }
+        }
+        let all = left;
         // Bit 0 of struck[i]: start i is infinite; bit 1: its `+` twin is not a legal move.
         let mut struck = [0u8; 32];
-        let mut left = 2 * n;
         while left > 0 {
-            let slot = rng.gen_range(0..2 * n);
-            let (i, bit) = (slot / 2, 1u8 << (slot % 2));
+            let (i, bit) = slots[rng.gen_range(0..all)];
+            let i = usize::from(i);
             if struck[i] & bit != 0 {
                 continue;
             }
             let (mv, start) = starts[i];
             let mv = if bit == 2 { mv | PLUS } else { mv };
             let ran = self.run(p, mv, start);
-            if !ran.decision && struck[i] & 2 == 0 {
+            if twins && !ran.decision && struck[i] & 2 == 0 {
                 struck[i] |= 2;
                 left -= 1;
                 if bit == 2 {
