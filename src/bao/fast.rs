@@ -125,22 +125,54 @@ fn facing(r: usize) -> usize {
     7 - r
 }
 
-/// The in-move state: both rings, house bits, the pit the last sowing ended in, the direction.
+/// The in-move state of a harvesting move: both rings, house bits, the pit the last sowing ended
+/// in, the direction.
 type InMove = (u128, u128, u8, usize, bool);
+
+/// The in-move state of a kutakata: the mover's ring, the pit the last sowing ended in, whether
+/// the mover still owns the house (the opponent's ring and the direction do not change).
+type KutakataState = (u128, usize, bool);
 
 /// Relay sowings after which a move starts keeping landmarks: ordinary moves allocate nothing.
 const LANDMARKS_AFTER: u64 = 1 << 16;
 
-/// About one state in 2,000: the sowing ended in ring 0 and a multiplicative hash of the rings
-/// has seven high zero bits.
+/// A state that can be a landmark: the sowing ended in ring 0 and a multiplicative hash of the
+/// rings has seven high zero bits (about one state in 2,000).
+trait Landmark: Copy + Eq + std::hash::Hash {
+    /// A state no move reaches (a ring of 255-seed pits).
+    const NEVER: Self;
+    /// The sowing ended in ring 0 (checked first, inline, on every step).
+    fn at_ring_0(&self) -> bool;
+    /// The rest of the test, on the states that ended in ring 0.
+    fn hash_bits_zero(&self) -> bool;
+}
+
+/// Seven high zero bits of a multiplicative hash of `x`.
 #[inline]
-fn is_landmark(s: &InMove) -> bool {
-    if s.3 != 0 {
-        return false;
+fn rare_hash(x: u128) -> bool {
+    (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57 == 0
+}
+
+impl Landmark for InMove {
+    const NEVER: Self = (u128::MAX, 0, 0, 0, false);
+    fn at_ring_0(&self) -> bool {
+        self.3 == 0
     }
-    let x = s.0 ^ s.1.rotate_left(37) ^ (u128::from(s.2) << 120) ^ u128::from(s.4);
-    let h = (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h >> 57 == 0
+    fn hash_bits_zero(&self) -> bool {
+        rare_hash(
+            self.0 ^ self.1.rotate_left(37) ^ (u128::from(self.2) << 120) ^ u128::from(self.4),
+        )
+    }
+}
+
+impl Landmark for KutakataState {
+    const NEVER: Self = (u128::MAX, 0, false);
+    fn at_ring_0(&self) -> bool {
+        self.1 == 0
+    }
+    fn hash_bits_zero(&self) -> bool {
+        rare_hash(self.0 ^ u128::from(self.2))
+    }
 }
 
 /// One byte per pit in every lane of a ring.
@@ -235,41 +267,29 @@ fn relay(ring: u128, e: usize, n: u8, cw: bool) -> u128 {
 
 /// Proves a relay sowing endless: Brent's check (constant memory) on every state, and past
 /// [`LANDMARKS_AFTER`] steps landmark states too, which catch a long cycle about one cycle length
-/// after it starts instead of up to two more.
-struct CycleCheck {
-    snapshot: InMove,
+/// after it starts instead of up to two more. The Brent fields stay in registers; the landmark set
+/// is touched out of line, on about one state in 2,000.
+struct CycleCheck<S> {
+    snapshot: S,
     power: u64,
     lam: u64,
-    steps: u64,
-    landmarks: Option<HashSet<InMove>>,
+    landmarks: Option<HashSet<S>>,
 }
 
-impl CycleCheck {
-    fn new() -> CycleCheck {
-        // No real ring holds 255 seeds in every pit.
+impl<S: Landmark> CycleCheck<S> {
+    fn new() -> CycleCheck<S> {
         CycleCheck {
-            snapshot: (u128::MAX, 0, 0, 0, false),
+            snapshot: S::NEVER,
             power: 1,
             lam: 0,
-            steps: 0,
             landmarks: None,
         }
     }
 
     /// Whether `state` proves the sowing endless (it repeats an earlier one); then records it.
     #[inline(always)]
-    fn repeats(&mut self, state: InMove) -> bool {
+    fn repeats(&mut self, state: S) -> bool {
         if self.snapshot == state {
-            return true;
-        }
-        self.steps += 1;
-        if self.steps > LANDMARKS_AFTER
-            && is_landmark(&state)
-            && !self
-                .landmarks
-                .get_or_insert_with(HashSet::new)
-                .insert(state)
-        {
             return true;
         }
         self.lam += 1;
@@ -278,8 +298,19 @@ impl CycleCheck {
             self.power *= 2;
             self.lam = 0;
         }
-        false
+        // Past LANDMARKS_AFTER steps the power of two has grown beyond it.
+        self.power > LANDMARKS_AFTER
+            && state.at_ring_0()
+            && landmark_seen(&mut self.landmarks, state)
     }
+}
+
+/// Whether `state` is a landmark already in `set`; then records it. Takes only the set, so the
+/// Brent fields of the caller's check never leave registers.
+#[cold]
+#[inline(never)]
+fn landmark_seen<S: Landmark>(set: &mut Option<HashSet<S>>, state: S) -> bool {
+    state.hash_bits_zero() && !set.get_or_insert_with(HashSet::new).insert(state)
 }
 
 /// The relay sowing of a kutakata: it never touches the opponent's ring, so it runs in a loop of
@@ -296,14 +327,14 @@ impl Kutakata {
     /// Relays from ring index `e`, where the last sowing ended, in direction `CW`.
     #[inline(never)]
     fn relays<const CW: bool>(&mut self, mut e: usize, blocked: u8, limit: u32) {
-        let mut cycle = CycleCheck::new();
+        let mut cycle = CycleCheck::<KutakataState>::new();
         let (mut mine, mut owned, mut sown) = (self.mine, self.owned, self.sown);
         loop {
             let here = pit(mine, e);
             if here == 1 || usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
                 break;
             }
-            if sown > limit || cycle.repeats((mine, 0, u8::from(owned), e, CW)) {
+            if sown > limit || cycle.repeats((mine, e, owned)) {
                 self.infinite = true;
                 break;
             }
@@ -580,7 +611,7 @@ impl FastRules {
                 }
             }
         } else {
-            let mut cycle = CycleCheck::new();
+            let mut cycle = CycleCheck::<InMove>::new();
             while let Some(e) = end {
                 if over {
                     break;
