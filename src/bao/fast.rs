@@ -353,38 +353,49 @@ impl Kutakata {
 /// `>` hand, `2 * ring` for `<`), and the opponent pits they would harvest first (bit `t`:
 /// opponent ring `t`).
 fn captures(b: &[u8; 32], side: usize, kunamua: bool) -> (u32, u8) {
-    let me = &b[side * 16..side * 16 + 16];
-    let them = &b[(1 - side) * 16..(1 - side) * 16 + 8];
-    let (mut starts, mut targets) = (0u32, 0u8);
+    let front = |s: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&b[s * 16..s * 16 + 8]);
+        u64::from_le_bytes(bytes)
+    };
+    // Byte r of `facing_them` is the opponent pit facing front ring r (a byte swap).
+    let (mine, facing_them) = (front(side), front(1 - side).swap_bytes());
+    // Bit r: front ring r and the pit facing it are both occupied (branch-free: which starts
+    // harvest is a coin toss for the branch predictor).
+    let hot = u32::from(nonzero_bytes(mine) & nonzero_bytes(facing_them));
     if kunamua {
+        let mut starts = 0;
         for r in 0..8 {
-            if me[r] > 0 && them[facing(r)] > 0 {
-                // Kichwa and kimbi fix the kichwa: left pits 1-2 use '<', right pits 7-8 use '>'.
-                let hands = match r {
-                    0 | 1 => 0b01,
-                    6 | 7 => 0b10,
-                    _ => 0b11,
-                };
-                starts |= hands << (2 * r);
-                targets |= 1 << facing(r);
-            }
+            // Kichwa and kimbi fix the kichwa: left pits 1-2 use '<', right pits 7-8 use '>'.
+            let hands = match r {
+                0 | 1 => 0b01,
+                6 | 7 => 0b10,
+                _ => 0b11,
+            };
+            starts |= ((hot >> r & 1) * hands) << (2 * r);
         }
-        return (starts, targets);
+        return (starts, (hot as u8).reverse_bits());
     }
+    let (mut starts, mut ends) = (0u32, 0u32);
     for r in 0..16 {
-        let n = usize::from(me[r]);
-        if !(2..=15).contains(&n) {
-            continue;
-        }
-        for right in [false, true] {
-            let end = step(r, hand_cw(r, right), n);
-            if end < 8 && me[end] > 0 && them[facing(end)] > 0 {
-                starts |= 1 << (2 * r + usize::from(right));
-                targets |= 1 << facing(end);
-            }
-        }
+        let n = usize::from(b[side * 16 + r]);
+        let valid = u32::from((2..=15).contains(&n));
+        let (cw_end, ccw_end) = ((r + n) & 15, (r + 16 - (n & 15)) & 15);
+        // A sowing harvests when it ends in a hot front pit (`hot` has no bits past 7).
+        let (cw, ccw) = ((hot >> cw_end & valid), (hot >> ccw_end & valid));
+        let (right, left) = if r < 8 { (cw, ccw) } else { (ccw, cw) };
+        starts |= (right << 1 | left) << (2 * r);
+        ends |= cw << cw_end | ccw << ccw_end;
     }
-    (starts, targets)
+    (starts, (ends as u8).reverse_bits())
+}
+
+/// Bit i set when byte i of `x` is not zero; every byte is below 128 (a board holds 64 seeds).
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u8 {
+    // A byte below 128 is not zero exactly when adding 0x7f sets its top bit.
+    let tops = (x + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
+    ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// What the start rules need to know of a position, worked out once for all its starts.
