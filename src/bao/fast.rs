@@ -13,6 +13,7 @@ const HOUSE: usize = 4;
 /// A position of the optimized engine. Pits are `b[side * 16 + ring]`, ring 0–7 = front pits 1–8,
 /// ring 8–15 = back pits 8–1 (clockwise order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, align(8))]
 pub struct FastPos {
     /// Seeds per pit.
     pub b: [u8; 32],
@@ -328,24 +329,51 @@ impl Kutakata {
     #[inline(never)]
     fn relays<const CW: bool>(&mut self, mut e: usize, blocked: u8, limit: u32) {
         let mut cycle = CycleCheck::<KutakataState>::new();
-        let (mut mine, mut owned, mut sown) = (self.mine, self.owned, self.sown);
+        let (mut mine, mut owned) = (self.mine, self.owned);
+        // Counted wide: an endless sowing can pass 2^32 seeds before it is proved.
+        let (mut sown, limit) = (u64::from(self.sown), u64::from(limit));
+        // The pits where a sowing can stop on an occupied pit: the kutakatia-ed one, and the
+        // house while owned; the common step tests one bit for both.
+        let blocked_bit = 1u32.checked_shl(u32::from(blocked)).unwrap_or(0) & 0xffff;
+        let mut special = blocked_bit | u32::from(owned) << HOUSE;
+        let mut here = pit(mine, e);
         loop {
-            let here = pit(mine, e);
-            if here == 1 || usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
+            debug_assert_eq!(here, pit(mine, e));
+            if here == 1 {
                 break;
             }
+            if special >> e & 1 != 0 {
+                if usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
+                    break;
+                }
+                if e == HOUSE {
+                    // Emptying the house ends its ownership (the state below is taken after).
+                    owned = false;
+                    special = blocked_bit;
+                }
+            }
+            // The state after the stop tests decides the rest of the sowing, so its repetition
+            // proves the sowing endless.
             if sown > limit || cycle.repeats((mine, e, owned)) {
                 self.infinite = true;
                 break;
             }
-            if e == HOUSE {
-                owned = false;
-            }
+            // The next pit's seeds are read from the ring before this relay is added: the table
+            // load is then off the chain from one step to the next. The last pit sown gets one
+            // seed per lap begun; with whole laps only it is the emptied pit itself.
+            let next = step(e, CW, usize::from(here));
+            let (laps, rest) = (here / 16, here % 16);
+            let next_here = if rest == 0 {
+                laps
+            } else {
+                pit(mine, next) + laps + 1
+            };
             mine = relay(mine, e, here, CW);
-            sown += u32::from(here);
-            e = step(e, CW, usize::from(here));
+            sown += u64::from(here);
+            (e, here) = (next, next_here);
         }
-        (self.mine, self.owned, self.sown) = (mine, owned, sown);
+        self.sown = u32::try_from(sown).unwrap_or(u32::MAX);
+        (self.mine, self.owned) = (mine, owned);
     }
 }
 
@@ -654,13 +682,16 @@ impl FastRules {
             }
         }
         infinite |= sown > limit;
-        let mut q = *p;
-        store_ring(&mut q.b, side, mine);
-        store_ring(&mut q.b, 1 - side, theirs);
-        q.stores = stores;
-        q.houses = houses;
-        q.blocked = NONE;
-        q.to_move = 1 - p.to_move;
+        let mut b = [0; 32];
+        store_ring(&mut b, side, mine);
+        store_ring(&mut b, 1 - side, theirs);
+        let mut q = FastPos {
+            b,
+            stores,
+            houses,
+            to_move: 1 - p.to_move,
+            blocked: NONE,
+        };
         if !capture_move && !over && !infinite {
             q.blocked = self.kutakatia(&q);
         }
