@@ -110,3 +110,112 @@ fn draws_are_uniform_over_the_legal_moves() {
         "no house decision among the tested positions"
     );
 }
+
+/// Random reachable positions changed by a few mutations (house ownership, stores, blocked pits,
+/// seeds moved), so rare start rules (taxing the house, a lone filled pit) come up.
+fn mutated_positions(v: Variant, count: u64) -> Vec<FastPos> {
+    let rules = mancala_lab::bao::Rules::new(v);
+    (0..count)
+        .map(|i| {
+            let mut rng = ChaCha8Rng::seed_from_u64(1000 + i);
+            let p = mancala_lab::bao::mutate::mutated_start(&rules, 6, &mut rng);
+            mancala_lab::bao::engines::to_fast(&p)
+        })
+        .collect()
+}
+
+#[test]
+fn every_legal_move_can_be_drawn() {
+    let mut compared = 0;
+    for v in readings() {
+        let rules = FastRules::new(v).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut ps = positions(&rules, 20);
+        ps.extend(mutated_positions(v, 400));
+        for p in ps {
+            let list = rules.legal_moves(&p);
+            let mut legal: Vec<u8> = list.moves[..list.len].to_vec();
+            legal.sort_unstable();
+            let mut drawn = Vec::new();
+            // 60 draws per legal move miss one with probability below 1e-26 per move.
+            for _ in 0..60 * legal.len().max(1) {
+                match rules.random_move(&p, &mut rng) {
+                    Some((mv, _)) => drawn.push(mv),
+                    None => break,
+                }
+            }
+            drawn.sort_unstable();
+            drawn.dedup();
+            assert_eq!(drawn, legal, "{v:?}: draws vs legal moves at {p:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared} positions");
+}
+
+/// Positions whose front row holds one filled pit (ring 0, the house or ring 7), in both stages,
+/// with and without the house: the lone-pit and house-tax rules of the starts.
+fn lone_pit_positions() -> Vec<FastPos> {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut out = Vec::new();
+    for to_move in 0..2u8 {
+        for ring in [0usize, 4, 7] {
+            for seeds in [1u8, 2, 3, 6, 9] {
+                for store in [0u8, 4] {
+                    for houses in [0u8, 3] {
+                        for _ in 0..4 {
+                            let mut b = [0u8; 32];
+                            let me = usize::from(to_move) * 16;
+                            let them = 16 - me;
+                            b[me + ring] = seeds;
+                            for r in 8..16 {
+                                b[me + r] = rng.gen_range(0..3);
+                            }
+                            for r in 0..16 {
+                                b[them + r] = rng.gen_range(0..3);
+                            }
+                            b[them + rng.gen_range(0..8)] += 1;
+                            let stores = if to_move == 0 { [store, 0] } else { [0, store] };
+                            let blocked = match rng.gen_range(0..4) {
+                                0 => ring as u8,
+                                1 => rng.gen_range(0..16),
+                                _ => mancala_lab::bao::fast::NONE,
+                            };
+                            out.push(FastPos {
+                                b,
+                                stores,
+                                houses,
+                                to_move,
+                                blocked,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn lone_pit_and_house_starts_are_drawn_exactly() {
+    for v in readings() {
+        let rules = FastRules::new(v).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        for p in lone_pit_positions() {
+            let list = rules.legal_moves(&p);
+            let mut legal: Vec<u8> = list.moves[..list.len].to_vec();
+            legal.sort_unstable();
+            let mut drawn = Vec::new();
+            for _ in 0..60 * legal.len().max(1) {
+                match rules.random_move(&p, &mut rng) {
+                    Some((mv, _)) => drawn.push(mv),
+                    None => break,
+                }
+            }
+            drawn.sort_unstable();
+            drawn.dedup();
+            assert_eq!(drawn, legal, "{v:?}: draws vs legal moves at {p:?}");
+        }
+    }
+}

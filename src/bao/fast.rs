@@ -426,6 +426,25 @@ fn nonzero_bytes(x: u64) -> u8 {
     ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
+/// Bit i set when byte i of `x` is at least `k` (1 ≤ k ≤ 128); every byte is below 128.
+#[inline(always)]
+fn bytes_at_least(x: u64, k: u8) -> u8 {
+    let add = u64::from(128 - k) * 0x0101_0101_0101_0101;
+    let tops = (x + add) & 0x8080_8080_8080_8080;
+    ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// Bit r of a 16-bit mask spread to bits 2r and 2r + 1 (both hands of ring r).
+#[inline(always)]
+fn both_hands(x: u32) -> u32 {
+    let mut x = x & 0xffff;
+    x = (x | x << 8) & 0x00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333;
+    x = (x | x << 1) & 0x5555_5555;
+    x | x << 1
+}
+
 /// What the start rules need to know of a position, worked out once for all its starts.
 struct Facts {
     side: usize,
@@ -523,6 +542,56 @@ impl FastRules {
             return None;
         }
         Some(Start::Kutakata)
+    }
+
+    /// The starts `classify` accepts in a position without harvests, as a bit mask (bit
+    /// `2 * ring + 1` for the `>` hand, `2 * ring` for `<`), worked out for all rings at once.
+    #[inline(always)]
+    fn kutakata_starts(&self, p: &FastPos, f: &Facts) -> u32 {
+        debug_assert_eq!(f.captures, 0);
+        let me = f.side * 16;
+        let half = |at: usize| {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&p.b[at..at + 8]);
+            u64::from_le_bytes(bytes)
+        };
+        let (front, back) = (half(me), half(me + 8));
+        let rings =
+            |k: u8| u32::from(bytes_at_least(front, k)) | u32::from(bytes_at_least(back, k)) << 8;
+        let blocked = 1u32.checked_shl(u32::from(p.blocked)).unwrap_or(0);
+        let mut taxable = false;
+        let mut cand = if f.kunamua {
+            // Front pits with seeds whose facing pit is empty (a capture pit sown towards the
+            // wrong kichwa is no start).
+            let facing_them = half((1 - f.side) * 16).swap_bytes();
+            let mut cand = rings(1) & 0xff & !u32::from(bytes_at_least(facing_them, 1)) & !blocked;
+            if f.owned && p.b[me + HOUSE] >= 6 {
+                // The owned house with six or more is taxed, and only when it is the one filled
+                // pit; it is no kutakata start.
+                taxable = cand & (1 << HOUSE) != 0;
+                cand &= !(1 << HOUSE);
+            }
+            if !f.owned && f.over_one > 0 {
+                cand &= !(rings(1) & !rings(2));
+            }
+            cand
+        } else if f.over_one > 0 {
+            rings(2) & 0xff
+        } else {
+            rings(2)
+        };
+        cand &= !blocked;
+        let mut starts = both_hands(cand);
+        if f.filled == 1 {
+            // The one filled front pit may not be sown off the row from a kichwa: ring 0 `<`
+            // (bit 0), ring 7 `>` (bit 15).
+            starts &= !(cand & 1) | !1;
+            starts &= !((cand >> 7 & 1) << 15);
+            if taxable {
+                starts |= 0b11 << (2 * HOUSE);
+            }
+        }
+        starts
     }
 
     fn run(&self, p: &FastPos, mv: FastMove, start: Start) -> Ran {
@@ -898,13 +967,20 @@ impl FastRules {
                 bits &= bits - 1;
             }
         } else {
-            for ring in 0..16 {
-                for right in [false, true] {
-                    if let Some(start) = self.classify(p, &facts, ring, right) {
-                        starts[n] = (ring as u8 | if right { RIGHT } else { 0 }, start);
-                        n += 1;
-                    }
-                }
+            let mut bits = self.kutakata_starts(p, &facts);
+            let me = facts.side * 16;
+            let tax = facts.kunamua && facts.owned && p.b[me + HOUSE] >= 6;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as u8;
+                let ring = i / 2;
+                let start = if tax && usize::from(ring) == HOUSE {
+                    Start::Tax
+                } else {
+                    Start::Kutakata
+                };
+                starts[n] = (ring | if i % 2 == 1 { RIGHT } else { 0 }, start);
+                n += 1;
+                bits &= bits - 1;
             }
         }
         // Slot k draws start slots[k].0, plainly (bit 1) or as its `+` twin (bit 2). A house
