@@ -124,6 +124,29 @@ fn mutated_positions(v: Variant, count: u64) -> Vec<FastPos> {
         .collect()
 }
 
+/// Draws from `p` until every legal move has had 60 chances (one is missed with probability below
+/// 1e-26) and checks the moves drawn are exactly the legal ones.
+fn assert_draws_are_the_legal_moves(
+    rules: &FastRules,
+    p: &FastPos,
+    rng: &mut ChaCha8Rng,
+    v: Variant,
+) {
+    let list = rules.legal_moves(p);
+    let mut legal: Vec<u8> = list.moves[..list.len].to_vec();
+    legal.sort_unstable();
+    let mut drawn = Vec::new();
+    for _ in 0..60 * legal.len().max(1) {
+        match rules.random_move(p, rng) {
+            Some((mv, _)) => drawn.push(mv),
+            None => break,
+        }
+    }
+    drawn.sort_unstable();
+    drawn.dedup();
+    assert_eq!(drawn, legal, "{v:?}: draws vs legal moves at {p:?}");
+}
+
 #[test]
 fn every_legal_move_can_be_drawn() {
     let mut compared = 0;
@@ -133,20 +156,7 @@ fn every_legal_move_can_be_drawn() {
         let mut ps = positions(&rules, 20);
         ps.extend(mutated_positions(v, 400));
         for p in ps {
-            let list = rules.legal_moves(&p);
-            let mut legal: Vec<u8> = list.moves[..list.len].to_vec();
-            legal.sort_unstable();
-            let mut drawn = Vec::new();
-            // 60 draws per legal move miss one with probability below 1e-26 per move.
-            for _ in 0..60 * legal.len().max(1) {
-                match rules.random_move(&p, &mut rng) {
-                    Some((mv, _)) => drawn.push(mv),
-                    None => break,
-                }
-            }
-            drawn.sort_unstable();
-            drawn.dedup();
-            assert_eq!(drawn, legal, "{v:?}: draws vs legal moves at {p:?}");
+            assert_draws_are_the_legal_moves(&rules, &p, &mut rng, v);
             compared += 1;
         }
     }
@@ -203,19 +213,7 @@ fn lone_pit_and_house_starts_are_drawn_exactly() {
         let rules = FastRules::new(v).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(6);
         for p in lone_pit_positions() {
-            let list = rules.legal_moves(&p);
-            let mut legal: Vec<u8> = list.moves[..list.len].to_vec();
-            legal.sort_unstable();
-            let mut drawn = Vec::new();
-            for _ in 0..60 * legal.len().max(1) {
-                match rules.random_move(&p, &mut rng) {
-                    Some((mv, _)) => drawn.push(mv),
-                    None => break,
-                }
-            }
-            drawn.sort_unstable();
-            drawn.dedup();
-            assert_eq!(drawn, legal, "{v:?}: draws vs legal moves at {p:?}");
+            assert_draws_are_the_legal_moves(&rules, &p, &mut rng, v);
         }
     }
 }
