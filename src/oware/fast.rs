@@ -206,8 +206,8 @@ impl FastRules {
         let nonempty = nonzero_bytes(row(g.board, me));
         let opp = row(g.board, 1 - me);
         let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
-        // Some opponent pit holds 3 or more: every pit of a capture run was sown, so it holds 4 or
-        // more after any move if it is in the run, and it is left alone otherwise.
+        // Some opponent pit holds 3 or more, so it keeps its seeds: a capture run holds only pits
+        // the move sowed, and a sown pit that held 3 or more holds 4 or more.
         let opp_keeps_one = (opp + 0x7d7d_7d7d_7d7d) & 0x8080_8080_8080 != 0;
         if opp != 0 && (!slam_forbidden || opp_keeps_one) {
             // No move can empty a non-empty opponent: a grand slam captures nothing, or is
