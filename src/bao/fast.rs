@@ -80,6 +80,9 @@ struct Ran {
     decision: bool,
     captures: u32,
     sown: u32,
+    /// The harvesting starts of the player to move in `pos`, when the kutakatia test worked
+    /// them out (so the next ply need not).
+    next_captures: Option<u32>,
 }
 
 /// The end of a game: winner (0/1) and the clause id.
@@ -455,13 +458,19 @@ struct Facts {
 
 impl Facts {
     fn of(p: &FastPos) -> Facts {
+        Facts::with(p, None)
+    }
+
+    /// The facts of `p`, given its harvesting starts if they are known already.
+    #[inline(always)]
+    fn with(p: &FastPos, known_captures: Option<u32>) -> Facts {
         let side = usize::from(p.to_move);
         let kunamua = p.stores[side] > 0;
         let front = &p.b[side * 16..side * 16 + 8];
         Facts {
             side,
             kunamua,
-            captures: captures(&p.b, side, kunamua).0,
+            captures: known_captures.unwrap_or_else(|| captures(&p.b, side, kunamua).0),
             over_one: front.iter().filter(|&&s| s > 1).count(),
             filled: front.iter().filter(|&&s| s > 0).count(),
             owned: p.houses & (1 << side) != 0,
@@ -757,8 +766,10 @@ impl FastRules {
             to_move: 1 - p.to_move,
             blocked: NONE,
         };
+        let mut next_captures = None;
         if !capture_move && !over && !infinite {
-            q.blocked = self.kutakatia(&q);
+            let (blocked, mover_captures) = self.kutakatia(&q);
+            (q.blocked, next_captures) = (blocked, Some(mover_captures));
         }
         Ran {
             pos: q,
@@ -766,19 +777,22 @@ impl FastRules {
             decision,
             captures,
             sown,
+            next_captures,
         }
     }
 
-    /// The kutakatia-ed pit of the player to move in `q`, just after the opponent's kutakata.
-    fn kutakatia(&self, q: &FastPos) -> u8 {
+    /// The kutakatia-ed pit of the player to move in `q`, just after the opponent's kutakata, and
+    /// that player's harvesting starts (worked out on the way).
+    fn kutakatia(&self, q: &FastPos) -> (u8, u32) {
         let y = usize::from(q.to_move);
         let x = 1 - y;
-        if captures(&q.b, y, q.stores[y] > 0).0 != 0 {
-            return NONE;
+        let mine = captures(&q.b, y, q.stores[y] > 0).0;
+        if mine != 0 {
+            return (NONE, mine);
         }
         let threats = captures(&q.b, x, q.stores[x] > 0).1;
         if threats.count_ones() != 1 {
-            return NONE;
+            return (NONE, mine);
         }
         let t = threats.trailing_zeros() as usize;
         let yb = &q.b[y * 16..y * 16 + 8];
@@ -790,9 +804,9 @@ impl FastRules {
         let only_occupied = yb.iter().enumerate().all(|(i, &s)| i == t || s == 0);
         let only_full = yb[t] > 1 && yb.iter().enumerate().all(|(i, &s)| i == t || s <= 1);
         if (t == HOUSE && exempt_house) || only_occupied || only_full {
-            NONE
+            (NONE, mine)
         } else {
-            t as u8
+            (t as u8, mine)
         }
     }
 
@@ -925,9 +939,10 @@ impl FastRules {
     /// returns (plies, winner or 2).
     pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
         let mut p = FastRules::start();
+        let mut known_captures = None;
         for ply in 0..max_plies {
-            match self.random_move(&p, rng) {
-                Some((_, next)) => p = next,
+            match self.draw(&p, known_captures, rng) {
+                Some((_, next, next_captures)) => (p, known_captures) = (next, next_captures),
                 None => {
                     let winner = self.outcome(&p).map_or(2, |o| o.winner);
                     return (ply, winner);
@@ -947,10 +962,22 @@ impl FastRules {
         p: &FastPos,
         rng: &mut R,
     ) -> Option<(FastMove, FastPos)> {
+        self.draw(p, None, rng).map(|(mv, next, _)| (mv, next))
+    }
+
+    /// [`Self::random_move`], given `p`'s harvesting starts if they are known, and giving those
+    /// of the position reached when the move worked them out.
+    #[inline(always)]
+    fn draw<R: rand::Rng>(
+        &self,
+        p: &FastPos,
+        known_captures: Option<u32>,
+        rng: &mut R,
+    ) -> Option<(FastMove, FastPos, Option<u32>)> {
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
             return None;
         }
-        let facts = Facts::of(p);
+        let facts = Facts::with(p, known_captures);
         let mut starts = [(0u8, Start::Capture); 32];
         let mut n = 0;
         if facts.captures != 0 {
@@ -1016,7 +1043,7 @@ impl FastRules {
                 left -= 1;
                 continue;
             }
-            return Some((mv, ran.pos));
+            return Some((mv, ran.pos, ran.next_captures));
         }
         None
     }
