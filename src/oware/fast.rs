@@ -172,6 +172,7 @@ impl FastRules {
         let last = usize::from(LAST[from][n]);
         let opp = 1 - me;
         if (last >= 6) != (opp == 1) {
+            // The last seed fell in the mover's own row: nothing is captured.
             return (board, 0);
         }
         let seeds = row(board, opp);
