@@ -1,6 +1,6 @@
-//! The optimized Bao engine: a packed 32-byte board, sowing by whole laps at once (a relay step is
-//! one table load and one add), moves as bytes in a fixed array, Brent's cycle check. It shares no
-//! rule code with `rules.rs`; `mancala-lab diff` holds the two to the same answers.
+//! The optimized Bao engine: a packed 32-byte board, a relay step as one table load and one add,
+//! moves as bytes in a fixed array, cycle checks on a kutakata's ring up to a turn ([`Turned`]).
+//! It shares no rule code with `rules.rs`; `mancala-lab diff` holds the two to the same answers.
 
 use std::collections::HashSet;
 
@@ -135,22 +135,17 @@ fn facing(r: usize) -> usize {
 /// in, the direction.
 type InMove = (u128, u128, u8, usize, bool);
 
-/// The in-move state of a kutakata: the mover's ring, the pit the last sowing ended in, whether
-/// the mover still owns the house (the opponent's ring and the direction do not change).
-type KutakataState = (u128, usize, bool);
-
 /// Relay sowings after which a move starts keeping landmarks: ordinary moves allocate nothing.
 const LANDMARKS_AFTER: u64 = 1 << 16;
 
-/// A state that can be a landmark: the sowing ended in ring 0 and a multiplicative hash of the
-/// rings has seven high zero bits (about one state in 2,000).
+/// A state that can be a landmark: about one state in 2,000, picked by the state alone.
 trait Landmark: Copy + Eq + std::hash::Hash {
     /// A state no move reaches (a ring of 255-seed pits).
     const NEVER: Self;
-    /// The sowing ended in ring 0 (checked first, inline, on every step).
-    fn at_ring_0(&self) -> bool;
-    /// The rest of the test, on the states that ended in ring 0.
-    fn hash_bits_zero(&self) -> bool;
+    /// A cheap first test, inline on every step past [`LANDMARKS_AFTER`].
+    fn maybe_landmark(&self) -> bool;
+    /// The rest of the test, out of line, on the states that pass the first.
+    fn landmark(&self) -> bool;
 }
 
 /// Seven high zero bits of a multiplicative hash of `x`.
@@ -159,25 +154,38 @@ fn rare_hash(x: u128) -> bool {
     (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57 == 0
 }
 
+// Landmarks of a harvesting move: the sowing ended in ring 0 and the hash of the state has seven
+// high zero bits.
 impl Landmark for InMove {
     const NEVER: Self = (u128::MAX, 0, 0, 0, false);
-    fn at_ring_0(&self) -> bool {
+    fn maybe_landmark(&self) -> bool {
         self.3 == 0
     }
-    fn hash_bits_zero(&self) -> bool {
+    fn landmark(&self) -> bool {
         rare_hash(
             self.0 ^ self.1.rotate_left(37) ^ (u128::from(self.2) << 120) ^ u128::from(self.4),
         )
     }
 }
 
-impl Landmark for KutakataState {
-    const NEVER: Self = (u128::MAX, 0, false);
-    fn at_ring_0(&self) -> bool {
-        self.1 == 0
+/// The in-move state of a kutakata with no pit that stops it (no kutakatia-ed pit, the house no
+/// longer owned), up to a turn of the ring: the ring turned so that the pit the last sowing ended
+/// in is ring index 0. Such a relay sowing treats all 16 pits alike, so a state that comes back
+/// turned by `t` pits comes back turned by `2t`, `3t`, … pits the same number of steps later,
+/// and after 16 such returns as itself: the sowing is endless. Long cycles are made of such turns
+/// (a turned state comes back 2 to 16 times sooner than the state itself), which is what makes
+/// them cheap to prove.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Turned(u128);
+
+// Landmarks of a turned state: eleven high zero bits of its hash (one in 2,048), all inline.
+impl Landmark for Turned {
+    const NEVER: Self = Turned(u128::MAX);
+    fn maybe_landmark(&self) -> bool {
+        (self.0 as u64 ^ (self.0 >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53 == 0
     }
-    fn hash_bits_zero(&self) -> bool {
-        rare_hash(self.0 ^ u128::from(self.2))
+    fn landmark(&self) -> bool {
+        true
     }
 }
 
@@ -306,7 +314,7 @@ impl<S: Landmark> CycleCheck<S> {
         }
         // Past LANDMARKS_AFTER steps the power of two has grown beyond it.
         self.power > LANDMARKS_AFTER
-            && state.at_ring_0()
+            && state.maybe_landmark()
             && landmark_seen(&mut self.landmarks, state)
     }
 }
@@ -316,7 +324,7 @@ impl<S: Landmark> CycleCheck<S> {
 #[cold]
 #[inline(never)]
 fn landmark_seen<S: Landmark>(set: &mut Option<HashSet<S>>, state: S) -> bool {
-    state.hash_bits_zero() && !set.get_or_insert_with(HashSet::new).insert(state)
+    state.landmark() && !set.get_or_insert_with(HashSet::new).insert(state)
 }
 
 /// The relay sowing of a kutakata: it never touches the opponent's ring, so it runs in a loop of
@@ -333,7 +341,6 @@ impl Kutakata {
     /// Relays from ring index `e`, where the last sowing ended, in direction `CW`.
     #[inline(never)]
     fn relays<const CW: bool>(&mut self, mut e: usize, blocked: u8, limit: u32) {
-        let mut cycle = CycleCheck::<KutakataState>::new();
         let (mut mine, mut owned) = (self.mine, self.owned);
         // Counted wide: an endless sowing can pass 2^32 seeds before it is proved.
         let (mut sown, limit) = (u64::from(self.sown), u64::from(limit));
@@ -342,44 +349,82 @@ impl Kutakata {
         let blocked_bit = 1u32.checked_shl(u32::from(blocked)).unwrap_or(0) & 0xffff;
         let mut special = blocked_bit | u32::from(owned) << HOUSE;
         let mut here = pit(mine, e);
+        // While a pit can stop the sowing on an occupied pit, the sowing cannot be endless: no
+        // sowing empties that pit (ending there ends the sowing, or the house's ownership), and
+        // the seeds sown run on around the ring, so every 16 of them pass it once and it gains
+        // one; with 64 seeds on the board this stage sows fewer than 16 × 65 seeds.
+        let phase_start = sown;
+        while special != 0 {
+            debug_assert!(sown - phase_start < 16 * 65);
+            debug_assert_eq!(here, pit(mine, e));
+            if here == 1 {
+                self.done(mine, owned, sown);
+                return;
+            }
+            if special >> e & 1 != 0 {
+                if usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
+                    self.done(mine, owned, sown);
+                    return;
+                }
+                if e == HOUSE {
+                    // Emptying the house ends its ownership; with no kutakatia-ed pit nothing
+                    // stops the sowing on an occupied pit any more.
+                    owned = false;
+                    special = blocked_bit;
+                    if special == 0 {
+                        break;
+                    }
+                }
+            }
+            if sown > limit {
+                self.infinite = true;
+                self.done(mine, owned, sown);
+                return;
+            }
+            sown += u64::from(here);
+            (mine, e, here) = relay_step::<CW>(mine, e, here);
+        }
+        // No pit stops the sowing any more: the state after the stop test decides the rest of the
+        // sowing, so its repetition, up to a turn of the ring, proves the sowing endless.
+        let mut cycle = CycleCheck::<Turned>::new();
         loop {
             debug_assert_eq!(here, pit(mine, e));
             if here == 1 {
                 break;
             }
-            if special >> e & 1 != 0 {
-                if usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
-                    break;
-                }
-                if e == HOUSE {
-                    // Emptying the house ends its ownership (the state below is taken after).
-                    owned = false;
-                    special = blocked_bit;
-                }
-            }
-            // The state after the stop tests decides the rest of the sowing, so its repetition
-            // proves the sowing endless.
-            if sown > limit || cycle.repeats((mine, e, owned)) {
+            if sown > limit || cycle.repeats(Turned(mine.rotate_right(8 * e as u32))) {
                 self.infinite = true;
                 break;
             }
-            // The next pit's seeds are read from the ring before this relay is added: the table
-            // load is then off the chain from one step to the next. The last pit sown gets one
-            // seed per lap begun; with whole laps only it is the emptied pit itself.
-            let next = step(e, CW, usize::from(here));
-            let (laps, rest) = (here / 16, here % 16);
-            let next_here = if rest == 0 {
-                laps
-            } else {
-                pit(mine, next) + laps + 1
-            };
-            mine = relay(mine, e, here, CW);
             sown += u64::from(here);
-            (e, here) = (next, next_here);
+            (mine, e, here) = relay_step::<CW>(mine, e, here);
         }
+        self.done(mine, owned, sown);
+    }
+
+    /// Stores the state where the sowing stopped.
+    #[inline(always)]
+    fn done(&mut self, mine: u128, owned: bool, sown: u64) {
         self.sown = u32::try_from(sown).unwrap_or(u32::MAX);
         (self.mine, self.owned) = (mine, owned);
     }
+}
+
+/// One relay step of a kutakata: empties ring index `e` of its `here` seeds and sows them on in
+/// direction `CW`; returns the ring, the pit the sowing ended in and its seeds.
+#[inline(always)]
+fn relay_step<const CW: bool>(mine: u128, e: usize, here: u8) -> (u128, usize, u8) {
+    // The next pit's seeds are read from the ring before this relay is added: the table load is
+    // then off the chain from one step to the next. The last pit sown gets one seed per lap
+    // begun; with whole laps only it is the emptied pit itself.
+    let next = step(e, CW, usize::from(here));
+    let (laps, rest) = (here / 16, here % 16);
+    let next_here = if rest == 0 {
+        laps
+    } else {
+        pit(mine, next) + laps + 1
+    };
+    (relay(mine, e, here, CW), next, next_here)
 }
 
 /// The harvests open to `side`: the starts that harvest, as a bit mask (bit `2 * ring + 1` for the
