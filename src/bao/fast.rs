@@ -551,51 +551,38 @@ impl FastRules {
         }
     }
 
+    /// The starts the start rules allow in `p` (infinite moves not struck off yet), as a bit mask:
+    /// bit `2 * ring + 1` for the `>` hand, `2 * ring` for `<`.
     #[inline(always)]
-    fn classify(&self, p: &FastPos, f: &Facts, ring: usize, right: bool) -> Option<Start> {
-        let (side, kunamua, over_one) = (f.side, f.kunamua, f.over_one);
-        let me = side * 16;
-        let n = p.b[me + ring];
-        if kunamua && (ring >= 8 || n == 0) {
-            return None;
-        }
-        if !kunamua && n < 2 {
-            return None;
-        }
-        if f.captures & 1 << (2 * ring + usize::from(right)) != 0 {
-            return Some(Start::Capture);
-        }
+    fn starts(&self, p: &FastPos, f: &Facts) -> u32 {
         if f.captures != 0 {
-            return None;
+            // Where a harvest is possible, the starts are exactly the harvesting ones.
+            f.captures
+        } else {
+            self.kutakata_starts(p, f)
         }
-        if kunamua && p.b[(1 - side) * 16 + facing(ring)] > 0 {
-            return None; // a capture pit sown towards the wrong kichwa
-        }
-        if !kunamua && ring >= 8 && over_one > 0 {
-            return None;
-        }
-        if usize::from(p.blocked) == ring {
-            return None;
-        }
-        let only = f.filled == 1 && ring < 8 && n > 0;
-        let owned = f.owned;
-        if kunamua {
-            if ring == HOUSE && owned && n >= 6 {
-                return only.then_some(Start::Tax);
-            }
-            if !owned && n == 1 && over_one > 0 {
-                return None;
-            }
-        }
-        let cw = hand_cw(ring, right);
-        if only && ((ring == 0 && !cw) || (ring == 7 && cw)) {
-            return None;
-        }
-        Some(Start::Kutakata)
     }
 
-    /// The starts `classify` accepts in a position without harvests, as a bit mask (bit
-    /// `2 * ring + 1` for the `>` hand, `2 * ring` for `<`), worked out for all rings at once.
+    /// The start rule that an allowed start from ring `ring` follows.
+    #[inline(always)]
+    fn start_kind(p: &FastPos, f: &Facts, ring: usize) -> Start {
+        if f.captures != 0 {
+            Start::Capture
+        } else if f.kunamua && f.owned && ring == HOUSE && p.b[f.side * 16 + HOUSE] >= 6 {
+            Start::Tax
+        } else {
+            Start::Kutakata
+        }
+    }
+
+    /// The start rule that `mv` follows, or `None` when the start rules forbid its start.
+    fn classify(&self, p: &FastPos, f: &Facts, mv: FastMove) -> Option<Start> {
+        let ring = usize::from(mv & 15);
+        let bit = 2 * ring + usize::from(mv & RIGHT != 0);
+        (self.starts(p, f) >> bit & 1 != 0).then(|| Self::start_kind(p, f, ring))
+    }
+
+    /// [`Self::starts`] in a position without harvests, worked out for all rings at once.
     #[inline(always)]
     fn kutakata_starts(&self, p: &FastPos, f: &Facts) -> u32 {
         debug_assert_eq!(f.captures, 0);
@@ -862,11 +849,13 @@ impl FastRules {
             return list;
         }
         let facts = Facts::of(p);
+        let allowed = self.starts(p, &facts);
         for ring in (0..8).chain((8..16).rev()) {
             for right in [false, true] {
-                let Some(start) = self.classify(p, &facts, ring, right) else {
+                if allowed >> (2 * ring + usize::from(right)) & 1 == 0 {
                     continue;
-                };
+                }
+                let start = Self::start_kind(p, &facts, ring);
                 let mv = ring as u8 | if right { RIGHT } else { 0 };
                 let ran = self.run(p, mv, start);
                 let kind = match start {
@@ -890,9 +879,8 @@ impl FastRules {
 
     /// Plays a legal move and returns the new position, seeds sown and harvests made.
     pub fn play(&self, p: &FastPos, mv: FastMove) -> (FastPos, u32, u32) {
-        let ring = usize::from(mv & 15);
         let start = self
-            .classify(p, &Facts::of(p), ring, mv & RIGHT != 0)
+            .classify(p, &Facts::of(p), mv)
             .expect("play takes a legal move");
         let ran = self.run(p, mv, start);
         (ran.pos, ran.sown, ran.captures)
@@ -903,7 +891,7 @@ impl FastRules {
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
             return None;
         }
-        let start = self.classify(p, &Facts::of(p), usize::from(mv & 15), mv & RIGHT != 0)?;
+        let start = self.classify(p, &Facts::of(p), mv)?;
         let ran = self.run(p, mv, start);
         // The `+` twin is legal where the plain move reaches the house decision; both runs agree
         // on reaching it, since they differ only there.
@@ -928,13 +916,7 @@ impl FastRules {
             return None;
         }
         let side = usize::from(p.to_move);
-        let facts = Facts::of(p);
-        let any_start = (0..16).any(|r| {
-            [false, true]
-                .iter()
-                .any(|&h| self.classify(p, &facts, r, h).is_some())
-        });
-        let clause = if any_start {
+        let clause = if self.starts(p, &Facts::of(p)) != 0 {
             "1.5.6"
         } else if p.stores[side] == 0 {
             "3.3.2"
@@ -1025,31 +1007,13 @@ impl FastRules {
         let facts = Facts::with(p, known_captures);
         let mut starts = [(0u8, Start::Capture); 32];
         let mut n = 0;
-        if facts.captures != 0 {
-            // Where a harvest is possible, the starts are exactly the harvesting ones.
-            let mut bits = facts.captures;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as u8;
-                starts[n] = ((i / 2) | if i % 2 == 1 { RIGHT } else { 0 }, Start::Capture);
-                n += 1;
-                bits &= bits - 1;
-            }
-        } else {
-            let mut bits = self.kutakata_starts(p, &facts);
-            let me = facts.side * 16;
-            let tax = facts.kunamua && facts.owned && p.b[me + HOUSE] >= 6;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as u8;
-                let ring = i / 2;
-                let start = if tax && usize::from(ring) == HOUSE {
-                    Start::Tax
-                } else {
-                    Start::Kutakata
-                };
-                starts[n] = (ring | if i % 2 == 1 { RIGHT } else { 0 }, start);
-                n += 1;
-                bits &= bits - 1;
-            }
+        let mut bits = self.starts(p, &facts);
+        while bits != 0 {
+            let i = bits.trailing_zeros() as u8;
+            let kind = Self::start_kind(p, &facts, usize::from(i / 2));
+            starts[n] = ((i / 2) | if i % 2 == 1 { RIGHT } else { 0 }, kind);
+            n += 1;
+            bits &= bits - 1;
         }
         // Slot k draws start slots[k].0, plainly (bit 1) or as its `+` twin (bit 2). A house
         // decision needs a harvest and the house owned from the start (it is never regained).
