@@ -10,3 +10,4 @@ pub mod inconsistencies;
 pub mod oware;
 pub mod side;
 pub mod stats;
+pub mod walk;

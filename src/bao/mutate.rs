@@ -6,21 +6,18 @@ use rand::Rng;
 use super::board::{Pit, Row, Side};
 use super::position::{Position, Setup};
 use super::rules::Rules;
+use crate::walk::random_prefix;
 
 /// A reachable position (0–59 random plies from the start under `rules`) changed by `steps` random
 /// valid mutations.
 pub fn mutated_start<R: Rng>(rules: &Rules, steps: usize, rng: &mut R) -> Position {
-    let mut p = Position::start();
-    for _ in 0..rng.gen_range(0..60) {
-        let moves = rules.legal_moves(&p);
-        if moves.is_empty() {
-            break;
-        }
-        match rules.play(&p, moves[rng.gen_range(0..moves.len())]) {
-            Ok(played) => p = played.position,
-            Err(_) => break,
-        }
-    }
+    let p = random_prefix(
+        Position::start(),
+        60,
+        |p| rules.legal_moves(p),
+        |p, mv| rules.play(p, mv).ok().map(|played| played.position),
+        rng,
+    );
     mutate(&p, steps, rng)
 }
 

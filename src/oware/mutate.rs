@@ -6,21 +6,18 @@ use rand::Rng;
 use super::position::Position;
 use super::rules::Rules;
 use crate::side::Side;
+use crate::walk::random_prefix;
 
 /// A reachable position (0–59 random plies from the start under `rules`) changed by `steps` random
 /// valid mutations.
 pub fn mutated_start<R: Rng>(rules: &Rules, steps: usize, rng: &mut R) -> Position {
-    let mut g = rules.new_game();
-    for _ in 0..rng.gen_range(0..60) {
-        let moves = rules.legal_moves(&g);
-        if moves.is_empty() {
-            break;
-        }
-        match rules.play(&g, moves[rng.gen_range(0..moves.len())]) {
-            Ok(played) => g = played.game,
-            Err(_) => break,
-        }
-    }
+    let g = random_prefix(
+        rules.new_game(),
+        60,
+        |g| rules.legal_moves(g),
+        |g, mv| rules.play(g, mv).ok().map(|played| played.game),
+        rng,
+    );
     mutate(g.position(), steps, rng)
 }
 
