@@ -349,6 +349,7 @@ impl Kutakata {
         let blocked_bit = 1u32.checked_shl(u32::from(blocked)).unwrap_or(0) & 0xffff;
         let mut special = blocked_bit | u32::from(owned) << HOUSE;
         let mut here = pit(mine, e);
+        debug_assert!(here > 0, "a sowing ends in a pit it sowed");
         // While a pit can stop the sowing on an occupied pit, the sowing cannot be endless: no
         // sowing empties that pit (ending there ends the sowing, or the house's ownership), and
         // the seeds sown run on around the ring, so every 16 of them pass it once and it gains
@@ -1055,5 +1056,128 @@ impl FastRules {
             return Some((mv, ran.pos, ran.next_captures));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// How a kutakata's relay sowing ends, worked out seed by seed with every state kept: the
+    /// ring, whether it was proved endless (by the first state to come back) and the seeds sown;
+    /// `None` past `cap` relay steps.
+    fn plain_relays(
+        mut ring: [u8; 16],
+        mut e: usize,
+        mut owned: bool,
+        blocked: u8,
+        cw: bool,
+        cap: usize,
+    ) -> Option<([u8; 16], bool, u64)> {
+        let mut seen = HashSet::new();
+        let mut sown = 0;
+        for _ in 0..cap {
+            let here = ring[e];
+            if here == 1 || usize::from(blocked) == e {
+                return Some((ring, false, sown));
+            }
+            if e == HOUSE && owned {
+                if here >= 6 {
+                    return Some((ring, false, sown));
+                }
+                owned = false;
+            }
+            if !seen.insert((ring, e, owned)) {
+                return Some((ring, true, sown));
+            }
+            sown += u64::from(here);
+            ring[e] = 0;
+            for _ in 0..here {
+                e = if cw { (e + 1) % 16 } else { (e + 15) % 16 };
+                ring[e] += 1;
+            }
+        }
+        None
+    }
+
+    /// `Kutakata::relays` (turned states, no check while a pit can stop the sowing) against the
+    /// plain simulation on random rings, some with a kutakatia-ed pit or the house owned, and on
+    /// endless ones found among them.
+    #[test]
+    fn relays_agree_with_a_seed_by_seed_simulation() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut checked, mut endless) = (0, 0);
+        while endless < 12 {
+            let mut ring = [0u8; 16];
+            for _ in 0..rng.gen_range(4..=64) {
+                ring[rng.gen_range(0..16)] += 1;
+            }
+            // The last pit sown holds a seed at least.
+            let e = rng.gen_range(0..16);
+            if ring[e] == 0 {
+                continue;
+            }
+            let owned = rng.gen_bool(0.3);
+            let blocked = if rng.gen_bool(0.3) {
+                rng.gen_range(0..16)
+            } else {
+                NONE
+            };
+            let cw = rng.gen_bool(0.5);
+            let Some((want, infinite, plain_sown)) =
+                plain_relays(ring, e, owned, blocked, cw, 200_000)
+            else {
+                continue;
+            };
+            let mut k = Kutakata {
+                mine: u128::from_le_bytes(ring),
+                owned,
+                sown: 0,
+                infinite: false,
+            };
+            if cw {
+                k.relays::<true>(e, blocked, u32::MAX);
+            } else {
+                k.relays::<false>(e, blocked, u32::MAX);
+            }
+            let case = format!("ring {ring:?}, end {e}, owned {owned}, blocked {blocked}, cw {cw}");
+            assert_eq!(k.infinite, infinite, "{case}");
+            if !infinite {
+                assert_eq!(k.mine.to_le_bytes(), want, "{case}");
+            }
+            if infinite {
+                endless += 1;
+                // A proof takes at most a few times the seeds of the first repetition.
+                assert!(u64::from(k.sown) <= 4 * plain_sown + 64, "{case}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 1_000, "only {checked} rings");
+    }
+
+    /// experiments/long-infinite-move: the in-move state of North's `a1<` first comes back after
+    /// 236,384,975 relay sowings (an independent ring simulation, in that README), so a proof by
+    /// the state itself sows over 4 × 10^8 seeds (two or more a sowing); its turned state comes
+    /// back far sooner.
+    #[test]
+    fn the_long_infinite_move_is_proved_by_its_turned_state() {
+        let text = include_str!("../../experiments/long-infinite-move/position.txt");
+        let p = super::super::engines::to_fast(&super::super::position_text::parse(text).unwrap());
+        let rules = FastRules::new(Variant::DEFAULT).unwrap();
+        let f = Facts::of(&p);
+        let starts = rules.starts(&p, &f);
+        let mut proofs = Vec::new();
+        for bit in (0..32).filter(|b| starts >> b & 1 != 0) {
+            let mv = (bit / 2) as u8 | if bit % 2 == 1 { RIGHT } else { 0 };
+            let ran = rules.run(&p, mv, FastRules::start_kind(&p, &f, bit / 2));
+            if ran.infinite {
+                proofs.push((mv, ran.sown));
+            }
+        }
+        // a1< for North: ring 0, the `<` hand.
+        assert_eq!(proofs.len(), 1, "{proofs:?}");
+        assert_eq!(proofs[0].0, 0);
+        assert!(proofs[0].1 < 100_000_000, "{proofs:?}");
     }
 }
