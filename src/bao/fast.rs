@@ -148,10 +148,10 @@ trait Landmark: Copy + Eq + std::hash::Hash {
     fn landmark(&self) -> bool;
 }
 
-/// Seven high zero bits of a multiplicative hash of `x`.
-#[inline]
-fn rare_hash(x: u128) -> bool {
-    (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57 == 0
+/// `bits` high zero bits of a multiplicative hash of `x` (one state in `2^bits`).
+#[inline(always)]
+fn rare_hash(x: u128, bits: u32) -> bool {
+    (x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits) == 0
 }
 
 // Landmarks of a harvesting move: the sowing ended in ring 0 and the hash of the state has seven
@@ -164,6 +164,7 @@ impl Landmark for InMove {
     fn landmark(&self) -> bool {
         rare_hash(
             self.0 ^ self.1.rotate_left(37) ^ (u128::from(self.2) << 120) ^ u128::from(self.4),
+            7,
         )
     }
 }
@@ -182,7 +183,7 @@ struct Turned(u128);
 impl Landmark for Turned {
     const NEVER: Self = Turned(u128::MAX);
     fn maybe_landmark(&self) -> bool {
-        (self.0 as u64 ^ (self.0 >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53 == 0
+        rare_hash(self.0, 11)
     }
     fn landmark(&self) -> bool {
         true
@@ -479,6 +480,13 @@ fn bytes_at_least(x: u64, k: u8) -> u8 {
     ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
+/// The move of start bit `i` of a start mask (bit `2 * ring + 1` for the `>` hand, `2 * ring`
+/// for `<`).
+#[inline(always)]
+fn start_move(i: u32) -> FastMove {
+    (i / 2) as u8 | if i % 2 == 1 { RIGHT } else { 0 }
+}
+
 /// Bit r of a 16-bit mask spread to bits 2r and 2r + 1 (both hands of ring r).
 #[inline(always)]
 fn both_hands(x: u32) -> u32 {
@@ -496,9 +504,6 @@ struct Facts {
     kunamua: bool,
     /// The harvesting starts of the mover ([`captures`]).
     captures: u32,
-    /// Front pits with more than one seed, and with any.
-    over_one: usize,
-    filled: usize,
     owned: bool,
 }
 
@@ -512,13 +517,10 @@ impl Facts {
     fn with(p: &FastPos, known_captures: Option<u32>) -> Facts {
         let side = usize::from(p.to_move);
         let kunamua = p.stores[side] > 0;
-        let front = &p.b[side * 16..side * 16 + 8];
         Facts {
             side,
             kunamua,
             captures: known_captures.unwrap_or_else(|| captures(&p.b, side, kunamua).0),
-            over_one: front.iter().filter(|&&s| s > 1).count(),
-            filled: front.iter().filter(|&&s| s > 0).count(),
             owned: p.houses & (1 << side) != 0,
         }
     }
@@ -597,6 +599,8 @@ impl FastRules {
         let rings =
             |k: u8| u32::from(bytes_at_least(front, k)) | u32::from(bytes_at_least(back, k)) << 8;
         let blocked = 1u32.checked_shl(u32::from(p.blocked)).unwrap_or(0);
+        // Some front pit holds more than one seed.
+        let over_one = rings(2) & 0xff != 0;
         let mut taxable = false;
         let mut cand = if f.kunamua {
             // Front pits with seeds whose facing pit is empty (a capture pit sown towards the
@@ -609,18 +613,18 @@ impl FastRules {
                 taxable = cand & !blocked & (1 << HOUSE) != 0;
                 cand &= !(1 << HOUSE);
             }
-            if !f.owned && f.over_one > 0 {
+            if !f.owned && over_one {
                 cand &= !(rings(1) & !rings(2));
             }
             cand
-        } else if f.over_one > 0 {
+        } else if over_one {
             rings(2) & 0xff
         } else {
             rings(2)
         };
         cand &= !blocked;
         let mut starts = both_hands(cand);
-        if f.filled == 1 {
+        if (rings(1) & 0xff).count_ones() == 1 {
             // The one filled front pit may not be sown off the row from a kichwa: ring 0 `<`
             // (bit 0), ring 7 `>` (bit 15).
             starts &= !(cand & 1) | !1;
@@ -1010,9 +1014,9 @@ impl FastRules {
         let mut n = 0;
         let mut bits = self.starts(p, &facts);
         while bits != 0 {
-            let i = bits.trailing_zeros() as u8;
-            let kind = Self::start_kind(p, &facts, usize::from(i / 2));
-            starts[n] = ((i / 2) | if i % 2 == 1 { RIGHT } else { 0 }, kind);
+            let i = bits.trailing_zeros();
+            let mv = start_move(i);
+            starts[n] = (mv, Self::start_kind(p, &facts, usize::from(mv & 15)));
             n += 1;
             bits &= bits - 1;
         }
@@ -1145,8 +1149,7 @@ mod tests {
             assert_eq!(k.infinite, infinite, "{case}");
             if !infinite {
                 assert_eq!(k.mine.to_le_bytes(), want, "{case}");
-            }
-            if infinite {
+            } else {
                 endless += 1;
                 // A proof takes at most a few times the seeds of the first repetition.
                 assert!(u64::from(k.sown) <= 4 * plain_sown + 64, "{case}");
@@ -1169,8 +1172,8 @@ mod tests {
         let starts = rules.starts(&p, &f);
         let mut proofs = Vec::new();
         for bit in (0..32).filter(|b| starts >> b & 1 != 0) {
-            let mv = (bit / 2) as u8 | if bit % 2 == 1 { RIGHT } else { 0 };
-            let ran = rules.run(&p, mv, FastRules::start_kind(&p, &f, bit / 2));
+            let mv = start_move(bit);
+            let ran = rules.run(&p, mv, FastRules::start_kind(&p, &f, usize::from(mv & 15)));
             if ran.infinite {
                 proofs.push((mv, ran.sown));
             }
