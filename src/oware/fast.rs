@@ -132,27 +132,43 @@ impl FastRules {
 
     /// A game from explicit pits, scores and mover, with the end rules applied.
     pub fn game(&self, pits: [u8; 12], scores: [u8; 2], to_move: u8) -> FastGame {
-        let mut bytes = [0u8; 16];
-        bytes[..6].copy_from_slice(&pits[..6]);
-        bytes[8..14].copy_from_slice(&pits[6..]);
-        (bytes[6], bytes[14]) = (scores[0], scores[1]);
-        bytes[7] = to_move;
-        let board = u128::from_le_bytes(bytes);
-        let mut history = Vec::with_capacity(256);
-        history.push(board);
+        self.game_with_history(&[(pits, to_move)], scores)
+    }
+
+    /// A game whose positions since the last capture were `history` (pits A..F a..f and mover),
+    /// the current one last, all with `scores`; the end rules are applied to the current one.
+    pub(crate) fn game_with_history(
+        &self,
+        history: &[([u8; 12], u8)],
+        scores: [u8; 2],
+    ) -> FastGame {
+        let boards: Vec<u128> = history
+            .iter()
+            .map(|&(pits, to_move)| {
+                let mut bytes = [0u8; 16];
+                bytes[..6].copy_from_slice(&pits[..6]);
+                bytes[8..14].copy_from_slice(&pits[6..]);
+                (bytes[6], bytes[14]) = (scores[0], scores[1]);
+                bytes[7] = to_move;
+                u128::from_le_bytes(bytes)
+            })
+            .collect();
         let mut seen = [0; 4];
-        let (word, bit) = bucket(board);
-        seen[word] = bit;
+        for &board in &boards {
+            let (word, bit) = bucket(board);
+            seen[word] |= bit;
+        }
         let mut g = FastGame {
-            board,
+            board: *boards.last().expect("a history holds the current position"),
             result: None,
             end_clause: "",
-            history,
+            history: boards,
             seen,
             legal: 0,
             allowed: 0,
         };
-        self.finish(&mut g, false);
+        g.history.reserve(256);
+        self.finish(&mut g, history.len() > 1);
         g
     }
 
@@ -403,7 +419,7 @@ static BYTES: [u64; 64] = {
 };
 
 /// `SELECT[mask][k]`: the k-th set bit of the six-bit `mask`, counted from bit 0.
-static SELECT: [[u8; 6]; 64] = {
+pub(crate) static SELECT: [[u8; 6]; 64] = {
     let mut table = [[0u8; 6]; 64];
     let mut mask = 0;
     while mask < 64 {

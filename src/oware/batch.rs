@@ -1,0 +1,833 @@
+//! Many Oware random playouts at once: one game per byte lane of 64-byte AVX-512 vectors, the board
+//! seen from the mover, the repetition rule through a per-lane filter and a ring of past boards.
+//!
+//! The moves are drawn from a counter-based random function of (seed, game, ply), so each game is
+//! the same whichever lane, batch or thread plays it, and [`scalar_playout`] replays it on the
+//! optimized scalar engine ([`super::fast`]). Machines without AVX-512 (BW and VBMI) get that scalar
+//! loop, with the same results.
+
+use std::ops::Range;
+
+use super::fast::{FastRules, Unsupported, SELECT};
+use super::variant::{CycleEnd, FinalSweep, GrandSlam, Variant};
+use super::{Game, Rules, Side};
+
+/// The outcome of one random playout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Playout {
+    /// The game's index in the batch's numbering (its random draws depend on it).
+    pub game: u64,
+    /// Plies played.
+    pub plies: u32,
+    /// South's and North's scores at the end (with the seeds swept to their owners when the
+    /// ending rule does so).
+    pub scores: [u8; 2],
+    /// 0 South won, 1 North won, 2 draw; `None` when the game was cut at the ply limit.
+    pub result: Option<u8>,
+}
+
+/// The two 32-bit keys of game `game` under `seed` (distinct for distinct games: a bijection).
+pub fn game_keys(seed: u64, game: u64) -> [u32; 2] {
+    let z = splitmix64(splitmix64(seed) ^ game);
+    [z as u32, (z >> 32) as u32]
+}
+
+/// The random word a game with `keys` draws at ply `ply`.
+#[inline(always)]
+pub fn draw_word(keys: [u32; 2], ply: u32) -> u32 {
+    fmix32(fmix32(keys[0].wrapping_add(ply.wrapping_mul(GOLDEN))) ^ keys[1])
+}
+
+/// Which of `count` (1–6) legal moves a draw of `word` picks, counted from the mover's left: the
+/// top 24 bits scaled to `count` (off from uniform by less than 4 in 10 million).
+#[inline(always)]
+pub fn pick(word: u32, count: u32) -> u32 {
+    ((word >> 8) * count) >> 24
+}
+
+const GOLDEN: u32 = 0x9e37_79b9;
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[inline(always)]
+fn fmix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+/// Game `game` played on the scalar optimized engine with the batch's draws.
+pub fn scalar_playout(rules: &FastRules, seed: u64, game: u64, max_plies: u32) -> Playout {
+    let mut g = rules.start();
+    finish_scalar(rules, &mut g, game_keys(seed, game), game, 0, max_plies)
+}
+
+/// Plays `g`, at ply `ply` of game `game`, to its end or the ply limit.
+fn finish_scalar(
+    rules: &FastRules,
+    g: &mut super::fast::FastGame,
+    keys: [u32; 2],
+    game: u64,
+    mut ply: u32,
+    max_plies: u32,
+) -> Playout {
+    loop {
+        let mask = rules.legal_mask(g);
+        let scores = g.scores();
+        if mask == 0 {
+            return Playout {
+                game,
+                plies: ply,
+                scores,
+                result: g.result,
+            };
+        }
+        if ply >= max_plies {
+            return Playout {
+                game,
+                plies: ply,
+                scores,
+                result: None,
+            };
+        }
+        let k = pick(draw_word(keys, ply), mask.count_ones());
+        rules.play(g, SELECT[usize::from(mask)][k as usize]);
+        ply += 1;
+    }
+}
+
+/// Game `game` played on the reference engine with the batch's draws (for checking the others).
+pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) -> Playout {
+    let keys = game_keys(seed, game);
+    let mut g: Game = rules.new_game();
+    let mut ply = 0;
+    loop {
+        let moves = rules.legal_moves(&g);
+        let p = g.position();
+        let scores = [p.score(Side::South), p.score(Side::North)];
+        if moves.is_empty() {
+            let result = g.outcome().map(|o| match o.winner {
+                Some(Side::South) => 0,
+                Some(Side::North) => 1,
+                None => 2,
+            });
+            return Playout {
+                game,
+                plies: ply,
+                scores,
+                result,
+            };
+        }
+        if ply >= max_plies {
+            return Playout {
+                game,
+                plies: ply,
+                scores,
+                result: None,
+            };
+        }
+        let k = pick(draw_word(keys, ply), moves.len() as u32);
+        g = rules
+            .play(&g, moves[k as usize])
+            .expect("a listed move is legal")
+            .game;
+        ply += 1;
+    }
+}
+
+/// Random playouts of one reading, many games at a time.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    rules: FastRules,
+    variant: Variant,
+    seed: u64,
+    max_plies: u32,
+    /// Steps of past boards kept per lane (a power of two); a lane that goes longer without a
+    /// capture is handed to the scalar engine with its history.
+    ring: usize,
+    /// Use the vector engine when the processor has it.
+    vector: bool,
+}
+
+/// What a batch did besides playing (for tests and reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchStats {
+    /// Vector steps (each a ply in every lane).
+    pub steps: u64,
+    /// Games handed to the scalar engine after too long without a capture.
+    pub handed_over: u64,
+    /// Filter hits that needed the boards compared.
+    pub filter_hits: u64,
+}
+
+impl Batch {
+    /// A batch for `variant`: random draws from `seed`, games cut after `max_plies` plies.
+    /// Supports readings where a grand slam captures nothing and cycles end at a fixed count.
+    pub fn new(variant: Variant, seed: u64, max_plies: u32) -> Result<Batch, Unsupported> {
+        let rules = FastRules::new(variant)?;
+        if variant.grand_slam != GrandSlam::CapturesNothing {
+            return Err(Unsupported(
+                "batch playouts of readings that forbid grand slams (preset sheet)",
+            ));
+        }
+        Ok(Batch {
+            rules,
+            variant,
+            seed,
+            max_plies,
+            ring: 512,
+            vector: true,
+        })
+    }
+
+    /// Keeps `steps` past boards per lane (rounded up to a power of two, at least 4).
+    pub fn with_ring(mut self, steps: usize) -> Batch {
+        self.ring = steps.max(4).next_power_of_two();
+        self
+    }
+
+    /// Plays with the scalar engine even where the vector engine could run.
+    pub fn scalar_only(mut self) -> Batch {
+        self.vector = false;
+        self
+    }
+
+    /// Whether `play` will use the vector engine on this machine.
+    pub fn uses_vectors(&self) -> bool {
+        // A lane plays its first ply before it checks the limit, so a zero limit stays scalar.
+        self.vector && self.max_plies > 0 && vector_engine_available()
+    }
+
+    /// Plays games `games`, calling `each` with every finished playout (in the order they finish).
+    pub fn play(&self, games: Range<u64>, mut each: impl FnMut(Playout)) -> BatchStats {
+        #[cfg(target_arch = "x86_64")]
+        if self.uses_vectors() {
+            // SAFETY: the processor has the features the vector engine is compiled for.
+            return unsafe { avx512::play(self, games, &mut each) };
+        }
+        for game in games {
+            each(scalar_playout(&self.rules, self.seed, game, self.max_plies));
+        }
+        BatchStats::default()
+    }
+}
+
+/// Whether this processor runs the vector engine (AVX-512 F, BW and VBMI).
+pub fn vector_engine_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// 64 bytes, one per lane.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Row([u8; 64]);
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// Lanes of a vector.
+    const LANES: usize = 64;
+
+    /// `v / 11`, `v % 11` for v < 64.
+    static QUOT: Row = {
+        let mut t = [0u8; 64];
+        let mut v = 0;
+        while v < 64 {
+            t[v] = (v / 11) as u8;
+            v += 1;
+        }
+        Row(t)
+    };
+    static REM: Row = {
+        let mut t = [0u8; 64];
+        let mut v = 0;
+        while v < 64 {
+            t[v] = (v % 11) as u8;
+            v += 1;
+        }
+        Row(t)
+    };
+    /// `10 p` for p < 6 (the row of the pit-by-rest tables).
+    static TIMES10: Row = {
+        let mut t = [0u8; 64];
+        let mut v = 0;
+        while v < 6 {
+            t[v] = (10 * v) as u8;
+            v += 1;
+        }
+        Row(t)
+    };
+
+    /// `EXTRA[i]` for i = 10 p + r (r 1–10; 0 for r = 0): the pits, seen from the mover, that get
+    /// one seed more than the full laps when pit p sows a number of seeds leaving rest r: bits 0–7
+    /// in the low table, 8–11 in the high one.
+    static EXTRA: [Row; 2] = {
+        let mut lo = [0u8; 64];
+        let mut hi = [0u8; 64];
+        let mut p = 0;
+        while p < 6 {
+            let mut r = 1;
+            while r <= 10 {
+                let mut mask = 0u16;
+                let mut d = 1;
+                while d <= r {
+                    mask |= 1 << ((p + d) % 12);
+                    d += 1;
+                }
+                lo[10 * p + r] = mask as u8;
+                hi[10 * p + r] = (mask >> 8) as u8;
+                r += 1;
+            }
+            p += 1;
+        }
+        [Row(lo), Row(hi)]
+    };
+
+    /// Zobrist bytes: `ZOBRIST[half][j][v]` for pit j (seen from the mover) holding v seeds, and
+    /// `SOUTH[half]` for South to move; XORed they give a 16-bit key of the board.
+    static ZOBRIST: [[Row; 12]; 2] = {
+        let mut t = [[Row([0; 64]); 12]; 2];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut half = 0;
+        while half < 2 {
+            let mut j = 0;
+            while j < 12 {
+                let mut v = 0;
+                while v < 64 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    t[half][j].0[v] = (x >> 24) as u8;
+                    v += 1;
+                }
+                j += 1;
+            }
+            half += 1;
+        }
+        t
+    };
+    const SOUTH: [u8; 2] = [0x5b, 0xc6];
+
+    /// The 16-bit key of a board (seen from the mover) for one lane.
+    fn key_of(pits: &[u8; 12], south: bool) -> u16 {
+        let mut k = [0u8; 2];
+        for (half, byte) in k.iter_mut().enumerate() {
+            for (j, &v) in pits.iter().enumerate() {
+                *byte ^= ZOBRIST[half][j].0[usize::from(v)];
+            }
+            if south {
+                *byte ^= SOUTH[half];
+            }
+        }
+        u16::from_le_bytes(k)
+    }
+
+    /// Every lane's state between steps.
+    struct Lanes {
+        /// Seeds, seen from the mover: pits 0–5 the mover's row from its left, 6–11 the opponent's.
+        pits: [Row; 12],
+        /// Mover's and opponent's scores.
+        scores: [Row; 2],
+        /// Legal moves: bit l of `legal[i]` when lane l's mover may play pit i.
+        legal: [u64; 6],
+        /// Legal move count.
+        count: Row,
+        /// Lane bit set when South moves.
+        south: u64,
+        /// Lane bit set when the lane plays a game of the range (else it idles).
+        active: u64,
+        /// Random counters: key 0 plus ply times the golden ratio, and key 1.
+        ctr: [u32; LANES],
+        key1: [u32; LANES],
+        game: [u64; LANES],
+        /// Step at which the lane's game started, and at which its last capture (or start) was.
+        start: [u64; LANES],
+        since: [u64; LANES],
+        /// Per-lane filter of board keys since the last capture (1024 bits).
+        filter: Vec<[u64; 16]>,
+        /// Past boards and keys by step (index step % ring).
+        ring: Vec<[Row; 12]>,
+        ring_key: Vec<[Row; 2]>,
+    }
+
+    /// Plays `games` on the vector engine.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn play(
+        batch: &Batch,
+        games: Range<u64>,
+        each: &mut dyn FnMut(Playout),
+    ) -> BatchStats {
+        let first_south = batch.variant.first_player == Side::South;
+        let start_key = key_of(&[4; 12], first_south);
+        let mut lanes = Lanes {
+            pits: [Row([4; 64]); 12],
+            scores: [Row([0; 64]); 2],
+            legal: [u64::MAX; 6],
+            count: Row([6; 64]),
+            south: if first_south { u64::MAX } else { 0 },
+            active: 0,
+            ctr: [0; LANES],
+            key1: [0; LANES],
+            game: [u64::MAX; LANES],
+            start: [0; LANES],
+            since: [0; LANES],
+            filter: vec![[0; 16]; LANES],
+            ring: vec![[Row([0; 64]); 12]; batch.ring],
+            ring_key: vec![[Row([0; 64]); 2]; batch.ring],
+        };
+        let mut next = games.start;
+        let mut stats = BatchStats::default();
+        for l in 0..LANES {
+            restart(batch, &mut lanes, l, 0, &mut next, games.end, start_key);
+        }
+        let mut step = 0u64;
+        while lanes.active != 0 {
+            let out = vector_step(&mut lanes, step, batch.ring);
+            step += 1;
+            settle(
+                batch, &mut lanes, step, out, &mut next, games.end, start_key, each, &mut stats,
+            );
+        }
+        stats.steps = step;
+        stats
+    }
+
+    /// Starts the next game of the range in lane `l` at step `step` (or idles the lane).
+    fn restart(
+        batch: &Batch,
+        lanes: &mut Lanes,
+        l: usize,
+        step: u64,
+        next: &mut u64,
+        end: u64,
+        start_key: u16,
+    ) {
+        let bit = 1u64 << l;
+        let game = if *next < end {
+            lanes.active |= bit;
+            *next += 1;
+            *next - 1
+        } else {
+            lanes.active &= !bit;
+            u64::MAX
+        };
+        for row in lanes.pits.iter_mut() {
+            row.0[l] = 4;
+        }
+        lanes.scores[0].0[l] = 0;
+        lanes.scores[1].0[l] = 0;
+        for m in lanes.legal.iter_mut() {
+            *m |= bit;
+        }
+        lanes.count.0[l] = 6;
+        if batch.variant.first_player == Side::South {
+            lanes.south |= bit;
+        } else {
+            lanes.south &= !bit;
+        }
+        let keys = game_keys(batch.seed, game);
+        lanes.ctr[l] = keys[0];
+        lanes.key1[l] = keys[1];
+        lanes.game[l] = game;
+        lanes.start[l] = step;
+        lanes.since[l] = step;
+        lanes.filter[l] = [0; 16];
+        insert(&mut lanes.filter[l], start_key);
+        let slot = (step as usize) & (batch.ring - 1);
+        let [lo, hi] = start_key.to_le_bytes();
+        lanes.ring_key[slot][0].0[l] = lo;
+        lanes.ring_key[slot][1].0[l] = hi;
+    }
+
+    /// Sets `key` in a lane filter; says whether it was set already.
+    #[inline(always)]
+    fn insert(filter: &mut [u64; 16], key: u16) -> bool {
+        let word = &mut filter[usize::from((key >> 6) & 15)];
+        let bit = 1u64 << (key & 63);
+        let was = *word & bit != 0;
+        *word |= bit;
+        was
+    }
+
+    /// Lane masks a vector step hands to `settle`.
+    struct StepOut {
+        /// Lanes whose move captured.
+        captured: u64,
+        /// Lanes whose game ended by score (a side over 24, or 24 each).
+        over: u64,
+        /// Lanes whose new mover has no legal move.
+        stuck: u64,
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn load(r: &Row) -> __m512i {
+        _mm512_load_si512(r.0.as_ptr().cast())
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn store(r: &mut Row, v: __m512i) {
+        _mm512_store_si512(r.0.as_mut_ptr().cast(), v)
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn splat(b: u8) -> __m512i {
+        _mm512_set1_epi8(b as i8)
+    }
+
+    /// One ply in every lane: record the board, draw and play a move, capture, turn the board to
+    /// the new mover, work out its legal moves and the board keys.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn vector_step(lanes: &mut Lanes, step: u64, ring: usize) -> StepOut {
+        let slot = (step as usize) & (ring - 1);
+        let mut pits = [_mm512_setzero_si512(); 12];
+        for (j, v) in pits.iter_mut().enumerate() {
+            *v = load(&lanes.pits[j]);
+            store(&mut lanes.ring[slot][j], *v);
+        }
+
+        // The draw: k uniform below the legal move count, in 32-bit lanes.
+        let count = load(&lanes.count);
+        let golden = _mm512_set1_epi32(GOLDEN as i32);
+        let mut ks = [_mm_setzero_si128(); 4];
+        for (c, k) in ks.iter_mut().enumerate() {
+            let ctr = _mm512_loadu_si512(lanes.ctr[16 * c..].as_ptr().cast());
+            let key1 = _mm512_loadu_si512(lanes.key1[16 * c..].as_ptr().cast());
+            _mm512_storeu_si512(
+                lanes.ctr[16 * c..].as_mut_ptr().cast(),
+                _mm512_add_epi32(ctr, golden),
+            );
+            let word = fmix(_mm512_xor_si512(fmix(ctr), key1));
+            let n = _mm512_cvtepu8_epi32(match c {
+                0 => _mm512_extracti32x4_epi32::<0>(count),
+                1 => _mm512_extracti32x4_epi32::<1>(count),
+                2 => _mm512_extracti32x4_epi32::<2>(count),
+                _ => _mm512_extracti32x4_epi32::<3>(count),
+            });
+            let k32 = _mm512_srli_epi32::<24>(_mm512_mullo_epi32(_mm512_srli_epi32::<8>(word), n));
+            *k = _mm512_cvtepi32_epi8(k32);
+        }
+        let mut k = _mm512_castsi128_si512(ks[0]);
+        k = _mm512_inserti32x4::<1>(k, ks[1]);
+        k = _mm512_inserti32x4::<2>(k, ks[2]);
+        k = _mm512_inserti32x4::<3>(k, ks[3]);
+
+        // The k-th legal pit and its seeds.
+        let one = splat(1);
+        let (mut before, mut p, mut n) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        let mut chosen = [0u64; 6];
+        for i in 0..6 {
+            let legal = lanes.legal[i];
+            chosen[i] = legal & _mm512_cmpeq_epi8_mask(before, k);
+            p = _mm512_mask_mov_epi8(p, chosen[i], splat(i as u8));
+            n = _mm512_mask_mov_epi8(n, chosen[i], pits[i]);
+            before = _mm512_mask_add_epi8(before, legal, before, one);
+        }
+
+        // Sowing: q full laps of the 11 other pits, then r more seeds from the next pit on.
+        let q = _mm512_permutexvar_epi8(n, load(&QUOT));
+        let r = _mm512_permutexvar_epi8(n, load(&REM));
+        let rest = _mm512_test_epi8_mask(r, r);
+        let index = _mm512_maskz_add_epi8(rest, _mm512_permutexvar_epi8(p, load(&TIMES10)), r);
+        let extra = [
+            _mm512_permutexvar_epi8(index, load(&EXTRA[0])),
+            _mm512_permutexvar_epi8(index, load(&EXTRA[1])),
+        ];
+        for (j, v) in pits.iter_mut().enumerate() {
+            let gets = _mm512_test_epi8_mask(extra[j / 8], splat(1 << (j % 8)));
+            let laps = _mm512_add_epi8(*v, q);
+            *v = _mm512_mask_add_epi8(laps, gets, laps, one);
+        }
+        for (i, v) in pits.iter_mut().enumerate().take(6) {
+            *v = _mm512_mask_mov_epi8(*v, chosen[i], _mm512_setzero_si512());
+        }
+        // The last seed falls r pits on (11 when r = 0, the pit before the one emptied).
+        let distance = _mm512_mask_mov_epi8(r, !rest, splat(11));
+        let past = _mm512_add_epi8(p, distance);
+        let last = _mm512_min_epu8(past, _mm512_sub_epi8(past, splat(12)));
+
+        // The capture run: from the last pit back while pits hold 2 or 3, in the opponent's row.
+        let (mut run, mut alive, mut outside) = ([0u64; 12], 0u64, 0u64);
+        for j in (6..12).rev() {
+            let two_or_three =
+                _mm512_cmpeq_epi8_mask(_mm512_and_si512(pits[j], splat(0xfe)), splat(2));
+            alive = two_or_three & (alive | _mm512_cmpeq_epi8_mask(last, splat(j as u8)));
+            run[j] = alive;
+            outside |= _mm512_test_epi8_mask(pits[j], pits[j]) & !alive;
+        }
+        let any_run = run[6..].iter().fold(0, |a, &m| a | m);
+        // A run that would take every seed of the row is a grand slam: it captures nothing.
+        let captured = any_run & outside;
+        let mut gain = _mm512_setzero_si512();
+        for j in 6..12 {
+            let take = run[j] & captured;
+            gain = _mm512_mask_add_epi8(gain, take, gain, pits[j]);
+            pits[j] = _mm512_mask_mov_epi8(pits[j], take, _mm512_setzero_si512());
+        }
+        let mover_score = _mm512_add_epi8(load(&lanes.scores[0]), gain);
+        let other_score = load(&lanes.scores[1]);
+
+        // Turn the board to the new mover.
+        let mut turned = [_mm512_setzero_si512(); 12];
+        for j in 0..12 {
+            turned[j] = pits[(j + 6) % 12];
+            store(&mut lanes.pits[j], turned[j]);
+        }
+        store(&mut lanes.scores[0], other_score);
+        store(&mut lanes.scores[1], mover_score);
+        lanes.south = !lanes.south;
+
+        // The new mover's legal moves: non-empty pits, and only those reaching the opponent when
+        // the opponent's row is empty.
+        let mut opponent_has = 0u64;
+        for v in &turned[6..] {
+            opponent_has |= _mm512_test_epi8_mask(*v, *v);
+        }
+        let mut count = _mm512_setzero_si512();
+        let mut any = 0u64;
+        for (i, v) in turned.iter().enumerate().take(6) {
+            let reaches = _mm512_cmpge_epu8_mask(*v, splat(6 - i as u8));
+            let legal = _mm512_test_epi8_mask(*v, *v) & (opponent_has | reaches);
+            lanes.legal[i] = legal;
+            any |= legal;
+            count = _mm512_mask_add_epi8(count, legal, count, one);
+        }
+        store(&mut lanes.count, count);
+        let over = _mm512_cmpgt_epu8_mask(mover_score, splat(24))
+            | _mm512_cmpgt_epu8_mask(other_score, splat(24))
+            | (_mm512_cmpeq_epi8_mask(mover_score, splat(24))
+                & _mm512_cmpeq_epi8_mask(other_score, splat(24)));
+
+        // Board keys of the new boards, into the ring slot of the next step.
+        let next_slot = ((step + 1) as usize) & (ring - 1);
+        for half in 0..2 {
+            let mut key = _mm512_maskz_mov_epi8(lanes.south, splat(SOUTH[half]));
+            for (j, v) in turned.iter().enumerate() {
+                key = _mm512_xor_si512(key, _mm512_permutexvar_epi8(*v, load(&ZOBRIST[half][j])));
+            }
+            store(&mut lanes.ring_key[next_slot][half], key);
+        }
+        StepOut {
+            captured,
+            over,
+            stuck: !any,
+        }
+    }
+
+    /// The murmur3 finalizer in 32-bit lanes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn fmix(mut h: __m512i) -> __m512i {
+        h = _mm512_xor_si512(h, _mm512_srli_epi32::<16>(h));
+        h = _mm512_mullo_epi32(h, _mm512_set1_epi32(0x85eb_ca6bu32 as i32));
+        h = _mm512_xor_si512(h, _mm512_srli_epi32::<13>(h));
+        h = _mm512_mullo_epi32(h, _mm512_set1_epi32(0xc2b2_ae35u32 as i32));
+        _mm512_xor_si512(h, _mm512_srli_epi32::<16>(h))
+    }
+
+    /// Lane `l`'s pits (seen from its mover) at ring slot `slot`, or now when `slot` is `None`.
+    fn lane_pits(lanes: &Lanes, l: usize, slot: Option<usize>) -> [u8; 12] {
+        let rows = match slot {
+            Some(s) => &lanes.ring[s],
+            None => &lanes.pits,
+        };
+        std::array::from_fn(|j| rows[j].0[l])
+    }
+
+    /// Pits A..F a..f from pits seen from the mover.
+    fn absolute(pits: [u8; 12], south: bool) -> [u8; 12] {
+        if south {
+            pits
+        } else {
+            std::array::from_fn(|j| pits[(j + 6) % 12])
+        }
+    }
+
+    /// The scalar part of a step (now `step`): the repetition rule, hand-overs, ends and restarts.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        batch: &Batch,
+        lanes: &mut Lanes,
+        step: u64,
+        out: StepOut,
+        next: &mut u64,
+        end: u64,
+        start_key: u16,
+        each: &mut dyn FnMut(Playout),
+        stats: &mut BatchStats,
+    ) {
+        let ring = batch.ring;
+        let slot = (step as usize) & (ring - 1);
+        let occurrences = match batch.variant.cycle_end {
+            CycleEnd::Occurrences(n) => u32::from(n),
+            CycleEnd::Open => 2,
+        };
+        let mut repeated = 0u64;
+        let mut finished = out.over | out.stuck;
+        // Captures start a new span.
+        let mut m = out.captured;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lanes.since[l] = step;
+            lanes.filter[l] = [0; 16];
+            let key =
+                u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]]);
+            insert(&mut lanes.filter[l], key);
+        }
+        let mut m = !out.captured;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if step - lanes.since[l] >= ring as u64 - 1 {
+                hand_over(batch, lanes, l, step, each, stats);
+                restart(batch, lanes, l, step, next, end, start_key);
+                finished &= !(1 << l);
+                continue;
+            }
+            let key =
+                u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]]);
+            if !insert(&mut lanes.filter[l], key) {
+                continue;
+            }
+            stats.filter_hits += 1;
+            let now = lane_pits(lanes, l, None);
+            let mut seen = 1;
+            let mut t = step;
+            while t >= lanes.since[l] + 2 {
+                t -= 2;
+                let s = (t as usize) & (ring - 1);
+                if lanes.ring_key[s][0].0[l] == key.to_le_bytes()[0]
+                    && lanes.ring_key[s][1].0[l] == key.to_le_bytes()[1]
+                    && lane_pits(lanes, l, Some(s)) == now
+                {
+                    seen += 1;
+                }
+            }
+            if seen >= occurrences {
+                repeated |= 1 << l;
+            }
+        }
+        finished |= repeated;
+        let cut = if batch.max_plies == u32::MAX {
+            0
+        } else {
+            let mut cut = 0u64;
+            for l in 0..LANES {
+                if step - lanes.start[l] >= u64::from(batch.max_plies) {
+                    cut |= 1 << l;
+                }
+            }
+            cut & !finished
+        };
+        let mut m = finished | cut;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let bit = 1u64 << l;
+            if lanes.active & bit != 0 {
+                let south = lanes.south & bit != 0;
+                let pits = absolute(lane_pits(lanes, l, None), south);
+                let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
+                let mut scores = if south { mine } else { [mine[1], mine[0]] };
+                let result = if cut & bit != 0 {
+                    None
+                } else {
+                    // Repetitions and stuck movers sweep; a score over 24 sweeps as the reading
+                    // says; at 24 each the rows are empty.
+                    let sweep = repeated & bit != 0
+                        || out.over & bit == 0
+                        || batch.variant.final_sweep == FinalSweep::EachTakesOwn;
+                    if sweep {
+                        scores[0] += pits[..6].iter().sum::<u8>();
+                        scores[1] += pits[6..].iter().sum::<u8>();
+                    }
+                    Some(match scores[0].cmp(&scores[1]) {
+                        std::cmp::Ordering::Greater => 0,
+                        std::cmp::Ordering::Less => 1,
+                        std::cmp::Ordering::Equal => 2,
+                    })
+                };
+                each(Playout {
+                    game: lanes.game[l],
+                    plies: (step - lanes.start[l]) as u32,
+                    scores,
+                    result,
+                });
+            }
+            restart(batch, lanes, l, step, next, end, start_key);
+        }
+    }
+
+    /// Hands lane `l`'s game (now at step `step`, too long without a capture for the ring) to the
+    /// scalar engine with its boards since the last capture, and plays it out there.
+    fn hand_over(
+        batch: &Batch,
+        lanes: &Lanes,
+        l: usize,
+        step: u64,
+        each: &mut dyn FnMut(Playout),
+        stats: &mut BatchStats,
+    ) {
+        let bit = 1u64 << l;
+        if lanes.active & bit == 0 {
+            return;
+        }
+        stats.handed_over += 1;
+        let south_now = lanes.south & bit != 0;
+        let mover = |t: u64| {
+            // The mover alternates every step.
+            let south = south_now ^ ((step - t) % 2 == 1);
+            u8::from(!south)
+        };
+        let ring = batch.ring;
+        let mut history: Vec<([u8; 12], u8)> = (lanes.since[l]..step)
+            .map(|t| {
+                let s = (t as usize) & (ring - 1);
+                let m = mover(t);
+                (absolute(lane_pits(lanes, l, Some(s)), m == 0), m)
+            })
+            .collect();
+        history.push((absolute(lane_pits(lanes, l, None), south_now), mover(step)));
+        let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
+        let scores = if south_now { mine } else { [mine[1], mine[0]] };
+        let mut g = batch.rules.game_with_history(&history, scores);
+        let keys = [
+            lanes.ctr[l].wrapping_sub(((step - lanes.start[l]) as u32).wrapping_mul(GOLDEN)),
+            lanes.key1[l],
+        ];
+        let ply = (step - lanes.start[l]) as u32;
+        each(finish_scalar(
+            &batch.rules,
+            &mut g,
+            keys,
+            lanes.game[l],
+            ply,
+            batch.max_plies,
+        ));
+    }
+}
