@@ -251,6 +251,43 @@ fn diff_runs_both_games_and_applies_options() {
 }
 
 #[test]
+fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
+    let o = run(
+        &[
+            "diff", "--game", "oware", "--batch", "--games", "40000", "--first", "3",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "oware-batch/abapa vs oware-optimized/abapa: 40000 games (games 3..40003, seed 1"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains(" 0 divergent"), "{}", stdout(&o));
+    for (args, words) in [
+        (
+            vec!["diff", "--game", "bao", "--batch"],
+            "--batch applies to oware only",
+        ),
+        (
+            vec!["diff", "--game", "oware", "--batch", "--mutate", "2"],
+            "drop --mutate",
+        ),
+        (
+            vec!["diff", "--game", "oware", "--batch", "--variant", "sheet"],
+            "forbid grand slams",
+        ),
+    ] {
+        let r = run(&args, None);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", stderr(&r));
+        assert!(stderr(&r).contains(words), "{args:?}: {}", stderr(&r));
+    }
+}
+
+#[test]
 fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
     for (game, words) in [
         ("bao", "optimized Bao engine"),

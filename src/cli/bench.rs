@@ -9,6 +9,7 @@ use clap::Args;
 use mancala_lab::bao::fast::FastRules as BaoFast;
 use mancala_lab::bao::playout::random_game;
 use mancala_lab::bao::Rules as BaoRules;
+use mancala_lab::oware::batch::Batch;
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
 use rand::{Rng, SeedableRng};
@@ -39,6 +40,15 @@ impl Rate {
             games_per_s: games as f64 / seconds,
             plies_per_s: plies as f64 / seconds,
             games,
+        }
+    }
+
+    /// The rate when each game counted was a chunk of `size` games.
+    fn chunks_of(self, size: u64) -> Rate {
+        Rate {
+            games_per_s: self.games_per_s * size as f64,
+            games: self.games * size,
+            ..self
         }
     }
 }
@@ -84,12 +94,12 @@ fn rng(seed: u64, i: u64) -> ChaCha8Rng {
 }
 
 /// Measures a reference playout against an optimized one (1 thread, then all cores), prints ratios;
-/// returns the optimized single-thread measurement.
+/// returns the reference and optimized single-thread measurements.
 fn compare(
     secs: f64,
     reference: impl FnMut(u64) -> u64,
     optimized: impl Fn(u64) -> u64 + Sync,
-) -> Rate {
+) -> (Rate, Rate) {
     let r = measure(secs, reference);
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
@@ -104,7 +114,7 @@ fn compare(
         speed_up,
         100.0 * speed_up / threads as f64
     );
-    f
+    (r, f)
 }
 
 fn line(name: &str, r: Rate) {
@@ -132,7 +142,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
-        let f = compare(
+        let (_, f) = compare(
             secs,
             |i| u64::from(random_game(&reference, seed, i, 2000).plies),
             |i| u64::from(fast.random_playout(&mut rng(seed, i), 2000).0),
@@ -155,7 +165,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
     let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
-    compare(
+    let (r, f) = compare(
         secs,
         |i| {
             let mut rg = rng(seed, i);
@@ -175,5 +185,41 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         },
         |i| u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0),
     );
+    batch_lines(secs, seed, r, f);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Games a batch measurement plays per call (so the clock is read rarely).
+const BATCH_CHUNK: u64 = 65_536;
+
+/// Measures Oware batch playouts (64 games at a time in vector lanes) on one thread and on all
+/// cores, with ratios against the reference and scalar optimized rates measured just before.
+fn batch_lines(secs: f64, seed: u64, reference: Rate, scalar: Rate) {
+    let batch = Batch::new(OwareVariant::ABAPA, seed, 100_000).expect("abapa is batch-playable");
+    let kind = if batch.uses_vectors() {
+        "64-lane AVX-512 batch"
+    } else {
+        "batch (no AVX-512 here: scalar)"
+    };
+    let play = |chunk: u64| {
+        let mut plies = 0;
+        let first = chunk * BATCH_CHUNK;
+        batch.play(first..first + BATCH_CHUNK, |p| plies += u64::from(p.plies));
+        plies
+    };
+    let one = measure(secs, play).chunks_of(BATCH_CHUNK);
+    line(&format!("optimized, {kind}, 1 thread"), one);
+    let (all, threads) = measure_parallel(one.games / BATCH_CHUNK, play);
+    let all = all.chunks_of(BATCH_CHUNK);
+    line(&format!("optimized, {kind}, {threads} threads"), all);
+    let speed_up = all.games_per_s / one.games_per_s;
+    println!(
+        "  ratio batch/reference {:.0}x, batch/scalar optimized {:.1}x; parallel speed-up {:.2} on \
+         {threads} threads (efficiency {:.0}%)",
+        one.games_per_s / reference.games_per_s,
+        one.games_per_s / scalar.games_per_s,
+        speed_up,
+        100.0 * speed_up / threads as f64
+    );
+    println!("  (the batch draws moves from its own counter-based random function: other games, same rules)");
 }

@@ -37,6 +37,10 @@ pub struct DiffArgs {
     /// valid mutations (seeds moved, stores, houses, marks; bao/mutate.rs, oware/mutate.rs).
     #[arg(long, default_value_t = 0)]
     mutate: usize,
+    /// Oware only: check the batch engine (64 games at a time in vector lanes) against the scalar
+    /// optimized engine, game by game (plies, scores, pits, result), with the batch's own draws.
+    #[arg(long)]
+    batch: bool,
 }
 
 /// The random source of game `index`'s start position under `--mutate`: a stream of its own,
@@ -138,11 +142,127 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Games per batch call under `--batch`.
+const BATCH_CHUNK: u64 = 16_384;
+
+/// `diff --batch`: the Oware batch engine against the scalar optimized engine, game by game.
+fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
+    use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, Playout};
+    use mancala_lab::oware::fast::FastRules;
+    if args.mutate > 0 {
+        return Err("--batch plays from the start position only; drop --mutate".to_string());
+    }
+    let variant: mancala_lab::oware::Variant =
+        preset.parse().map_err(|e| format!("--variant: {e}"))?;
+    let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
+    let batch = Batch::new(variant, args.seed, max_plies).map_err(|e| e.to_string())?;
+    let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
+    if !batch.uses_vectors() {
+        eprintln!("no AVX-512 (F, BW, VBMI) here: the batch runs its scalar fallback");
+    }
+    let started = std::time::Instant::now();
+    let interrupt = super::interrupt_on_ctrl_c();
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let end = args.first + args.games;
+    let chunk_range = |c: u64| {
+        let from = args.first + c * BATCH_CHUNK;
+        from..(from + BATCH_CHUNK).min(end)
+    };
+    // One chunk: its plies, or its first game the engines disagree on.
+    let check = |c: u64| -> Result<u64, (Playout, Playout)> {
+        let mut got = Vec::new();
+        batch.play(chunk_range(c), |p| got.push(p));
+        got.sort();
+        let mut plies = 0;
+        for (game, b) in chunk_range(c).zip(&got) {
+            let s = scalar_playout(&scalar, args.seed, game, max_plies);
+            if b.game != game || *b != s {
+                return Err((*b, s));
+            }
+            plies += u64::from(b.plies);
+        }
+        Ok(plies)
+    };
+    let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
+    let chunks = args.games.div_ceil(BATCH_CHUNK);
+    let done = super::in_order(&pool, 0..chunks, &interrupt, check, |c, result| {
+        match result {
+            Ok(p) => {
+                plies += p;
+                games += chunk_range(c).count() as u64;
+            }
+            Err(pair) => failure = Some(pair),
+        }
+        bar.set_position(games);
+        failure.is_none()
+    });
+    bar.finish_and_clear();
+    println!(
+        "diff oware-batch/{preset} vs oware-optimized/{preset}: {games} games (games {}..{}, seed \
+         {}, batch draws), {plies} plies, {} divergent, {:.1} s",
+        args.first,
+        args.first + games,
+        args.seed,
+        usize::from(failure.is_some()),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some((b, s)) = failure {
+        let game = s.game;
+        // The first ply limit at which the two engines' positions differ.
+        let at = (1..=s.plies.max(b.plies))
+            .find(|&k| {
+                let mut one = None;
+                Batch::new(variant, args.seed, k)
+                    .expect("checked above")
+                    .play(game..game + 1, |p| one = Some(p));
+                one != Some(scalar_playout(&scalar, args.seed, game, k))
+            })
+            .unwrap_or(s.plies);
+        let rules = mancala_lab::oware::Rules::new(variant);
+        let (before, moves) = reference_game(&rules, args.seed, game, at - 1);
+        let (_, all) = reference_game(&rules, args.seed, game, at);
+        println!("first divergence: game {game}\n  batch:  {b:?}\n  scalar: {s:?}");
+        println!(
+            "the engines first differ after ply {at}; moves before it: {}",
+            moves.iter().collect::<String>()
+        );
+        println!(
+            "position before ply {at} (reference engine):\n{}\nmove: {}",
+            before.position().print(),
+            all.get(moves.len()).map_or('-', |&m| m)
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    if done < chunks {
+        eprintln!(
+            "interrupted after {games} of {} games; continue with --first {}",
+            args.games,
+            args.first + games
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
+    if args.batch && args.game != "oware" {
+        return Err("--batch applies to oware only".to_string());
+    }
     match args.game.as_str() {
         "oware" => {
             if args.infinite.is_some() {
                 return Err("--infinite applies to bao only".to_string());
+            }
+            if args.batch {
+                let v = args.variant.clone().unwrap_or_else(|| "abapa".to_string());
+                return run_batch(&args, &v);
             }
             use mancala_lab::oware::engines::{Optimized, Reference};
             let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());

@@ -24,6 +24,8 @@ pub struct Playout {
     pub scores: [u8; 2],
     /// 0 South won, 1 North won, 2 draw; `None` when the game was cut at the ply limit.
     pub result: Option<u8>,
+    /// Seeds left in pits A..F, a..f.
+    pub pits: [u8; 12],
 }
 
 /// The two 32-bit keys of game `game` under `seed` (distinct for distinct games: a bijection).
@@ -80,21 +82,13 @@ fn finish_scalar(
 ) -> Playout {
     loop {
         let mask = rules.legal_mask(g);
-        let scores = g.scores();
-        if mask == 0 {
+        if mask == 0 || ply >= max_plies {
             return Playout {
                 game,
                 plies: ply,
-                scores,
+                scores: g.scores(),
                 result: g.result,
-            };
-        }
-        if ply >= max_plies {
-            return Playout {
-                game,
-                plies: ply,
-                scores,
-                result: None,
+                pits: g.pits(),
             };
         }
         let k = pick(draw_word(keys, ply), mask.count_ones());
@@ -105,40 +99,36 @@ fn finish_scalar(
 
 /// Game `game` played on the reference engine with the batch's draws (for checking the others).
 pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) -> Playout {
+    let (g, moves) = reference_game(rules, seed, game, max_plies);
+    let p = g.position();
+    Playout {
+        game,
+        plies: moves.len() as u32,
+        scores: [p.score(Side::South), p.score(Side::North)],
+        result: g.outcome().map(|o| match o.winner {
+            Some(Side::South) => 0,
+            Some(Side::North) => 1,
+            None => 2,
+        }),
+        pits: p.pits(),
+    }
+}
+
+/// Game `game` on the reference engine with the batch's draws, to its end or `max_plies` plies:
+/// the game reached and the moves played, in notation (spec: oware O.7.1).
+pub fn reference_game(rules: &Rules, seed: u64, game: u64, max_plies: u32) -> (Game, Vec<char>) {
     let keys = game_keys(seed, game);
     let mut g: Game = rules.new_game();
-    let mut ply = 0;
+    let mut played = Vec::new();
     loop {
         let moves = rules.legal_moves(&g);
-        let p = g.position();
-        let scores = [p.score(Side::South), p.score(Side::North)];
-        if moves.is_empty() {
-            let result = g.outcome().map(|o| match o.winner {
-                Some(Side::South) => 0,
-                Some(Side::North) => 1,
-                None => 2,
-            });
-            return Playout {
-                game,
-                plies: ply,
-                scores,
-                result,
-            };
+        let ply = played.len() as u32;
+        if moves.is_empty() || ply >= max_plies {
+            return (g, played);
         }
-        if ply >= max_plies {
-            return Playout {
-                game,
-                plies: ply,
-                scores,
-                result: None,
-            };
-        }
-        let k = pick(draw_word(keys, ply), moves.len() as u32);
-        g = rules
-            .play(&g, moves[k as usize])
-            .expect("a listed move is legal")
-            .game;
-        ply += 1;
+        let mv = moves[pick(draw_word(keys, ply), moves.len() as u32) as usize];
+        played.push(mv.letter(g.position().to_move()));
+        g = rules.play(&g, mv).expect("a listed move is legal").game;
     }
 }
 
@@ -751,7 +741,7 @@ mod avx512 {
             let bit = 1u64 << l;
             if lanes.active & bit != 0 {
                 let south = lanes.south & bit != 0;
-                let pits = absolute(lane_pits(lanes, l, None), south);
+                let mut pits = absolute(lane_pits(lanes, l, None), south);
                 let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
                 let mut scores = if south { mine } else { [mine[1], mine[0]] };
                 let result = if cut & bit != 0 {
@@ -765,6 +755,7 @@ mod avx512 {
                     if sweep {
                         scores[0] += pits[..6].iter().sum::<u8>();
                         scores[1] += pits[6..].iter().sum::<u8>();
+                        pits = [0; 12];
                     }
                     Some(match scores[0].cmp(&scores[1]) {
                         std::cmp::Ordering::Greater => 0,
@@ -777,6 +768,7 @@ mod avx512 {
                     plies: (step - lanes.start[l]) as u32,
                     scores,
                     result,
+                    pits,
                 });
             }
             restart(batch, lanes, l, step, next, end, start_key);
