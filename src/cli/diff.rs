@@ -147,7 +147,7 @@ const BATCH_CHUNK: u64 = 16_384;
 
 /// `diff --batch`: the Oware batch engine against the scalar optimized engine, game by game.
 fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
-    use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, Playout};
+    use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, BatchStats, Playout};
     use mancala_lab::oware::fast::FastRules;
     if args.mutate > 0 {
         return Err("--batch plays from the start position only; drop --mutate".to_string());
@@ -175,10 +175,10 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         let from = args.first + c * BATCH_CHUNK;
         from..(from + BATCH_CHUNK).min(end)
     };
-    // One chunk: its plies, or its first game the engines disagree on.
-    let check = |c: u64| -> Result<u64, (Playout, Playout)> {
+    // One chunk: its plies and batch figures, or its first game the engines disagree on.
+    let check = |c: u64| -> Result<(u64, BatchStats), (Playout, Playout)> {
         let mut got = Vec::new();
-        batch.play(chunk_range(c), |p| got.push(p));
+        let stats = batch.play(chunk_range(c), |p| got.push(p));
         got.sort();
         let mut plies = 0;
         for (game, b) in chunk_range(c).zip(&got) {
@@ -188,15 +188,19 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
             }
             plies += u64::from(b.plies);
         }
-        Ok(plies)
+        Ok((plies, stats))
     };
     let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
+    let mut stats = BatchStats::default();
     let chunks = args.games.div_ceil(BATCH_CHUNK);
     let done = super::in_order(&pool, 0..chunks, &interrupt, check, |c, result| {
         match result {
-            Ok(p) => {
+            Ok((p, s)) => {
                 plies += p;
                 games += chunk_range(c).count() as u64;
+                stats.steps += s.steps;
+                stats.handed_over += s.handed_over;
+                stats.filter_hits += s.filter_hits;
             }
             Err(pair) => failure = Some(pair),
         }
@@ -212,6 +216,11 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         args.seed,
         usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
+    );
+    println!(
+        "batch: {} vector steps, {} repetition-filter hits compared, {} games handed to the scalar \
+         engine",
+        stats.steps, stats.filter_hits, stats.handed_over
     );
     if let Some((b, s)) = failure {
         let game = s.game;

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::fast::{FastRules, Unsupported, SELECT};
-use super::variant::{CycleEnd, FinalSweep, GrandSlam, Variant};
+use super::variant::{GrandSlam, Variant};
 use super::{Game, Rules, Side};
 
 /// The outcome of one random playout.
@@ -223,18 +223,19 @@ pub fn vector_engine_available() -> bool {
     }
 }
 
-/// 64 bytes, one per lane.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Row([u8; 64]);
-
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::*;
+    use crate::oware::variant::FinalSweep;
     use std::arch::x86_64::*;
 
     /// Lanes of a vector.
     const LANES: usize = 64;
+
+    /// 64 bytes, one per lane.
+    #[derive(Clone, Copy)]
+    #[repr(C, align(64))]
+    struct Row([u8; 64]);
 
     /// `v / 11`, `v % 11` for v < 64.
     static QUOT: Row = {
@@ -672,10 +673,7 @@ mod avx512 {
     ) {
         let ring = batch.ring;
         let slot = (step as usize) & (ring - 1);
-        let occurrences = match batch.variant.cycle_end {
-            CycleEnd::Occurrences(n) => u32::from(n),
-            CycleEnd::Open => 2,
-        };
+        let occurrences = u32::from(batch.variant.cycle_end.applies_at());
         let mut repeated = 0u64;
         let mut finished = out.over | out.stuck;
         // Captures start a new span.
