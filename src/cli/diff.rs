@@ -63,6 +63,19 @@ pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
     bytes
 }
 
+/// A progress bar over `games` games and a thread pool over every core.
+fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok((bar, pool))
+}
+
 fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     a: &A,
     b: &B,
@@ -73,14 +86,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let (bar, pool) = bar_and_pool(args.games)?;
     let (mut plies, mut failure) = (0usize, None);
     let end = args.first + args.games;
     let done = super::in_order(
@@ -162,14 +168,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     }
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let (bar, pool) = bar_and_pool(args.games)?;
     let end = args.first + args.games;
     let chunk_range = |c: u64| {
         let from = args.first + c * BATCH_CHUNK;

@@ -237,35 +237,35 @@ mod avx512 {
     #[repr(C, align(64))]
     struct Row([u8; 64]);
 
-    /// `v / 11`, `v % 11` for v < 64.
-    static QUOT: Row = {
+    /// The lookup tables of a byte v < 64 (`vpermb`).
+    #[derive(Clone, Copy)]
+    enum Of {
+        /// Full laps: v / 11.
+        Laps,
+        /// Seeds after the full laps: v % 11.
+        Rest,
+        /// 10 v for a pit v < 6 (the row of the pit-by-rest tables).
+        Times10,
+    }
+
+    const fn byte_table(of: Of) -> Row {
         let mut t = [0u8; 64];
         let mut v = 0;
         while v < 64 {
-            t[v] = (v / 11) as u8;
+            t[v] = match of {
+                Of::Laps => v / 11,
+                Of::Rest => v % 11,
+                Of::Times10 if v < 6 => 10 * v,
+                Of::Times10 => 0,
+            } as u8;
             v += 1;
         }
         Row(t)
-    };
-    static REM: Row = {
-        let mut t = [0u8; 64];
-        let mut v = 0;
-        while v < 64 {
-            t[v] = (v % 11) as u8;
-            v += 1;
-        }
-        Row(t)
-    };
-    /// `10 p` for p < 6 (the row of the pit-by-rest tables).
-    static TIMES10: Row = {
-        let mut t = [0u8; 64];
-        let mut v = 0;
-        while v < 6 {
-            t[v] = (10 * v) as u8;
-            v += 1;
-        }
-        Row(t)
-    };
+    }
+
+    static QUOT: Row = byte_table(Of::Laps);
+    static REM: Row = byte_table(Of::Rest);
+    static TIMES10: Row = byte_table(Of::Times10);
 
     /// `EXTRA[i]` for i = 10 p + r (r 1–10; 0 for r = 0): the pits, seen from the mover, that get
     /// one seed more than the full laps when pit p sows a number of seeds leaving rest r: bits 0–7
