@@ -392,6 +392,66 @@ pub fn mean_ci(values: &[f64]) -> (f64, f64, f64) {
     (mean, mean - half, mean + half)
 }
 
+/// A mean with its 95% normal-approximation interval, from the count, sum and sum of squares of
+/// integer values (exact sums, so the result does not depend on the order they were added in).
+pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = sum as f64 / n as f64;
+    // (n * sum_sq - sum^2) / (n (n - 1)), the sample variance, with the numerator exact.
+    let var = if n > 1 {
+        (u128::from(n) * sum_sq - sum * sum) as f64 / (n as f64 * (n - 1) as f64)
+    } else {
+        0.0
+    };
+    let half = 1.959_963_984_540_054 * (var / n as f64).sqrt();
+    (mean, mean - half, mean + half)
+}
+
+/// Running totals of whole random games: results, plies and final scores, as integer sums so that
+/// the totals do not depend on the order the games were added in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games added.
+    pub games: u64,
+    /// South wins, North wins, draws, games cut at the ply limit.
+    pub results: [u64; 4],
+    /// Sum of plies.
+    pub plies: u128,
+    /// Sum of the squares of plies.
+    pub plies_sq: u128,
+    /// The most plies of a game.
+    pub max_plies: u32,
+    /// Sum of the final scores of South and North.
+    pub scores: [u64; 2],
+    /// Games by the clause that ended them.
+    pub ends: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Adds a game: its plies, result (0 South, 1 North, 2 draw, `None` cut), final scores and
+    /// the clause that ended it (empty when cut).
+    pub fn add(&mut self, plies: u32, result: Option<u8>, scores: [u8; 2], end: &'static str) {
+        self.games += 1;
+        if !end.is_empty() {
+            *self.ends.entry(end).or_default() += 1;
+        }
+        self.results[usize::from(result.map_or(3, |r| r.min(2)))] += 1;
+        self.plies += u128::from(plies);
+        self.plies_sq += u128::from(plies) * u128::from(plies);
+        self.max_plies = self.max_plies.max(plies);
+        for (sum, s) in self.scores.iter_mut().zip(scores) {
+            *sum += u64::from(s);
+        }
+    }
+
+    /// Mean plies with its 95% interval.
+    pub fn mean_plies(&self) -> (f64, f64, f64) {
+        mean_ci_of_sums(self.games, self.plies, self.plies_sq)
+    }
+}
+
 /// One line of summary.csv.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
@@ -472,6 +532,36 @@ mod tests {
             assert_eq!(rec.infinite_candidates, row.infinite_moves_met, "game {i}");
             assert!(rec.longest_legal_move >= row.longest_move_seeds, "game {i}");
         }
+    }
+
+    #[test]
+    fn mean_interval_from_sums_of_known_sample() {
+        // 1..=5 again, as count 5, sum 15, sum of squares 55.
+        let (m, lo, hi) = mean_ci_of_sums(5, 15, 55);
+        assert!((m - 3.0).abs() < 1e-12);
+        assert!((hi - m - 1.3859).abs() < 1e-4 && (m - lo - 1.3859).abs() < 1e-4);
+        assert_eq!(mean_ci_of_sums(1, 7, 49), (7.0, 7.0, 7.0));
+        assert_eq!(mean_ci_of_sums(0, 0, 0), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn tallies_count_results_and_plies() {
+        let mut t = Tally::default();
+        t.add(10, Some(0), [30, 18], "O.6.1");
+        t.add(20, Some(1), [10, 38], "O.6.1");
+        t.add(30, Some(2), [24, 24], "O.5.2");
+        t.add(40, None, [5, 6], "");
+        assert_eq!(t.results, [1, 1, 1, 1]);
+        assert_eq!(
+            t.ends.iter().map(|(&c, &n)| (c, n)).collect::<Vec<_>>(),
+            [("O.5.2", 1), ("O.6.1", 2)]
+        );
+        assert_eq!(
+            (t.games, t.plies, t.plies_sq, t.max_plies),
+            (4, 100, 3000, 40)
+        );
+        assert_eq!(t.scores, [69, 86]);
+        assert!((t.mean_plies().0 - 25.0).abs() < 1e-12);
     }
 
     #[test]

@@ -339,3 +339,73 @@ fn plot_writes_an_svg_and_names_bad_input() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn oware_playouts_sum_up_the_reference_engines_games_for_any_thread_count() {
+    use mancala_lab::oware::batch::reference_playout;
+    use mancala_lab::oware::{Rules, Variant};
+    let dir = std::env::temp_dir().join(format!("mancala-playouts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let csv = dir.join(format!("games-{threads}.csv"));
+        let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args([
+                "oware", "playouts", "--games", "3000", "--seed", "4", "--csv",
+            ])
+            .arg(&csv)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        outputs.push((stdout(&o), std::fs::read_to_string(&csv).unwrap()));
+    }
+    assert_eq!(outputs[0], outputs[1], "same output on 1 and 2 threads");
+    let (summary, csv) = &outputs[0];
+    // Every game, in order, as the reference engine plays it with the same draws.
+    let rules = Rules::new(Variant::ABAPA);
+    let mut wins = [0u64; 3];
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("game,plies,result,score_south,score_north,end")
+    );
+    for game in 0..3000u64 {
+        let r = reference_playout(&rules, 4, game, 100_000);
+        let result = r.result.expect("random abapa games end");
+        wins[usize::from(result)] += 1;
+        let name = ["south", "north", "draw"][usize::from(result)];
+        let want = format!(
+            "{game},{},{name},{},{},{}",
+            r.plies, r.scores[0], r.scores[1], r.end
+        );
+        assert_eq!(lines.next(), Some(want.as_str()), "game {game}");
+    }
+    assert_eq!(lines.next(), None);
+    for (label, k) in ["South wins", "North wins", "draws"].iter().zip(wins) {
+        let line = summary
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("{label} in {summary}"));
+        let count = line.trim_start()[label.len()..].split_whitespace().next();
+        assert_eq!(count, Some(k.to_string().as_str()), "{line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let bad = run(
+        &[
+            "oware",
+            "playouts",
+            "--games",
+            "5",
+            "--csv",
+            "/nonexistent/dir/g.csv",
+        ],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("/nonexistent/dir/g.csv"),
+        "{}",
+        stderr(&bad)
+    );
+}

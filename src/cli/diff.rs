@@ -64,7 +64,7 @@ pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
 }
 
 /// A progress bar over `games` games and a thread pool over every core.
-fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
+pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")

@@ -26,6 +26,8 @@ pub struct Playout {
     pub result: Option<u8>,
     /// Seeds left in pits A..F, a..f.
     pub pits: [u8; 12],
+    /// The clause that ended the game (spec: oware O.4.2, O.5.2, O.6.1, O.6.2); empty when cut.
+    pub end: &'static str,
 }
 
 /// The two 32-bit keys of game `game` under `seed` (distinct for distinct games: a bijection).
@@ -89,6 +91,7 @@ fn finish_scalar(
                 scores: g.scores(),
                 result: g.result,
                 pits: g.pits(),
+                end: if g.result.is_some() { g.end_clause } else { "" },
             };
         }
         let k = pick(draw_word(keys, ply), mask.count_ones());
@@ -111,6 +114,7 @@ pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) ->
             None => 2,
         }),
         pits: p.pits(),
+        end: g.outcome().map_or("", |o| o.clause),
     }
 }
 
@@ -742,6 +746,19 @@ mod avx512 {
                 let mut pits = absolute(lane_pits(lanes, l, None), south);
                 let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
                 let mut scores = if south { mine } else { [mine[1], mine[0]] };
+                let end = if cut & bit != 0 {
+                    ""
+                } else if repeated & bit != 0 {
+                    "O.6.2"
+                } else if out.over & bit != 0 {
+                    if scores[0] > 24 || scores[1] > 24 {
+                        "O.6.1"
+                    } else {
+                        "O.5.2"
+                    }
+                } else {
+                    "O.4.2"
+                };
                 let result = if cut & bit != 0 {
                     None
                 } else {
@@ -767,6 +784,7 @@ mod avx512 {
                     scores,
                     result,
                     pits,
+                    end,
                 });
             }
             restart(batch, lanes, l, step, next, end, start_key);
