@@ -254,7 +254,16 @@ fn diff_runs_both_games_and_applies_options() {
 fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
     let o = run(
         &[
-            "diff", "--game", "oware", "--batch", "--games", "40000", "--first", "3",
+            "diff",
+            "--game",
+            "oware",
+            "--batch",
+            "--variant",
+            "abapa",
+            "--games",
+            "40000",
+            "--first",
+            "3",
         ],
         None,
     );
@@ -277,8 +286,8 @@ fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
             "drop --mutate",
         ),
         (
-            vec!["diff", "--game", "oware", "--batch", "--variant", "sheet"],
-            "forbid grand slams",
+            vec!["diff", "--game", "oware", "--batch", "--variant", "strict"],
+            "leave a point open",
         ),
     ] {
         let r = run(&args, None);
@@ -351,7 +360,15 @@ fn oware_playouts_sum_up_the_reference_engines_games_for_any_thread_count() {
         let csv = dir.join(format!("games-{threads}.csv"));
         let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
             .args([
-                "oware", "playouts", "--games", "3000", "--seed", "4", "--csv",
+                "oware",
+                "playouts",
+                "--variant",
+                "abapa",
+                "--games",
+                "3000",
+                "--seed",
+                "4",
+                "--csv",
             ])
             .arg(&csv)
             .env("RAYON_NUM_THREADS", threads)

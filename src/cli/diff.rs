@@ -269,7 +269,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 return Err("--infinite applies to bao only".to_string());
             }
             if args.batch {
-                let v = args.variant.clone().unwrap_or_else(|| "abapa".to_string());
+                let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
                 return run_batch(&args, &v);
             }
             use mancala_lab::oware::engines::{Optimized, Reference};

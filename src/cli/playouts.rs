@@ -11,8 +11,8 @@ use mancala_lab::stats::{wilson, Tally};
 
 #[derive(Args)]
 pub struct PlayoutArgs {
-    /// Rule reading; the batch engine plays those where a grand slam captures nothing (abapa).
-    #[arg(long, default_value = "abapa")]
+    /// Rule reading: sheet (our reading of the rules sheet) or abapa (OpenSpiel's oware).
+    #[arg(long, default_value = "sheet")]
     variant: String,
     /// Number of games.
     #[arg(long, default_value_t = 1_000_000)]

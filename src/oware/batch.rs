@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use super::fast::{FastRules, Unsupported, SELECT};
 use super::variant::{GrandSlam, Variant};
+
 use super::{Game, Rules, Side};
 
 /// The outcome of one random playout.
@@ -163,14 +164,9 @@ pub struct BatchStats {
 
 impl Batch {
     /// A batch for `variant`: random draws from `seed`, games cut after `max_plies` plies.
-    /// Supports readings where a grand slam captures nothing and cycles end at a fixed count.
+    /// Plays every reading the optimized engine plays (all but those leaving a point open).
     pub fn new(variant: Variant, seed: u64, max_plies: u32) -> Result<Batch, Unsupported> {
         let rules = FastRules::new(variant)?;
-        if variant.grand_slam != GrandSlam::CapturesNothing {
-            return Err(Unsupported(
-                "batch playouts of readings that forbid grand slams (preset sheet)",
-            ));
-        }
         Ok(Batch {
             rules,
             variant,
@@ -230,7 +226,7 @@ pub fn vector_engine_available() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::*;
-    use crate::oware::variant::FinalSweep;
+    use crate::oware::variant::{FinalSweep, NoAllowedMove};
     use std::arch::x86_64::*;
 
     /// Lanes of a vector.
@@ -394,8 +390,15 @@ mod avx512 {
             restart(batch, &mut lanes, l, 0, &mut next, games.end, start_key);
         }
         let mut step = 0u64;
+        let slams = match (batch.variant.grand_slam, batch.variant.no_allowed_move) {
+            (GrandSlam::CapturesNothing, _) => Slams::Capture,
+            (GrandSlam::Forbidden, NoAllowedMove::AllowGrandSlamWithoutCapture) => {
+                Slams::PlayedWhenNothingElse
+            }
+            (GrandSlam::Forbidden, _) => Slams::Forbidden,
+        };
         while lanes.active != 0 {
-            let out = vector_step(&mut lanes, step, batch.ring);
+            let out = vector_step(&mut lanes, step, batch.ring, slams);
             step += 1;
             settle(
                 batch, &mut lanes, step, out, &mut next, games.end, start_key, each, &mut stats,
@@ -472,6 +475,17 @@ mod avx512 {
         stuck: u64,
     }
 
+    /// What the reading does with grand slams.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Slams {
+        /// Played, capturing nothing.
+        Capture,
+        /// Forbidden; when no other move is allowed the game ends.
+        Forbidden,
+        /// Forbidden unless no other move is allowed; then played, capturing nothing.
+        PlayedWhenNothingElse,
+    }
+
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
     unsafe fn load(r: &Row) -> __m512i {
@@ -493,7 +507,7 @@ mod avx512 {
     /// One ply in every lane: record the board, draw and play a move, capture, turn the board to
     /// the new mover, work out its legal moves and the board keys.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    unsafe fn vector_step(lanes: &mut Lanes, step: u64, ring: usize) -> StepOut {
+    unsafe fn vector_step(lanes: &mut Lanes, step: u64, ring: usize, slams: Slams) -> StepOut {
         let slot = (step as usize) & (ring - 1);
         let mut pits = [_mm512_setzero_si512(); 12];
         for (j, v) in pits.iter_mut().enumerate() {
@@ -543,39 +557,10 @@ mod avx512 {
             before = _mm512_mask_add_epi8(before, legal, before, one);
         }
 
-        // Sowing: q full laps of the 11 other pits, then r more seeds from the next pit on.
-        let q = _mm512_permutexvar_epi8(n, load(&QUOT));
-        let r = _mm512_permutexvar_epi8(n, load(&REM));
-        let rest = _mm512_test_epi8_mask(r, r);
-        let index = _mm512_maskz_add_epi8(rest, _mm512_permutexvar_epi8(p, load(&TIMES10)), r);
-        let extra = [
-            _mm512_permutexvar_epi8(index, load(&EXTRA[0])),
-            _mm512_permutexvar_epi8(index, load(&EXTRA[1])),
-        ];
-        for (j, v) in pits.iter_mut().enumerate() {
-            let gets = _mm512_test_epi8_mask(extra[j / 8], splat(1 << (j % 8)));
-            let laps = _mm512_add_epi8(*v, q);
-            *v = _mm512_mask_add_epi8(laps, gets, laps, one);
-        }
-        for (i, v) in pits.iter_mut().enumerate().take(6) {
-            *v = _mm512_mask_mov_epi8(*v, chosen[i], _mm512_setzero_si512());
-        }
-        // The last seed falls r pits on (11 when r = 0, the pit before the one emptied).
-        let distance = _mm512_mask_mov_epi8(r, !rest, splat(11));
-        let past = _mm512_add_epi8(p, distance);
-        let last = _mm512_min_epu8(past, _mm512_sub_epi8(past, splat(12)));
-
-        // The capture run: from the last pit back while pits hold 2 or 3, in the opponent's row.
-        let (mut run, mut alive, mut outside) = ([0u64; 12], 0u64, 0u64);
-        for j in (6..12).rev() {
-            let two_or_three =
-                _mm512_cmpeq_epi8_mask(_mm512_and_si512(pits[j], splat(0xfe)), splat(2));
-            alive = two_or_three & (alive | _mm512_cmpeq_epi8_mask(last, splat(j as u8)));
-            run[j] = alive;
-            outside |= _mm512_test_epi8_mask(pits[j], pits[j]) & !alive;
-        }
-        let any_run = run[6..].iter().fold(0, |a, &m| a | m);
-        // A run that would take every seed of the row is a grand slam: it captures nothing.
+        let last = sow(&mut pits, p, n);
+        let (run, any_run, outside) = capture_run(&pits, last);
+        // A run that would take every seed of the row is a grand slam: it captures nothing (the
+        // readings that forbid grand slams never let one be played while it would capture).
         let captured = any_run & outside;
         let mut gain = _mm512_setzero_si512();
         for j in 6..12 {
@@ -598,18 +583,44 @@ mod avx512 {
 
         // The new mover's legal moves: non-empty pits, and only those reaching the opponent when
         // the opponent's row is empty.
-        let mut opponent_has = 0u64;
+        let (mut opponent_has, mut opponent_keeps) = (0u64, 0u64);
         for v in &turned[6..] {
             opponent_has |= _mm512_test_epi8_mask(*v, *v);
+            opponent_keeps |= _mm512_cmpge_epu8_mask(*v, splat(3));
+        }
+        let mut legal = [0u64; 6];
+        for (i, v) in turned.iter().enumerate().take(6) {
+            let reaches = _mm512_cmpge_epu8_mask(*v, splat(6 - i as u8));
+            legal[i] = _mm512_test_epi8_mask(*v, *v) & (opponent_has | reaches);
+        }
+        // Where grand slams are forbidden and the opponent has no pit of 3 or more (which keeps
+        // its seeds: a sown pit that held 3 holds 4), try every move for one.
+        if slams != Slams::Capture && !opponent_keeps != 0 {
+            let mut slam = [0u64; 6];
+            for (i, s) in slam.iter_mut().enumerate() {
+                let mut after = turned;
+                let last = sow(&mut after, splat(i as u8), turned[i]);
+                let (_, any_run, outside) = capture_run(&after, last);
+                *s = legal[i] & any_run & !outside;
+            }
+            let mut allowed_any = 0u64;
+            for (l, s) in legal.iter_mut().zip(slam) {
+                *l &= !s;
+                allowed_any |= *l;
+            }
+            if slams == Slams::PlayedWhenNothingElse {
+                // No allowed move: the grand slams may be played, capturing nothing.
+                for (l, s) in legal.iter_mut().zip(slam) {
+                    *l |= s & !allowed_any;
+                }
+            }
         }
         let mut count = _mm512_setzero_si512();
         let mut any = 0u64;
-        for (i, v) in turned.iter().enumerate().take(6) {
-            let reaches = _mm512_cmpge_epu8_mask(*v, splat(6 - i as u8));
-            let legal = _mm512_test_epi8_mask(*v, *v) & (opponent_has | reaches);
-            lanes.legal[i] = legal;
-            any |= legal;
-            count = _mm512_mask_add_epi8(count, legal, count, one);
+        for (i, &l) in legal.iter().enumerate() {
+            lanes.legal[i] = l;
+            any |= l;
+            count = _mm512_mask_add_epi8(count, l, count, one);
         }
         store(&mut lanes.count, count);
         let over = _mm512_cmpgt_epu8_mask(mover_score, splat(24))
@@ -631,6 +642,54 @@ mod avx512 {
             over,
             stuck: !any,
         }
+    }
+
+    /// Sows, in every lane, the `n` seeds of the mover's pit `p` (both per lane): q full laps of
+    /// the 11 other pits, then r more seeds from the next pit on. Returns the pit of the last seed.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn sow(pits: &mut [__m512i; 12], p: __m512i, n: __m512i) -> __m512i {
+        let one = splat(1);
+        let q = _mm512_permutexvar_epi8(n, load(&QUOT));
+        let r = _mm512_permutexvar_epi8(n, load(&REM));
+        let rest = _mm512_test_epi8_mask(r, r);
+        let index = _mm512_maskz_add_epi8(rest, _mm512_permutexvar_epi8(p, load(&TIMES10)), r);
+        let extra = [
+            _mm512_permutexvar_epi8(index, load(&EXTRA[0])),
+            _mm512_permutexvar_epi8(index, load(&EXTRA[1])),
+        ];
+        for (j, v) in pits.iter_mut().enumerate() {
+            let gets = _mm512_test_epi8_mask(extra[j / 8], splat(1 << (j % 8)));
+            let laps = _mm512_add_epi8(*v, q);
+            *v = _mm512_mask_add_epi8(laps, gets, laps, one);
+        }
+        // The emptied pit gets nothing back.
+        for (i, v) in pits.iter_mut().enumerate().take(6) {
+            let emptied = _mm512_cmpeq_epi8_mask(p, splat(i as u8));
+            *v = _mm512_mask_mov_epi8(*v, emptied, _mm512_setzero_si512());
+        }
+        // The last seed falls r pits on (11 when r = 0, the pit before the one emptied).
+        let distance = _mm512_mask_mov_epi8(r, !rest, splat(11));
+        let past = _mm512_add_epi8(p, distance);
+        _mm512_min_epu8(past, _mm512_sub_epi8(past, splat(12)))
+    }
+
+    /// The capture run of a sowing that ended in pit `last`: from there back while pits hold 2 or
+    /// 3, in the opponent's row. Returns the run's lanes per pit, the lanes with a run, and the
+    /// lanes where the opponent's row holds seeds outside the run.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn capture_run(pits: &[__m512i; 12], last: __m512i) -> ([u64; 12], u64, u64) {
+        let (mut run, mut alive, mut outside) = ([0u64; 12], 0u64, 0u64);
+        for j in (6..12).rev() {
+            let two_or_three =
+                _mm512_cmpeq_epi8_mask(_mm512_and_si512(pits[j], splat(0xfe)), splat(2));
+            alive = two_or_three & (alive | _mm512_cmpeq_epi8_mask(last, splat(j as u8)));
+            run[j] = alive;
+            outside |= _mm512_test_epi8_mask(pits[j], pits[j]) & !alive;
+        }
+        let any = run[6..].iter().fold(0, |a, &m| a | m);
+        (run, any, outside)
     }
 
     /// The murmur3 finalizer in 32-bit lanes.

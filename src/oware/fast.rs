@@ -144,14 +144,7 @@ impl FastRules {
     ) -> FastGame {
         let boards: Vec<u128> = history
             .iter()
-            .map(|&(pits, to_move)| {
-                let mut bytes = [0u8; 16];
-                bytes[..6].copy_from_slice(&pits[..6]);
-                bytes[8..14].copy_from_slice(&pits[6..]);
-                (bytes[6], bytes[14]) = (scores[0], scores[1]);
-                bytes[7] = to_move;
-                u128::from_le_bytes(bytes)
-            })
+            .map(|&(pits, to_move)| board_of(pits, scores, to_move))
             .collect();
         let mut seen = [0; 4];
         for &board in &boards {
@@ -218,10 +211,10 @@ impl FastRules {
 
     /// (moves that leave the opponent seeds, grand slams that would if they captured nothing).
     #[inline(always)]
-    fn allowed(&self, g: &FastGame) -> (u8, u8) {
-        let me = usize::from(g.to_move());
-        let nonempty = nonzero_bytes(row(g.board, me));
-        let opp = row(g.board, 1 - me);
+    fn allowed(&self, board: u128) -> (u8, u8) {
+        let me = usize::from((board >> MOVER) as u8);
+        let nonempty = nonzero_bytes(row(board, me));
+        let opp = row(board, 1 - me);
         let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
         // Some opponent pit holds 3 or more, so it keeps its seeds: a capture run holds only pits
         // the move sowed, and a sown pit that held 3 or more holds 4 or more.
@@ -231,7 +224,22 @@ impl FastRules {
             // impossible.
             return (nonempty, 0);
         }
-        self.allowed_by_trying(g.board, me, nonempty, slam_forbidden)
+        self.allowed_by_trying(board, me, nonempty, slam_forbidden)
+    }
+
+    /// (legal moves, moves that leave the opponent seeds) on `board`, the end rules aside: when
+    /// no move is allowed, the reading may let grand slams be played.
+    #[inline(always)]
+    fn legal_and_allowed(&self, board: u128) -> (u8, u8) {
+        let (allowed, slams) = self.allowed(board);
+        let legal = if allowed == 0
+            && self.variant.no_allowed_move == NoAllowedMove::AllowGrandSlamWithoutCapture
+        {
+            slams
+        } else {
+            allowed
+        };
+        (legal, allowed)
     }
 
     /// `allowed` for the rare positions where moves must be tried: the opponent's row is empty, or
@@ -308,15 +316,7 @@ impl FastRules {
         } else if scores[0] == 24 && scores[1] == 24 {
             Some(("O.5.2", true))
         } else {
-            let (allowed, slams) = self.allowed(g);
-            g.allowed = allowed;
-            g.legal = if allowed == 0
-                && self.variant.no_allowed_move == NoAllowedMove::AllowGrandSlamWithoutCapture
-            {
-                slams
-            } else {
-                allowed
-            };
+            (g.legal, g.allowed) = self.legal_and_allowed(g.board);
             (g.legal == 0).then_some(("O.4.2", true))
         };
         if let Some((clause, sweep)) = end {
@@ -361,6 +361,16 @@ impl FastRules {
         }
         total
     }
+}
+
+/// The board of pits A..F a..f, scores and mover.
+fn board_of(pits: [u8; 12], scores: [u8; 2], to_move: u8) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..6].copy_from_slice(&pits[..6]);
+    bytes[8..14].copy_from_slice(&pits[6..]);
+    (bytes[6], bytes[14]) = (scores[0], scores[1]);
+    bytes[7] = to_move;
+    u128::from_le_bytes(bytes)
 }
 
 /// Most seeds a pit can hold.
