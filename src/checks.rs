@@ -272,6 +272,62 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
     oware_invariants(Some(&pos), rest, 300)
 }
 
+/// The Oware batch engine plays the scalar optimized engine's games, game by game: the reading
+/// (any the batch plays), seed, ring size, game range and ply limit come from the input.
+pub fn oware_batch_vs_scalar(data: &[u8]) -> Result<(), String> {
+    use crate::oware::batch::{scalar_playout, Batch};
+    use crate::oware::fast::FastRules;
+    use crate::oware::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove};
+    let mut u = Unstructured::new(data);
+    let mut byte = || u8::arbitrary(&mut u).unwrap_or(0);
+    let choice = byte();
+    let bit = |i: u8| choice >> i & 1 == 1;
+    let variant = crate::oware::Variant {
+        grand_slam: [GrandSlam::CapturesNothing, GrandSlam::Forbidden][usize::from(bit(0))],
+        no_allowed_move: [
+            NoAllowedMove::EachTakesOwn,
+            NoAllowedMove::AllowGrandSlamWithoutCapture,
+        ][usize::from(bit(1))],
+        cycle_end: CycleEnd::Occurrences(2 + u8::from(bit(2))),
+        final_sweep: [FinalSweep::EachTakesOwn, FinalSweep::None][usize::from(bit(3))],
+        first_player: [crate::oware::Side::South, crate::oware::Side::North][usize::from(bit(4))],
+    };
+    let ring = 4usize << (byte() % 8);
+    let games = 1 + u64::from(byte() % 128);
+    let max_plies = match byte() {
+        0..=199 => 100_000,
+        b => u32::from(b - 200) * 4,
+    };
+    let mut seed = 0u64;
+    let mut first = 0u64;
+    for _ in 0..8 {
+        seed = seed << 8 | u64::from(byte());
+    }
+    for _ in 0..4 {
+        first = first << 8 | u64::from(byte());
+    }
+    let batch = Batch::new(variant, seed, max_plies)
+        .map_err(|e| e.to_string())?
+        .with_ring(ring);
+    let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
+    let mut got = Vec::new();
+    batch.play(first..first + games, |p| got.push(p));
+    got.sort();
+    if got.len() as u64 != games {
+        return Err(format!("{} playouts for {games} games", got.len()));
+    }
+    for (game, b) in (first..first + games).zip(&got) {
+        let s = scalar_playout(&scalar, seed, game, max_plies);
+        if *b != s {
+            return Err(format!(
+                "{variant:?} seed {seed} ring {ring} limit {max_plies} game {game}: batch {b:?}, \
+                 scalar {s:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Any text gives a move or an error; a parsed move prints and parses back to itself.
 pub fn notation_roundtrip(text: &str) -> Result<(), String> {
     if let Ok(m) = MoveText::parse(text) {

@@ -13,13 +13,14 @@ fn text(f: fn(&str) -> Result<(), String>, data: &[u8]) -> Result<(), String> {
     f(&String::from_utf8_lossy(data))
 }
 
-const TARGETS: [(&str, Check); 9] = [
+const TARGETS: [(&str, Check); 10] = [
     ("bao_playout_invariants", bao_playout_invariants),
     ("oware_playout_invariants", oware_playout_invariants),
     ("bao_reference_vs_optimized", bao_reference_vs_optimized),
     ("oware_reference_vs_optimized", oware_reference_vs_optimized),
     ("bao_position_invariants", bao_position_invariants),
     ("oware_position_invariants", oware_position_invariants),
+    ("oware_batch_vs_scalar", oware_batch_vs_scalar),
     ("notation_roundtrip", |d| text(notation_roundtrip, d)),
     ("transcript_parse", |d| text(transcript_parse, d)),
     ("position_parse", |d| text(position_parse, d)),
