@@ -548,12 +548,10 @@ mod avx512 {
             _mm512_setzero_si512(),
             _mm512_setzero_si512(),
         );
-        let mut chosen = [0u64; 6];
-        for i in 0..6 {
-            let legal = lanes.legal[i];
-            chosen[i] = legal & _mm512_cmpeq_epi8_mask(before, k);
-            p = _mm512_mask_mov_epi8(p, chosen[i], splat(i as u8));
-            n = _mm512_mask_mov_epi8(n, chosen[i], pits[i]);
+        for (i, &legal) in lanes.legal.iter().enumerate() {
+            let chosen = legal & _mm512_cmpeq_epi8_mask(before, k);
+            p = _mm512_mask_mov_epi8(p, chosen, splat(i as u8));
+            n = _mm512_mask_mov_epi8(n, chosen, pits[i]);
             before = _mm512_mask_add_epi8(before, legal, before, one);
         }
 
