@@ -803,7 +803,7 @@ mod avx512 {
                 let mut pits = absolute(lane_pits(lanes, l, None), south);
                 let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
                 let mut scores = if south { mine } else { [mine[1], mine[0]] };
-                let end = if cut & bit != 0 {
+                let clause = if cut & bit != 0 {
                     ""
                 } else if repeated & bit != 0 {
                     "O.6.2"
@@ -841,7 +841,7 @@ mod avx512 {
                     scores,
                     result,
                     pits,
-                    end,
+                    end: clause,
                 });
             }
             restart(batch, lanes, l, step, next, end, start_key);
