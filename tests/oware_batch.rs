@@ -152,7 +152,7 @@ proptest! {
         len in 1u64..300,
         which in 0usize..4,
     ) {
-        if vector_engine() {
+        if mancala_lab::oware::batch::vector_engine_available() {
             let variant = readings()[which];
             let batch = Batch::new(variant, seed, 100_000).unwrap().with_ring(ring);
             prop_assert_eq!(
@@ -161,8 +161,4 @@ proptest! {
             );
         }
     }
-}
-
-fn vector_engine() -> bool {
-    mancala_lab::oware::batch::vector_engine_available()
 }

@@ -8,8 +8,6 @@ use mancala_lab::engine::Engine;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 #[derive(Args)]
 pub struct DiffArgs {
     /// The game: bao or oware.
@@ -63,19 +61,6 @@ pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
     bytes
 }
 
-/// A progress bar over `games` games and a thread pool over every core.
-pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .build()
-        .map_err(|e| e.to_string())?;
-    Ok((bar, pool))
-}
-
 fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     a: &A,
     b: &B,
@@ -86,7 +71,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
-    let (bar, pool) = bar_and_pool(args.games)?;
+    let (bar, pool) = super::bar_and_pool(args.games)?;
     let (mut plies, mut failure) = (0usize, None);
     let end = args.first + args.games;
     let done = super::in_order(
@@ -168,12 +153,9 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     }
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
-    let (bar, pool) = bar_and_pool(args.games)?;
+    let (bar, pool) = super::bar_and_pool(args.games)?;
     let end = args.first + args.games;
-    let chunk_range = |c: u64| {
-        let from = args.first + c * BATCH_CHUNK;
-        from..(from + BATCH_CHUNK).min(end)
-    };
+    let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
     // One chunk: its plies and batch figures, or its first game the engines disagree on.
     let check = |c: u64| -> Result<(u64, BatchStats), (Playout, Playout)> {
         let mut got = Vec::new();

@@ -15,6 +15,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
 /// Reads a file, or standard input for `-`; the error names the path.
 pub fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -38,6 +40,25 @@ pub fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
         }
     });
     interrupt
+}
+
+/// A progress bar over `games` games and a thread pool over every core.
+pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok((bar, pool))
+}
+
+/// Games `size * c ..` of `range`, the `c`-th chunk (shorter at the end).
+pub fn chunk(range: Range<u64>, size: u64, c: u64) -> Range<u64> {
+    let from = range.start + c * size;
+    from..(from + size).min(range.end)
 }
 
 /// Runs `work(i)` for every `i` in `range` on the threads of `pool`, each thread taking the next

@@ -78,12 +78,9 @@ pub fn run(args: PlayoutArgs) -> Result<ExitCode, String> {
     );
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
-    let (bar, pool) = super::diff::bar_and_pool(args.games)?;
+    let (bar, pool) = super::bar_and_pool(args.games)?;
     let end = args.first + args.games;
-    let chunk_range = |c: u64| {
-        let from = args.first + c * CHUNK;
-        from..(from + CHUNK).min(end)
-    };
+    let chunk_range = |c: u64| super::chunk(args.first..end, CHUNK, c);
     let chunks = args.games.div_ceil(CHUNK);
     let (mut tally, mut failure) = (Tally::default(), None);
     let done = super::in_order(

@@ -339,8 +339,6 @@ mod avx512 {
         scores: [Row; 2],
         /// Legal moves: bit l of `legal[i]` when lane l's mover may play pit i.
         legal: [u64; 6],
-        /// Legal move count.
-        count: Row,
         /// Lane bit set when South moves.
         south: u64,
         /// Lane bit set when the lane plays a game of the range (else it idles).
@@ -372,7 +370,6 @@ mod avx512 {
             pits: [Row([4; 64]); 12],
             scores: [Row([0; 64]); 2],
             legal: [u64::MAX; 6],
-            count: Row([6; 64]),
             south: if first_south { u64::MAX } else { 0 },
             active: 0,
             ctr: [0; LANES],
@@ -435,7 +432,6 @@ mod avx512 {
         for m in lanes.legal.iter_mut() {
             *m |= bit;
         }
-        lanes.count.0[l] = 6;
         if batch.variant.first_player == Side::South {
             lanes.south |= bit;
         } else {
@@ -516,7 +512,11 @@ mod avx512 {
         }
 
         // The draw: k uniform below the legal move count, in 32-bit lanes.
-        let count = load(&lanes.count);
+        let one = splat(1);
+        let mut count = _mm512_setzero_si512();
+        for &legal in &lanes.legal {
+            count = _mm512_mask_add_epi8(count, legal, count, one);
+        }
         let golden = _mm512_set1_epi32(GOLDEN as i32);
         let mut ks = [_mm_setzero_si128(); 4];
         for (c, k) in ks.iter_mut().enumerate() {
@@ -542,7 +542,6 @@ mod avx512 {
         k = _mm512_inserti32x4::<3>(k, ks[3]);
 
         // The k-th legal pit and its seeds.
-        let one = splat(1);
         let (mut before, mut p, mut n) = (
             _mm512_setzero_si512(),
             _mm512_setzero_si512(),
@@ -613,14 +612,8 @@ mod avx512 {
                 }
             }
         }
-        let mut count = _mm512_setzero_si512();
-        let mut any = 0u64;
-        for (i, &l) in legal.iter().enumerate() {
-            lanes.legal[i] = l;
-            any |= l;
-            count = _mm512_mask_add_epi8(count, l, count, one);
-        }
-        store(&mut lanes.count, count);
+        lanes.legal = legal;
+        let any = legal.iter().fold(0, |a, &l| a | l);
         let over = _mm512_cmpgt_epu8_mask(mover_score, splat(24))
             | _mm512_cmpgt_epu8_mask(other_score, splat(24))
             | (_mm512_cmpeq_epi8_mask(mover_score, splat(24))
@@ -710,6 +703,11 @@ mod avx512 {
         std::array::from_fn(|j| rows[j].0[l])
     }
 
+    /// Lane `l`'s board key at ring slot `slot`.
+    fn ring_key(lanes: &Lanes, slot: usize, l: usize) -> u16 {
+        u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]])
+    }
+
     /// Pits A..F a..f from pits seen from the mover.
     fn absolute(pits: [u8; 12], south: bool) -> [u8; 12] {
         if south {
@@ -744,8 +742,7 @@ mod avx512 {
             m &= m - 1;
             lanes.since[l] = step;
             lanes.filter[l] = [0; 16];
-            let key =
-                u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]]);
+            let key = ring_key(lanes, slot, l);
             insert(&mut lanes.filter[l], key);
         }
         let mut m = !out.captured;
@@ -758,8 +755,7 @@ mod avx512 {
                 finished &= !(1 << l);
                 continue;
             }
-            let key =
-                u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]]);
+            let key = ring_key(lanes, slot, l);
             if !insert(&mut lanes.filter[l], key) {
                 continue;
             }
@@ -770,10 +766,7 @@ mod avx512 {
             while t >= lanes.since[l] + 2 {
                 t -= 2;
                 let s = (t as usize) & (ring - 1);
-                if lanes.ring_key[s][0].0[l] == key.to_le_bytes()[0]
-                    && lanes.ring_key[s][1].0[l] == key.to_le_bytes()[1]
-                    && lane_pits(lanes, l, Some(s)) == now
-                {
+                if ring_key(lanes, s, l) == key && lane_pits(lanes, l, Some(s)) == now {
                     seen += 1;
                 }
             }
@@ -782,7 +775,8 @@ mod avx512 {
             }
         }
         finished |= repeated;
-        let cut = if batch.max_plies == u32::MAX {
+        // No game has reached the ply limit before that many steps.
+        let cut = if step < u64::from(batch.max_plies) {
             0
         } else {
             let mut cut = 0u64;
@@ -881,15 +875,11 @@ mod avx512 {
         let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
         let scores = if south_now { mine } else { [mine[1], mine[0]] };
         let mut g = batch.rules.game_with_history(&history, scores);
-        let keys = [
-            lanes.ctr[l].wrapping_sub(((step - lanes.start[l]) as u32).wrapping_mul(GOLDEN)),
-            lanes.key1[l],
-        ];
         let ply = (step - lanes.start[l]) as u32;
         each(finish_scalar(
             &batch.rules,
             &mut g,
-            keys,
+            game_keys(batch.seed, lanes.game[l]),
             lanes.game[l],
             ply,
             batch.max_plies,
