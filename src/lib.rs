@@ -1,4 +1,4 @@
-//! mancala-lab: the rules of Bao la Kiswahili (and later Oware) as executable, traceable code,
+//! mancala-lab: the rules of Bao la Kiswahili and Oware as executable, traceable code,
 //! with clause coverage of the written specification under `spec/`.
 
 pub mod bao;
@@ -6,8 +6,11 @@ pub mod checks;
 pub mod coverage;
 pub mod diff;
 pub mod engine;
+pub mod game;
 pub mod inconsistencies;
 pub mod oware;
+pub mod playout;
+pub mod policy;
 pub mod side;
 pub mod stats;
 pub mod walk;

@@ -3,6 +3,7 @@
 
 mod cli;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -191,7 +192,7 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
         return Err(format!("unknown game '{game}' (known: bao, oware)"));
     }
     if playouts > 0 {
-        let counts = clause_counts(game, playouts);
+        let counts = clause_counts(game, playouts)?;
         let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
         Ok(Report::build(game, &spec, &annotations, Some(&f)))
     } else {
@@ -199,22 +200,24 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
     }
 }
 
-/// How often each clause fires in `games` random games (seed 1) of the stats job's reference runs.
-fn clause_counts(game: &str, games: u64) -> mancala_lab::stats::ClauseCounts {
-    use mancala_lab::stats::{bao_game, oware_game, Policy};
-    let rules = Rules::default();
-    let mut counts = mancala_lab::stats::ClauseCounts::new();
-    for i in 0..games {
-        let c = if game == "bao" {
-            bao_game(&rules, "default", Policy::Random, 1, i, 2000).1
-        } else {
-            oware_game(Default::default(), "sheet", Policy::Random, 1, i, 2000).1
-        };
-        for (clause, n) in c {
+/// How often each clause fires in `games` random games (seed 1) of the reference engine under
+/// the game's default reading: the clause events of the moves and the clauses that end the games.
+fn clause_counts(game: &str, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
+    use mancala_lab::game::GameKind;
+    use mancala_lab::playout::{AnyEngine, EngineKind};
+    use mancala_lab::policy::Policy;
+    let kind: GameKind = game.parse()?;
+    let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
+    let mut counts = BTreeMap::new();
+    engine.play(Policy::Random, 1, 0..games, 2000, |row, events| {
+        for (clause, n) in events {
             *counts.entry(clause).or_default() += n;
         }
-    }
-    counts
+        if let Some(end) = row.ending {
+            *counts.entry(end.clause).or_default() += 1;
+        }
+    });
+    Ok(counts)
 }
 
 fn print_summary(summary: &Summary, seed: u64, variant: &str) {

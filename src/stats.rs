@@ -1,366 +1,10 @@
-//! Batch statistics: one row per game (games.csv), clause counts (clauses.csv) and aggregates with
-//! 95% confidence intervals (summary.csv). Game i draws from ChaCha8 stream i of the master seed,
-//! so results do not depend on the thread count.
+//! Batch statistics: the 95% intervals of rates and means, running tallies of whole games, the
+//! summary.csv rows, and the Bao cut-off study.
 
 use std::collections::BTreeMap;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
-
-use crate::bao::trace::Event;
-use crate::bao::{
-    IllegalMove, Move, Played as BaoPlayed, Position, Rules as BaoRules, Side, Stage,
-};
-use crate::oware::rules::Verdict as OwareVerdict;
-use crate::oware::{Rules as OwareRules, Variant as OwareVariant};
-
-/// How moves are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly among the legal moves.
-    Random,
-    /// The move capturing the most seeds now; ties broken at random.
-    Greedy,
-    /// Two-ply search: the move maximising seeds captured now minus the opponent's best capture in
-    /// reply (a move that wins at once scores highest); ties at random.
-    Search,
-}
-
-impl std::str::FromStr for Policy {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "random" => Ok(Policy::Random),
-            "greedy" => Ok(Policy::Greedy),
-            "search" => Ok(Policy::Search),
-            _ => Err(format!(
-                "unknown policy '{s}' (known: random, greedy, search)"
-            )),
-        }
-    }
-}
-
-impl Policy {
-    /// The policy's name as written in the CSV files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Policy::Random => "random",
-            Policy::Greedy => "greedy",
-            Policy::Search => "search",
-        }
-    }
-}
-
-/// Clause id → times it fired.
-pub type ClauseCounts = BTreeMap<String, u64>;
-
-/// The RNG of game `index`.
-pub fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
-
-/// Picks among `scores` (one per move) by `policy`.
-fn choose(policy: Policy, scores: &[i64], rng: &mut ChaCha8Rng) -> usize {
-    match policy {
-        Policy::Random => rng.gen_range(0..scores.len()),
-        Policy::Greedy | Policy::Search => {
-            let best = *scores.iter().max().expect("non-empty");
-            let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
-            ties[rng.gen_range(0..ties.len())]
-        }
-    }
-}
-
-/// One Bao game in games.csv.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BaoRow {
-    /// Game index (also its RNG stream).
-    pub game: u64,
-    /// Rule reading.
-    pub variant: String,
-    /// Move policy.
-    pub policy: String,
-    /// Plies played.
-    pub plies: u32,
-    /// South, North, or none (ply limit).
-    pub winner: String,
-    /// Clause that ended the game, or `ply-limit`.
-    pub end_clause: String,
-    /// Harvests by South.
-    pub captures_south: u32,
-    /// Harvests by North.
-    pub captures_north: u32,
-    /// Plies in the kunamua stage.
-    pub kunamua_plies: u32,
-    /// Plies in the mtaji stage.
-    pub mtaji_plies: u32,
-    /// Houses lost during the game.
-    pub house_events: u32,
-    /// Sowings of the longest move (by seeds sown).
-    pub longest_move_sowings: u32,
-    /// Seeds sown by the longest move.
-    pub longest_move_seeds: u32,
-    /// Candidate moves rejected as infinite over the game.
-    pub infinite_moves_met: u32,
-    /// Moves that relied on a reading of a silent or conflicting clause (`Played::undefined`).
-    pub undefined_cases: u32,
-}
-
-/// Plays a legal move, or names the clause it reaches that the reading leaves open.
-fn play_or_silent(rules: &BaoRules, pos: &Position, mv: Move) -> Result<BaoPlayed, &'static str> {
-    match rules.play(pos, mv) {
-        Ok(played) => Ok(played),
-        Err(IllegalMove::RulesSilent { clause, .. }) => Err(clause),
-        Err(e) => panic!("a listed move must play: {e}"),
-    }
-}
-
-/// Plays Bao game `index`; returns its row and the clause counts of its moves.
-pub fn bao_game(
-    rules: &BaoRules,
-    variant: &str,
-    policy: Policy,
-    seed: u64,
-    index: u64,
-    max_plies: u32,
-) -> (BaoRow, ClauseCounts) {
-    let mut rng = game_rng(seed, index);
-    let mut counts = ClauseCounts::new();
-    let mut row = BaoRow {
-        game: index,
-        variant: variant.to_string(),
-        policy: policy.name().to_string(),
-        plies: 0,
-        winner: "none".into(),
-        end_clause: "ply-limit".into(),
-        captures_south: 0,
-        captures_north: 0,
-        kunamua_plies: 0,
-        mtaji_plies: 0,
-        house_events: 0,
-        longest_move_sowings: 0,
-        longest_move_seeds: 0,
-        infinite_moves_met: 0,
-        undefined_cases: 0,
-    };
-    let mut pos = Position::start();
-    while row.plies < max_plies {
-        let (moves, infinite) = rules.legal_moves_and_infinite(&pos);
-        row.infinite_moves_met += infinite as u32;
-        if moves.is_empty() {
-            break;
-        }
-        let mover = pos.to_move();
-        let them = mover.opponent();
-        let chosen = match policy {
-            Policy::Random => play_or_silent(rules, &pos, moves[rng.gen_range(0..moves.len())]),
-            Policy::Greedy | Policy::Search => {
-                let played: Vec<_> = moves
-                    .iter()
-                    .map(|&m| play_or_silent(rules, &pos, m))
-                    .collect();
-                // Seeds captured by a move: what the loser's side gives up.
-                let gain = |before: &Position, after: &Position, loser: Side| {
-                    i64::from(before.board().side_total(loser))
-                        - i64::from(after.board().side_total(loser))
-                };
-                let scores: Vec<i64> = played
-                    .iter()
-                    .map(|p| {
-                        // A move the rules leave open has no known result: no gain.
-                        let Ok(p) = p else { return 0 };
-                        let now = gain(&pos, &p.position, them);
-                        if policy == Policy::Greedy {
-                            return now;
-                        }
-                        if let Some(out) = rules.outcome(&p.position) {
-                            return if out.winner == mover { 1000 } else { -1000 };
-                        }
-                        let reply = rules
-                            .legal_moves(&p.position)
-                            .iter()
-                            .map(|&r| match play_or_silent(rules, &p.position, r) {
-                                Ok(after) => gain(&p.position, &after.position, mover),
-                                Err(_) => 0,
-                            })
-                            .max()
-                            .unwrap_or(0);
-                        now - reply
-                    })
-                    .collect();
-                let i = choose(policy, &scores, &mut rng);
-                played.into_iter().nth(i).expect("index")
-            }
-        };
-        let chosen = match chosen {
-            Ok(played) => played,
-            Err(clause) => {
-                // The reading leaves this point open: the game stops here, undecided.
-                row.end_clause = format!("silent:{clause}");
-                *counts.entry(row.end_clause.clone()).or_default() += 1;
-                return (row, counts);
-            }
-        };
-        match pos.stage() {
-            Stage::Kunamua => row.kunamua_plies += 1,
-            Stage::Mtaji => row.mtaji_plies += 1,
-        }
-        if mover == Side::South {
-            row.captures_south += chosen.captures;
-        } else {
-            row.captures_north += chosen.captures;
-        }
-        let sowings = chosen
-            .trace
-            .iter()
-            .filter(|s| matches!(s.event, Event::Sow { .. }))
-            .count() as u32;
-        if chosen.sown > row.longest_move_seeds {
-            row.longest_move_seeds = chosen.sown;
-            row.longest_move_sowings = sowings;
-        }
-        row.undefined_cases += chosen.undefined.len() as u32;
-        for step in &chosen.trace {
-            *counts.entry(step.clause.to_string()).or_default() += 1;
-            if matches!(step.event, Event::HouseLost { .. }) {
-                row.house_events += 1;
-            }
-        }
-        pos = chosen.position;
-        row.plies += 1;
-    }
-    if let Some(out) = rules.outcome(&pos) {
-        row.winner = out.winner.to_string();
-        row.end_clause = out.clause.to_string();
-        *counts.entry(out.clause.to_string()).or_default() += 1;
-    }
-    (row, counts)
-}
-
-/// One Oware game in games.csv.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OwareRow {
-    /// Game index (also its RNG stream).
-    pub game: u64,
-    /// Rule reading.
-    pub variant: String,
-    /// Move policy.
-    pub policy: String,
-    /// Plies played.
-    pub plies: u32,
-    /// South, North, draw, or none (ply limit).
-    pub winner: String,
-    /// Clause that ended the game, or `ply-limit`.
-    pub end_clause: String,
-    /// Seeds captured by South during play.
-    pub captured_south: u32,
-    /// Seeds captured by North during play.
-    pub captured_north: u32,
-    /// Final score of South.
-    pub final_south: u8,
-    /// Final score of North.
-    pub final_north: u8,
-    /// Moves that captured.
-    pub capturing_moves: u32,
-    /// Ends decided by a reading where the sheet is silent (O.4.2 with seeds on both rows, O.6.2).
-    pub undefined_cases: u32,
-}
-
-/// Plays Oware game `index`; returns its row and clause counts.
-pub fn oware_game(
-    variant: OwareVariant,
-    name: &str,
-    policy: Policy,
-    seed: u64,
-    index: u64,
-    max_plies: u32,
-) -> (OwareRow, ClauseCounts) {
-    let rules = OwareRules::new(variant);
-    let mut rng = game_rng(seed, index);
-    let mut counts = ClauseCounts::new();
-    let mut g = rules.new_game();
-    let mut row = OwareRow {
-        game: index,
-        variant: name.to_string(),
-        policy: policy.name().to_string(),
-        plies: 0,
-        winner: "none".into(),
-        end_clause: "ply-limit".into(),
-        captured_south: 0,
-        captured_north: 0,
-        final_south: 0,
-        final_north: 0,
-        capturing_moves: 0,
-        undefined_cases: 0,
-    };
-    while row.plies < max_plies {
-        let moves = rules.legal_moves(&g);
-        if moves.is_empty() {
-            break;
-        }
-        let mover = g.position().to_move();
-        let played: Vec<_> = moves
-            .iter()
-            .map(|&m| rules.play(&g, m).expect("legal"))
-            .collect();
-        let scores: Vec<i64> = played
-            .iter()
-            .map(|p| {
-                let now = i64::from(p.captured);
-                if policy != Policy::Search {
-                    return now;
-                }
-                if let Some(out) = p.game.outcome() {
-                    return match out.winner {
-                        Some(w) if w == mover => 1000,
-                        Some(_) => -1000,
-                        None => 0,
-                    };
-                }
-                let reply = rules
-                    .legal_moves(&p.game)
-                    .iter()
-                    .map(|&r| i64::from(rules.play(&p.game, r).expect("legal").captured))
-                    .max()
-                    .unwrap_or(0);
-                now - reply
-            })
-            .collect();
-        let chosen = played
-            .into_iter()
-            .nth(choose(policy, &scores, &mut rng))
-            .expect("index");
-        if chosen.captured > 0 {
-            row.capturing_moves += 1;
-        }
-        row.undefined_cases += chosen.undefined.len() as u32;
-        match mover {
-            Side::South => row.captured_south += u32::from(chosen.captured),
-            Side::North => row.captured_north += u32::from(chosen.captured),
-        }
-        for step in &chosen.trace {
-            *counts.entry(step.clause.to_string()).or_default() += 1;
-        }
-        g = chosen.game;
-        row.plies += 1;
-    }
-    if let Some(out) = g.outcome() {
-        if out.verdict == OwareVerdict::RulesSilent {
-            // The reading leaves this point open: the game stopped undecided.
-            row.end_clause = format!("silent:{}", out.clause);
-        } else {
-            row.winner = out.winner.map_or("draw".to_string(), |w| w.to_string());
-            row.end_clause = out.clause.to_string();
-        }
-    }
-    row.final_south = g.position().score(Side::South);
-    row.final_north = g.position().score(Side::North);
-    (row, counts)
-}
+use crate::bao::{Position, Rules as BaoRules};
+use crate::game::{game_keys, Draw, Game};
 
 /// A rate with its 95% Wilson score interval.
 pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
@@ -373,7 +17,19 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+    // The bounds are exact at the ends (0 of n has lower bound 0, n of n upper bound 1) and the
+    // interval holds its estimate whatever the rounding.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).clamp(0.0, p)
+    };
+    let high = if successes as f64 == n {
+        1.0
+    } else {
+        (centre + half).clamp(p, 1.0)
+    };
+    (p, low, high)
 }
 
 /// A mean with its 95% normal-approximation interval.
@@ -409,40 +65,59 @@ pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> (f64, f64, f64) {
     (mean, mean - half, mean + half)
 }
 
-/// Running totals of whole random games: results, plies and final scores, as integer sums so that
-/// the totals do not depend on the order the games were added in.
+/// Running totals of whole games, read from games.csv rows: results, plies and endings, as
+/// integer sums so that the totals do not depend on the order the games were added in, in memory
+/// that does not grow with the number of games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Summary {
     /// Games added.
     pub games: u64,
-    /// South wins, North wins, draws, games cut at the ply limit.
-    pub results: [u64; 4],
+    /// Games by winner: South, North, draw, none (cut at the ply limit or rules silent).
+    pub winners: [u64; 4],
     /// Sum of plies.
     pub plies: u128,
     /// Sum of the squares of plies.
     pub plies_sq: u128,
     /// The most plies of a game.
     pub max_plies: u32,
-    /// Sum of the final scores of South and North.
-    pub scores: [u64; 2],
-    /// Games by the clause that ended them.
-    pub ends: BTreeMap<&'static str, u64>,
+    /// Games by `end_clause`.
+    pub ends: BTreeMap<String, u64>,
 }
 
-impl Tally {
-    /// Adds a game: its plies, result (0 South, 1 North, 2 draw, `None` cut), final scores and
-    /// the clause that ended it (empty when cut).
-    pub fn add(&mut self, plies: u32, result: Option<u8>, scores: [u8; 2], end: &'static str) {
+/// The `winner` values, in the order of [`Summary::winners`].
+pub const WINNERS: [&str; 4] = ["South", "North", "draw", "none"];
+
+impl Summary {
+    /// Adds a game by its `winner`, `end_clause` and `plies` columns; an unknown winner is an error.
+    pub fn add(&mut self, winner: &str, end_clause: &str, plies: u32) -> Result<(), String> {
+        let w = WINNERS
+            .iter()
+            .position(|&x| x == winner)
+            .ok_or_else(|| format!("winner '{winner}' (known: South, North, draw, none)"))?;
+        self.winners[w] += 1;
         self.games += 1;
-        if !end.is_empty() {
-            *self.ends.entry(end).or_default() += 1;
+        if let Some(n) = self.ends.get_mut(end_clause) {
+            *n += 1;
+        } else {
+            self.ends.insert(end_clause.to_string(), 1);
         }
-        self.results[usize::from(result.map_or(3, |r| r.min(2)))] += 1;
         self.plies += u128::from(plies);
         self.plies_sq += u128::from(plies) * u128::from(plies);
         self.max_plies = self.max_plies.max(plies);
-        for (sum, s) in self.scores.iter_mut().zip(scores) {
-            *sum += u64::from(s);
+        Ok(())
+    }
+
+    /// Adds the games of another summary.
+    pub fn merge(&mut self, other: &Summary) {
+        self.games += other.games;
+        for (a, b) in self.winners.iter_mut().zip(other.winners) {
+            *a += b;
+        }
+        self.plies += other.plies;
+        self.plies_sq += other.plies_sq;
+        self.max_plies = self.max_plies.max(other.max_plies);
+        for (clause, &n) in &other.ends {
+            *self.ends.entry(clause.clone()).or_default() += n;
         }
     }
 
@@ -450,55 +125,113 @@ impl Tally {
     pub fn mean_plies(&self) -> (f64, f64, f64) {
         mean_ci_of_sums(self.games, self.plies, self.plies_sq)
     }
+
+    /// The summary.csv rows: counts as integers, rates with Wilson 95% intervals, the mean plies
+    /// with a normal 95% interval.
+    pub fn rows(&self) -> Vec<SummaryRow> {
+        let n = self.games;
+        let count = |metric: &str, k: u64| SummaryRow::count(metric, k);
+        let rate = |metric: String, k: u64| {
+            let (value, ci_low, ci_high) = wilson(k, n);
+            SummaryRow {
+                metric,
+                value: Value::Rate(value),
+                ci_low,
+                ci_high,
+            }
+        };
+        let mut out = vec![count("games", n)];
+        for (who, &k) in ["south_wins", "north_wins", "draws", "no_winner"]
+            .iter()
+            .zip(&self.winners)
+        {
+            out.push(count(who, k));
+        }
+        for (who, &k) in [
+            "south_win_rate",
+            "north_win_rate",
+            "draw_rate",
+            "no_winner_rate",
+        ]
+        .iter()
+        .zip(&self.winners)
+        {
+            out.push(rate(who.to_string(), k));
+        }
+        let (mean, lo, hi) = self.mean_plies();
+        out.push(SummaryRow {
+            metric: "mean_plies".into(),
+            value: Value::Rate(mean),
+            ci_low: lo,
+            ci_high: hi,
+        });
+        out.push(count("max_plies", u64::from(self.max_plies)));
+        for (clause, &k) in &self.ends {
+            out.push(rate(format!("ended_by_{clause}"), k));
+        }
+        out
+    }
+
+    /// summary.csv: `metric,value,ci_low,ci_high`.
+    pub fn csv(&self) -> String {
+        let mut text = String::from("metric,value,ci_low,ci_high\n");
+        for r in self.rows() {
+            text.push_str(&r.csv_line());
+        }
+        text
+    }
+}
+
+/// A summary value: a count (written as an integer) or a rate or mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Count(u64),
+    /// A rate (0 to 1) or a mean.
+    Rate(f64),
 }
 
 /// One line of summary.csv.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SummaryRow {
     /// What is measured.
     pub metric: String,
-    /// Its value (a rate 0–1, a mean or a count).
-    pub value: f64,
-    /// Lower end of the 95% interval.
+    /// Its value.
+    pub value: Value,
+    /// Lower end of the 95% interval (the count itself for a count).
     pub ci_low: f64,
-    /// Upper end of the 95% interval.
+    /// Upper end of the 95% interval (the count itself for a count).
     pub ci_high: f64,
 }
 
-/// Aggregates over games given as (winner, end clause, plies).
-pub fn summarize(games: &[(String, String, u32)]) -> Vec<SummaryRow> {
-    let n = games.len() as u64;
-    let row = |metric: String, (value, ci_low, ci_high): (f64, f64, f64)| SummaryRow {
-        metric,
-        value,
-        ci_low,
-        ci_high,
-    };
-    let mut out = vec![row("games".into(), (n as f64, n as f64, n as f64))];
-    for who in ["South", "North", "draw", "none"] {
-        let k = games.iter().filter(|g| g.0 == who).count() as u64;
-        let name = if who == "none" {
-            "unfinished_rate".to_string()
-        } else {
-            format!("{}_win_rate", who.to_lowercase())
-        };
-        let name = if who == "draw" {
-            "draw_rate".to_string()
-        } else {
-            name
-        };
-        out.push(row(name, wilson(k, n)));
+impl SummaryRow {
+    fn count(metric: &str, k: u64) -> SummaryRow {
+        SummaryRow {
+            metric: metric.into(),
+            value: Value::Count(k),
+            ci_low: k as f64,
+            ci_high: k as f64,
+        }
     }
-    let plies: Vec<f64> = games.iter().map(|g| f64::from(g.2)).collect();
-    out.push(row("mean_plies".into(), mean_ci(&plies)));
-    let mut clauses: BTreeMap<&str, u64> = BTreeMap::new();
-    for g in games {
-        *clauses.entry(g.1.as_str()).or_default() += 1;
+
+    /// The row's CSV line, with its newline.
+    pub fn csv_line(&self) -> String {
+        match self.value {
+            Value::Count(k) => format!("{},{k},{k},{k}\n", self.metric),
+            Value::Rate(v) => format!("{},{v},{},{}\n", self.metric, self.ci_low, self.ci_high),
+        }
     }
-    for (clause, k) in clauses {
-        out.push(row(format!("ended_by_{clause}"), wilson(k, n)));
+
+    /// The row for a terminal: counts as integers, rates and means to four places.
+    pub fn display(&self) -> String {
+        match self.value {
+            Value::Count(k) => format!("{}: {k}", self.metric),
+            Value::Rate(v) => format!(
+                "{}: {v:.4} [{:.4}, {:.4}]",
+                self.metric, self.ci_low, self.ci_high
+            ),
+        }
     }
-    out
 }
 
 #[cfg(test)]
@@ -522,14 +255,14 @@ mod tests {
 
     #[test]
     fn cutoff_study_replays_the_stats_games() {
-        // Same stream, same random choices: the same games, and the longest move offered is at
+        // Same draws, same random choices: the same games, and the longest move offered is at
         // least the longest move played.
         let rules = BaoRules::default();
         for i in 0..20 {
-            let (row, _) = bao_game(&rules, "default", Policy::Random, 4, i, 2000);
+            let (row, _) =
+                crate::playout::play_game(&rules, crate::policy::Policy::Random, 4, i, 2000);
             let rec = bao_cutoff_game(&rules, 4, i, 2000);
             assert_eq!(rec.plies, row.plies, "game {i}");
-            assert_eq!(rec.infinite_candidates, row.infinite_moves_met, "game {i}");
             assert!(rec.longest_legal_move >= row.longest_move_seeds, "game {i}");
         }
     }
@@ -545,23 +278,41 @@ mod tests {
     }
 
     #[test]
-    fn tallies_count_results_and_plies() {
-        let mut t = Tally::default();
-        t.add(10, Some(0), [30, 18], "O.6.1");
-        t.add(20, Some(1), [10, 38], "O.6.1");
-        t.add(30, Some(2), [24, 24], "O.5.2");
-        t.add(40, None, [5, 6], "");
-        assert_eq!(t.results, [1, 1, 1, 1]);
+    fn summaries_count_results_plies_and_endings() {
+        let mut t = Summary::default();
+        t.add("South", "O.6.1", 10).unwrap();
+        t.add("North", "O.6.1", 20).unwrap();
+        t.add("draw", "O.5.2", 30).unwrap();
+        t.add("none", "ply-limit", 40).unwrap();
+        assert!(t.add("south", "O.6.1", 1).is_err());
+        assert_eq!(t.winners, [1, 1, 1, 1]);
         assert_eq!(
-            t.ends.iter().map(|(&c, &n)| (c, n)).collect::<Vec<_>>(),
-            [("O.5.2", 1), ("O.6.1", 2)]
+            t.ends
+                .iter()
+                .map(|(c, &n)| (c.as_str(), n))
+                .collect::<Vec<_>>(),
+            [("O.5.2", 1), ("O.6.1", 2), ("ply-limit", 1)]
         );
         assert_eq!(
             (t.games, t.plies, t.plies_sq, t.max_plies),
             (4, 100, 3000, 40)
         );
-        assert_eq!(t.scores, [69, 86]);
         assert!((t.mean_plies().0 - 25.0).abs() < 1e-12);
+        let csv = t.csv();
+        assert!(csv.contains("\ngames,4,4,4\n"), "{csv}");
+        assert!(csv.contains("\nmax_plies,40,40,40\n"), "{csv}");
+    }
+
+    #[test]
+    fn wilson_bounds_are_exact_at_the_ends_and_hold_the_estimate() {
+        for n in [1u64, 7, 1000, 10_000_000] {
+            assert_eq!(wilson(0, n).1, 0.0);
+            assert_eq!(wilson(n, n).2, 1.0);
+            for k in [0, 1, n / 2, n - 1, n] {
+                let (p, lo, hi) = wilson(k, n);
+                assert!(lo <= p && p <= hi, "{k}/{n}: {lo} {p} {hi}");
+            }
+        }
     }
 
     #[test]
@@ -585,9 +336,10 @@ pub struct CutoffRecord {
     pub plies: u32,
 }
 
-/// Plays random Bao game `index` with exact detection, recording what a seed-count cut-off needs.
+/// Plays random Bao game `index` with exact detection, recording what a seed-count cut-off needs;
+/// the moves are those of the stats job's random game `index`.
 pub fn bao_cutoff_game(rules: &BaoRules, seed: u64, index: u64, max_plies: u32) -> CutoffRecord {
-    let mut rng = game_rng(seed, index);
+    let keys = game_keys(seed, index);
     let mut rec = CutoffRecord {
         longest_legal_move: 0,
         infinite_candidates: 0,
@@ -597,17 +349,14 @@ pub fn bao_cutoff_game(rules: &BaoRules, seed: u64, index: u64, max_plies: u32) 
     while rec.plies < max_plies {
         let (moves, infinite) = rules.legal_moves_and_infinite(&pos);
         rec.infinite_candidates += infinite as u32;
-        if moves.is_empty() {
-            break;
+        for &m in &moves {
+            let sown = rules.play(&pos, m).map_or(0, |p| p.sown);
+            rec.longest_legal_move = rec.longest_legal_move.max(sown);
         }
-        let played: Vec<_> = moves
-            .iter()
-            .map(|&m| rules.play(&pos, m).expect("legal"))
-            .collect();
-        rec.longest_legal_move = rec
-            .longest_legal_move
-            .max(played.iter().map(|p| p.sown).max().unwrap_or(0));
-        pos = played[rng.gen_range(0..played.len())].position.clone();
+        match rules.random_move(&pos, Draw::new(keys, rec.plies)) {
+            Some(Ok((_, ply))) => pos = ply.state,
+            _ => break,
+        }
         rec.plies += 1;
     }
     rec

@@ -1,8 +1,9 @@
-//! The stats job: byte-identical games.csv for any thread count, resume after an interruption,
-//! Ctrl-C leaving complete rows, and shards merged into what one run writes.
+//! The stats job: the same games.csv from every engine and any thread count, rows that are the
+//! reference engine's games, and a folder that cannot be corrupted silently (locks, resume and
+//! merge checked against the manifest, no overwrite without --force).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
@@ -14,141 +15,450 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-fn stats(args: &[&str], out: &Path) -> std::process::Output {
-    let o = bin()
+fn run_stats(args: &[&str], out: &Path) -> Output {
+    bin()
         .arg("stats")
         .args(args)
         .arg("--out")
         .arg(out)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+fn stats(args: &[&str], out: &Path) -> Output {
+    let o = run_stats(args, out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     o
+}
+
+/// Runs a stats command that must be refused with exit 2; returns its message.
+fn refused(args: &[&str], out: &Path) -> String {
+    let o = run_stats(args, out);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
+fn merge(out: &Path, shards: &[PathBuf], extra: &[&str]) -> Output {
+    bin()
+        .args(["stats", "merge", "--out"])
+        .arg(out)
+        .args(extra)
+        .args(shards)
+        .output()
+        .unwrap()
 }
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&dir.join("manifest.json"))).unwrap()
+}
+
+fn set_manifest(dir: &Path, m: &serde_json::Value) {
+    std::fs::write(dir.join("manifest.json"), m.to_string()).unwrap();
+}
+
 const JOB: [&str; 6] = ["--game", "oware", "--games", "300", "--seed", "7"];
+const FILES: [&str; 3] = ["games.csv", "clauses.csv", "summary.csv"];
+
+fn same_files(a: &Path, b: &Path, files: &[&str]) {
+    for f in files {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+}
 
 #[test]
 fn games_csv_is_identical_for_any_thread_count() {
-    let (a, b) = (tmp("t1"), tmp("t3"));
-    stats(&[&JOB[..], &["--threads", "1"]].concat(), &a);
-    stats(&[&JOB[..], &["--threads", "3"]].concat(), &b);
-    for f in ["games.csv", "clauses.csv", "summary.csv"] {
-        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    for (game, policy, games) in [
+        ("oware", "random", "300"),
+        ("oware", "search", "60"),
+        ("bao", "greedy", "60"),
+        ("bao", "random", "2000"),
+    ] {
+        let (a, b) = (
+            tmp(&format!("t1{game}{policy}")),
+            tmp(&format!("t3{game}{policy}")),
+        );
+        let job = [
+            "--game", game, "--policy", policy, "--games", games, "--seed", "7",
+        ];
+        stats(&[&job[..], &["--threads", "1"]].concat(), &a);
+        stats(&[&job[..], &["--threads", "3"]].concat(), &b);
+        same_files(&a, &b, &FILES);
+        let rows = read(&a.join("games.csv"));
+        assert_eq!(rows.lines().count(), games.parse::<usize>().unwrap() + 1);
+        assert!(rows.contains(&format!(",{policy},")));
     }
-    assert_eq!(read(&a.join("games.csv")).lines().count(), 301);
-    let bao = (tmp("b1"), tmp("b2"));
-    stats(
-        &[
-            "--game",
-            "bao",
-            "--games",
-            "40",
-            "--policy",
-            "greedy",
-            "--threads",
-            "1",
-        ],
-        &bao.0,
-    );
-    stats(
-        &[
-            "--game",
-            "bao",
-            "--games",
-            "40",
-            "--policy",
-            "greedy",
-            "--threads",
-            "2",
-        ],
-        &bao.1,
-    );
-    assert_eq!(
-        read(&bao.0.join("games.csv")),
-        read(&bao.1.join("games.csv"))
-    );
-    let search = (tmp("s1"), tmp("s2"));
+}
+
+/// For each game, several readings and every policy, the optimized and the reference engine
+/// write the same games.csv and summary.csv (the optimized engines count no clause events).
+#[test]
+fn optimized_and_reference_engines_write_the_same_rows() {
+    let cases = [
+        ("oware", "sheet", "random", "3000"),
+        ("oware", "abapa", "random", "3000"),
+        ("oware", "sheet", "greedy", "400"),
+        ("oware", "abapa", "search", "150"),
+        ("bao", "default", "random", "2000"),
+        ("bao", "literal-en", "random", "1000"),
+        ("bao", "engines", "greedy", "150"),
+        ("bao", "default", "search", "30"),
+    ];
+    for (game, variant, policy, games) in cases {
+        let mut dirs = Vec::new();
+        for engine in ["optimized", "reference"] {
+            let dir = tmp(&format!("eng-{game}-{variant}-{policy}-{engine}"));
+            let job = [
+                "--game",
+                game,
+                "--variant",
+                variant,
+                "--policy",
+                policy,
+                "--games",
+                games,
+                "--seed",
+                "11",
+                "--engine",
+                engine,
+            ];
+            stats(&job, &dir);
+            dirs.push(dir);
+        }
+        let case = format!("{game} {variant} {policy}");
+        assert_eq!(
+            read(&dirs[0].join("games.csv")),
+            read(&dirs[1].join("games.csv")),
+            "{case}"
+        );
+        assert_eq!(
+            read(&dirs[0].join("summary.csv")),
+            read(&dirs[1].join("summary.csv")),
+            "{case}"
+        );
+        // The reference engine's clause events come on top of the ending clauses both count.
+        let events = read(&dirs[1].join("clauses.csv"));
+        assert!(events.contains(",event,"), "{case}: {events}");
+        let ends: Vec<&str> = events.lines().filter(|l| l.contains(",end,")).collect();
+        let optimized: Vec<String> = read(&dirs[0].join("clauses.csv"))
+            .lines()
+            .skip(1)
+            .map(String::from)
+            .collect();
+        assert_eq!(ends, optimized, "{case}");
+    }
+}
+
+/// Each row of an Oware random run is the game the reference engine plays with the same draws
+/// (an independent replay, one ply at a time), whichever engine wrote it.
+#[test]
+fn oware_rows_are_the_reference_engines_games() {
+    use mancala_lab::oware::batch::reference_playout;
+    use mancala_lab::oware::{Rules, Variant};
+    let dir = tmp("oware-ref");
     stats(
         &[
             "--game",
             "oware",
+            "--variant",
+            "abapa",
             "--games",
-            "60",
-            "--policy",
-            "search",
-            "--threads",
-            "1",
+            "2000",
+            "--seed",
+            "4",
         ],
-        &search.0,
+        &dir,
     );
-    stats(
-        &[
-            "--game",
-            "oware",
-            "--games",
-            "60",
-            "--policy",
-            "search",
-            "--threads",
-            "2",
-        ],
-        &search.1,
-    );
-    assert_eq!(
-        read(&search.0.join("games.csv")),
-        read(&search.1.join("games.csv"))
-    );
-    assert!(read(&search.0.join("games.csv")).contains(",search,"));
+    let rules = Rules::new(Variant::ABAPA);
+    let text = read(&dir.join("games.csv"));
+    let mut lines = text.lines().skip(1);
+    for game in 0..2000u64 {
+        let r = reference_playout(&rules, 4, game, 2000);
+        let winner = match r.result {
+            Some(0) => "South",
+            Some(1) => "North",
+            Some(_) => "draw",
+            None => "none",
+        };
+        let end = if r.result.is_some() {
+            r.end
+        } else {
+            "ply-limit"
+        };
+        let want = format!(
+            "{game},abapa,random,{},{winner},{end},{},{},{},{},",
+            r.plies,
+            r.scores[0] - r.swept[0],
+            r.scores[1] - r.swept[1],
+            r.scores[0],
+            r.scores[1]
+        );
+        let line = lines.next().unwrap();
+        assert!(line.starts_with(&want), "game {game}: {line} vs {want}");
+    }
+    assert_eq!(lines.next(), None);
 }
 
 #[test]
 fn resume_after_a_crash_mid_write_gives_the_same_files() {
     let (full, broken) = (tmp("full"), tmp("broken"));
     stats(&JOB, &full);
-    stats(&JOB, &broken);
-    // Simulate a crash after 100 games: the manifest counts 100 games (with the clause counts of
-    // games 0..100, taken from shard 1/3 of the same job) and a partial row follows the last one.
+    // A crash after 100 games: the manifest counts 100 games (the counts and checksum of games
+    // 0..100 are those shard 1/3 of the same job records) and rows follow that it does not count,
+    // the last one cut.
     let first_third = tmp("third");
     stats(&[&JOB[..], &["--shard", "1/3"]].concat(), &first_third);
-    let third: serde_json::Value =
-        serde_json::from_str(&read(&first_third.join("manifest.json"))).unwrap();
-    let mut m: serde_json::Value =
-        serde_json::from_str(&read(&broken.join("manifest.json"))).unwrap();
-    m["games_done"] = 100.into();
-    m["clause_counts"] = third["clause_counts"].clone();
-    std::fs::write(broken.join("manifest.json"), m.to_string()).unwrap();
-    let written = read(&broken.join("games.csv"));
-    let rows: Vec<&str> = written.lines().take(120).collect();
+    let third = manifest(&first_third);
+    let mut m = manifest(&full);
+    for key in ["games_done", "rows_bytes", "rows_crc32", "clause_events"] {
+        m[key] = third[key].clone();
+    }
+    set_manifest(&broken_copy(&full, &broken), &m);
+    let text = read(&full.join("games.csv"));
+    let rows: Vec<&str> = text.lines().take(121).collect();
     std::fs::write(
         broken.join("games.csv"),
-        format!("{}\n105,she", rows.join("\n")),
+        format!("{}\n121,she", rows.join("\n")),
     )
     .unwrap();
     std::fs::remove_file(broken.join("summary.csv")).unwrap();
-    stats(&[&JOB[..], &["--resume"]].concat(), &broken);
-    for f in ["games.csv", "clauses.csv", "summary.csv"] {
-        assert_eq!(read(&full.join(f)), read(&broken.join(f)), "{f}");
+    // --resume alone: the job's options come from the manifest.
+    stats(&["--resume"], &broken);
+    same_files(&full, &broken, &FILES);
+    // An option that differs from the job is named.
+    let err = refused(&["--resume", "--seed", "8"], &broken);
+    assert!(err.contains("--seed 8") && err.contains("seed 7"), "{err}");
+}
+
+/// Copies a run folder; returns the copy.
+fn broken_copy(from: &Path, to: &Path) -> PathBuf {
+    std::fs::create_dir_all(to).unwrap();
+    for f in ["games.csv", "clauses.csv", "summary.csv", "manifest.json"] {
+        std::fs::copy(from.join(f), to.join(f)).unwrap();
     }
-    // Resuming a folder written by another job is refused.
-    let other = bin()
-        .args([
-            "stats", "--game", "oware", "--games", "300", "--seed", "8", "--resume", "--out",
-        ])
-        .arg(&broken)
-        .output()
-        .unwrap();
-    assert!(!other.status.success());
+    to.to_path_buf()
+}
+
+#[test]
+fn a_job_killed_before_its_first_save_resumes() {
+    let (full, killed) = (tmp("kfull"), tmp("killed"));
+    stats(&JOB, &full);
+    broken_copy(&full, &killed);
+    // What a kill right after the start leaves: the header, and the manifest of no game.
+    let mut m = manifest(&full);
+    m["games_done"] = 0.into();
+    m["rows_bytes"] = 0.into();
+    m["rows_crc32"] = 0.into();
+    m["clause_events"] = serde_json::json!({});
+    set_manifest(&killed, &m);
+    let header = read(&full.join("games.csv"))
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    std::fs::write(killed.join("games.csv"), header + "\n").unwrap();
+    stats(&["--resume"], &killed);
+    same_files(&full, &killed, &FILES);
+}
+
+#[test]
+fn resume_refuses_rows_lost_or_miscounted() {
+    let full = tmp("rfull");
+    stats(&JOB, &full);
+    let rows: Vec<String> = read(&full.join("games.csv"))
+        .lines()
+        .map(String::from)
+        .collect();
+    // A row deleted from the middle.
+    let lost = broken_copy(&full, &tmp("lost"));
+    let mut fewer = rows.clone();
+    fewer.remove(50);
+    std::fs::write(lost.join("games.csv"), fewer.join("\n") + "\n").unwrap();
+    let err = refused(&["--resume"], &lost);
+    assert!(
+        err.contains("games.csv: line 51") && err.contains("game 49"),
+        "{err}"
+    );
+    // games_done raised by hand beyond the rows on disk.
+    let raised = broken_copy(&full, &tmp("raised"));
+    let mut m = manifest(&full);
+    m["games_done"] = 20_000.into();
+    set_manifest(&raised, &m);
+    let err = refused(&["--resume"], &raised);
+    assert!(
+        err.contains("holds 300 complete rows") && err.contains("20000"),
+        "{err}"
+    );
+    // A counted row changed.
+    let changed = broken_copy(&full, &tmp("changed"));
+    let edited = read(&full.join("games.csv")).replacen(",South,", ",North,", 1);
+    std::fs::write(changed.join("games.csv"), edited).unwrap();
+    let err = refused(&["--resume"], &changed);
+    assert!(err.contains("CRC-32"), "{err}");
+}
+
+#[test]
+fn a_second_job_on_a_folder_in_use_is_refused() {
+    let dir = tmp("locked");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A live process holds the lock: this test's own.
+    std::fs::write(dir.join(".lock"), format!("{}\n", std::process::id())).unwrap();
+    let err = refused(&JOB, &dir);
+    assert!(
+        err.contains("in use by another stats job") && err.contains(".lock"),
+        "{err}"
+    );
+    assert!(!dir.join("games.csv").exists());
+    // A lock left by a process that is gone is taken over.
+    std::fs::write(dir.join(".lock"), "999999999\n").unwrap();
+    stats(&JOB, &dir);
+    assert!(!dir.join(".lock").exists());
+    // Two jobs started together on one folder: one is refused, the other writes every row once.
+    let both = tmp("both");
+    let job = [
+        "--game",
+        "oware",
+        "--games",
+        "30000",
+        "--seed",
+        "2",
+        "--engine",
+        "reference",
+    ];
+    let spawn = || {
+        bin()
+            .arg("stats")
+            .args(job)
+            .arg("--out")
+            .arg(&both)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let codes = [a.status.code(), b.status.code()];
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(2)),
+        "{codes:?}"
+    );
+    assert_eq!(read(&both.join("games.csv")).lines().count(), 30_001);
+}
+
+#[test]
+fn a_finished_run_is_not_overwritten_without_force() {
+    let dir = tmp("over");
+    stats(&JOB, &dir);
+    let before = read(&dir.join("games.csv"));
+    let err = refused(&["--game", "oware", "--games", "10"], &dir);
+    assert!(
+        err.contains("already holds a run") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(read(&dir.join("games.csv")), before);
+    stats(&["--game", "oware", "--games", "10", "--force"], &dir);
+    assert_eq!(read(&dir.join("games.csv")).lines().count(), 11);
+}
+
+#[test]
+fn shards_merge_into_one_run_and_bad_shards_are_refused() {
+    let single = tmp("single");
+    stats(&JOB, &single);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp(&format!("shard{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate().rev() {
+        let o = stats(
+            &[&JOB[..], &["--shard", &format!("{}/3", k + 1)]].concat(),
+            dir,
+        );
+        // Each shard reports its own games, not the job's.
+        let said = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            said.contains(&format!("games {}..{} of 300", k * 100, (k + 1) * 100)),
+            "{said}"
+        );
+    }
+    let merged = tmp("merged");
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    same_files(&single, &merged, &FILES);
+    // Not over a finished run without --force, and never into one of its own inputs.
+    assert_eq!(merge(&merged, &shards, &[]).status.code(), Some(2));
+    assert!(merge(&merged, &shards, &["--force"]).status.success());
+    let o = merge(&shards[0], &shards, &["--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is one of the shards"));
+    // A missing shard.
+    assert_eq!(merge(&tmp("bad"), &shards[..2], &[]).status.code(), Some(2));
+    // A shard with a row missing, doubled, or cut mid-row: refused, naming the file and line.
+    let text = read(&shards[1].join("games.csv"));
+    let lines: Vec<&str> = text.lines().collect();
+    let mut missing = lines.clone();
+    missing.remove(10);
+    let mut doubled = lines.clone();
+    doubled.insert(10, lines[10]);
+    let cut = &text[..text.len() - 5];
+    for (what, body) in [
+        ("missing", missing.join("\n") + "\n"),
+        ("doubled", doubled.join("\n") + "\n"),
+        ("cut", cut.to_string()),
+    ] {
+        let bad = broken_copy(&shards[1], &tmp(&format!("bad-{what}")));
+        std::fs::write(bad.join("games.csv"), body).unwrap();
+        let o = merge(
+            &tmp(&format!("out-{what}")),
+            &[shards[0].clone(), bad.clone(), shards[2].clone()],
+            &[],
+        );
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains(&format!("{}", bad.join("games.csv").display())),
+            "{what}: {err}"
+        );
+    }
+}
+
+#[test]
+fn empty_shards_and_empty_jobs_write_a_manifest_and_merge() {
+    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp(&format!("e{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let job = [
+            "--game",
+            "bao",
+            "--games",
+            "2",
+            "--shard",
+            &format!("{}/3", k + 1),
+        ];
+        stats(&job, dir);
+        assert!(dir.join("manifest.json").exists());
+    }
+    let merged = tmp("emerged");
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&merged.join("games.csv")).lines().count(), 3);
+    let none = tmp("none");
+    stats(&["--games", "0"], &none);
+    assert!(read(&none.join("summary.csv")).contains("\ngames,0,0,0\n"));
 }
 
 #[test]
 fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
     let (full, cut) = (tmp("sigfull"), tmp("sigcut"));
-    let job = ["--game", "bao", "--games", "400", "--seed", "3"];
+    let job = [
+        "--game",
+        "bao",
+        "--games",
+        "3000",
+        "--seed",
+        "3",
+        "--engine",
+        "reference",
+    ];
     stats(&job, &full);
     let child = bin()
         .arg("stats")
@@ -171,41 +481,11 @@ fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
     assert!(text.ends_with('\n'));
     assert!(text.lines().all(|l| l.split(',').count() == columns));
     if code == Some(130) {
-        stats(&[&job[..], &["--resume"]].concat(), &cut);
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(said.contains("--resume --out"), "{said}");
+        stats(&["--resume"], &cut);
     }
-    assert_eq!(read(&full.join("games.csv")), read(&cut.join("games.csv")));
-}
-
-#[test]
-fn shards_merge_into_one_run() {
-    let single = tmp("single");
-    stats(&JOB, &single);
-    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp(&format!("shard{k}"))).collect();
-    for (k, dir) in shards.iter().enumerate().rev() {
-        stats(
-            &[&JOB[..], &["--shard", &format!("{}/3", k + 1)]].concat(),
-            dir,
-        );
-    }
-    let merged = tmp("merged");
-    let o = bin()
-        .args(["stats", "merge", "--out"])
-        .arg(&merged)
-        .args(&shards)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for f in ["games.csv", "clauses.csv", "summary.csv"] {
-        assert_eq!(read(&single.join(f)), read(&merged.join(f)), "{f}");
-    }
-    // A missing shard is refused.
-    let o = bin()
-        .args(["stats", "merge", "--out"])
-        .arg(tmp("bad"))
-        .args(&shards[..2])
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
+    same_files(&full, &cut, &FILES);
 }
 
 #[test]
@@ -215,17 +495,18 @@ fn strict_games_follow_the_default_game_until_the_open_point() {
     // relied on a reading (the default row then counts at least one undefined case).
     use mancala_lab::bao::variant::{InfiniteMoves, Variant};
     use mancala_lab::bao::Rules;
-    use mancala_lab::stats::{bao_game, Policy};
+    use mancala_lab::playout::play_game;
+    use mancala_lab::policy::Policy;
     let limit = InfiniteMoves::SownLimit(2000);
     let default = Rules::new(Variant::DEFAULT.with_infinite_moves(limit));
     let strict = Rules::new(Variant::STRICT.with_infinite_moves(limit));
     let mut stopped = 0;
     for i in 0..600 {
-        let (d, _) = bao_game(&default, "v", Policy::Random, 1, i, 1000);
-        let (s, _) = bao_game(&strict, "v", Policy::Random, 1, i, 1000);
-        if s.end_clause == "silent:2.1.2" {
+        let (d, _) = play_game(&default, Policy::Random, 1, i, 1000);
+        let (s, _) = play_game(&strict, Policy::Random, 1, i, 1000);
+        if s.end_clause() == "silent:2.1.2" {
             stopped += 1;
-            assert_eq!(s.winner, "none", "game {i}");
+            assert_eq!(s.winner(), "none", "game {i}");
             assert!(s.plies < d.plies, "game {i}: {} vs {}", s.plies, d.plies);
             assert!(d.undefined_cases > 0, "game {i}");
         } else {

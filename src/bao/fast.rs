@@ -85,6 +85,49 @@ struct Ran {
     next_captures: Option<u32>,
 }
 
+/// A position with, when the move that reached it worked them out, the mover's harvesting starts
+/// (so the next draw need not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastState {
+    /// The position.
+    pub pos: FastPos,
+    known_captures: Option<u32>,
+}
+
+impl FastState {
+    /// A state that knows nothing beyond its position.
+    pub fn new(pos: FastPos) -> FastState {
+        FastState {
+            pos,
+            known_captures: None,
+        }
+    }
+}
+
+/// A move played by the optimized engine: the state reached and what the move did.
+#[derive(Clone, Copy, Debug)]
+pub struct FastPlay {
+    /// The state after the move.
+    pub state: FastState,
+    /// Seeds sown (store seed included).
+    pub sown: u32,
+    /// Harvests made.
+    pub harvests: u32,
+}
+
+impl FastPlay {
+    fn of(ran: Ran) -> FastPlay {
+        FastPlay {
+            state: FastState {
+                pos: ran.pos,
+                known_captures: ran.next_captures,
+            },
+            sown: ran.sown,
+            harvests: ran.captures,
+        }
+    }
+}
+
 /// The end of a game: winner (0/1) and the clause id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastOutcome {
@@ -973,8 +1016,8 @@ impl FastRules {
         let mut p = FastRules::start();
         let mut known_captures = None;
         for ply in 0..max_plies {
-            match self.draw(&p, known_captures, rng) {
-                Some((_, next, next_captures)) => (p, known_captures) = (next, next_captures),
+            match self.draw(&p, known_captures, |n| rng.gen_range(0..n)) {
+                Some((_, ran)) => (p, known_captures) = (ran.pos, ran.next_captures),
                 None => {
                     let winner = self.outcome(&p).map_or(2, |o| o.winner);
                     return (ply, winner);
@@ -994,18 +1037,44 @@ impl FastRules {
         p: &FastPos,
         rng: &mut R,
     ) -> Option<(FastMove, FastPos)> {
-        self.draw(p, None, rng).map(|(mv, next, _)| (mv, next))
+        self.draw(p, None, |n| rng.gen_range(0..n))
+            .map(|(mv, ran)| (mv, ran.pos))
+    }
+
+    /// [`Self::random_move`] with the slot drawn at attempt `a` given by `pick(slots, a)`, from a
+    /// state that may know its harvesting starts; the move and what it did.
+    pub fn random_move_with(
+        &self,
+        s: &FastState,
+        mut pick: impl FnMut(usize, u32) -> usize,
+    ) -> Option<(FastMove, FastPlay)> {
+        let mut attempt = 0u32;
+        self.draw(&s.pos, s.known_captures, |n| {
+            let slot = pick(n, attempt);
+            attempt = attempt.wrapping_add(1);
+            slot
+        })
+        .map(|(mv, ran)| (mv, FastPlay::of(ran)))
+    }
+
+    /// Plays a legal move from a state and says what it did.
+    pub fn play_state(&self, s: &FastState, mv: FastMove) -> FastPlay {
+        let facts = Facts::with(&s.pos, s.known_captures);
+        let start = self
+            .classify(&s.pos, &facts, mv)
+            .expect("play takes a legal move");
+        FastPlay::of(self.run(&s.pos, mv, start))
     }
 
     /// [`Self::random_move`], given `p`'s harvesting starts if they are known, and giving those
     /// of the position reached when the move worked them out.
     #[inline(always)]
-    fn draw<R: rand::Rng>(
+    fn draw(
         &self,
         p: &FastPos,
         known_captures: Option<u32>,
-        rng: &mut R,
-    ) -> Option<(FastMove, FastPos, Option<u32>)> {
+        mut pick: impl FnMut(usize) -> usize,
+    ) -> Option<(FastMove, Ran)> {
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
             return None;
         }
@@ -1037,7 +1106,7 @@ impl FastRules {
         // Bit 0 of struck[i]: start i is infinite; bit 1: its `+` twin is not a legal move.
         let mut struck = [0u8; 32];
         while left > 0 {
-            let (i, bit) = slots[rng.gen_range(0..all)];
+            let (i, bit) = slots[pick(all)];
             let i = usize::from(i);
             if struck[i] & bit != 0 {
                 continue;
@@ -1057,7 +1126,7 @@ impl FastRules {
                 left -= 1;
                 continue;
             }
-            return Some((mv, ran.pos, ran.next_captures));
+            return Some((mv, ran));
         }
         None
     }

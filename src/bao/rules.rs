@@ -816,6 +816,18 @@ impl Rules {
             })
     }
 
+    /// The slots a uniformly random move is drawn from, shared with the optimized engine: every
+    /// start that passes the start rules, in ring order (front 1–8, back 8–1) with `<` first,
+    /// and whether each also has a `+` twin slot (a harvest with the house owned, the only moves
+    /// that can meet the house decision). A drawn slot whose move is not legal is drawn again.
+    pub fn draw_slots(&self, pos: &Position) -> (Vec<Move>, bool) {
+        let mut starts: Vec<(Move, Start)> = self.candidate_starts(pos).collect();
+        starts.sort_by_key(|(m, _)| (m.pit.ring(), m.hand == Hand::Right));
+        let twins = pos.house_owned(pos.to_move)
+            && starts.iter().any(|&(_, start)| start == Start::Capture);
+        (starts.into_iter().map(|(m, _)| m).collect(), twins)
+    }
+
     /// All legal moves in canonical order; empty when the game is over (spec: bao 1.2).
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         self.legal_moves_and_infinite(pos).0

@@ -5,7 +5,6 @@ pub mod diff;
 pub mod inconsistencies;
 pub mod oware;
 pub mod perft;
-pub mod playouts;
 pub mod plot;
 pub mod stats;
 

@@ -59,9 +59,6 @@ pub enum OwareCommand {
         #[command(flatten)]
         rules: OwareRuleArgs,
     },
-    /// Random games on the batch engine (64 games per vector, every core), summed up with 95%
-    /// intervals; the same summary for any thread count.
-    Playouts(super::playouts::PlayoutArgs),
     /// Show the clause trace of one move.
     Explain {
         /// Position file ('-' reads standard input).
@@ -172,7 +169,6 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             print!("{}", g.position().print());
             println!("{}", result_line(&g));
         }
-        OwareCommand::Playouts(args) => return super::playouts::run(args),
         OwareCommand::Explain {
             position,
             r#move,

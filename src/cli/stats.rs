@@ -1,20 +1,23 @@
 //! `mancala-lab stats`: batch playouts written as CSV (games.csv, clauses.csv, summary.csv) with a
-//! manifest; resumable, interruptible with Ctrl-C, splittable into shards and merged back.
+//! manifest that checks the rows on disk; locked, resumable, interruptible, sharded and merged.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::interrupt_on_ctrl_c;
-
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mancala_lab::bao::Rules as BaoRules;
-use mancala_lab::stats::{self, ClauseCounts, Policy, SummaryRow};
+use mancala_lab::game::GameKind;
+use mancala_lab::playout::{columns, header, AnyEngine, ClauseCounts, EngineKind};
+use mancala_lab::policy::Policy;
+use mancala_lab::stats::Summary;
 use serde::{Deserialize, Serialize};
+
+use super::interrupt_on_ctrl_c;
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -29,82 +32,103 @@ pub struct StatsArgs {
 enum StatsCommand {
     /// Join the output folders of shards into the files one run would have written.
     Merge {
-        /// Where to write the merged files.
+        /// Where to write the merged files (not one of the shards).
         #[arg(long)]
         out: PathBuf,
+        /// Replace a finished run already in --out.
+        #[arg(long)]
+        force: bool,
         /// The shard folders, in any order.
         #[arg(required = true)]
         shards: Vec<PathBuf>,
     },
 }
 
-#[derive(Args, Clone)]
+/// The options of a run. Those that define the job are optional so that `--resume` can take
+/// them from the manifest and name any that differ.
+#[derive(Args, Clone, Default)]
 pub struct RunArgs {
-    /// The game: bao or oware.
-    #[arg(long, default_value = "bao")]
-    game: String,
-    /// The rule reading (preset of that game; default: default / sheet).
+    /// The game [default: bao].
+    #[arg(long, value_enum)]
+    game: Option<GameKind>,
+    /// The rule reading, a preset of the game [default: default for bao, sheet for oware].
     #[arg(long)]
     variant: Option<String>,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
-    games: u64,
-    /// Master seed; game i uses ChaCha8 stream i.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Move policy: random, greedy or search (two-ply material search).
-    #[arg(long, default_value = "random")]
-    policy: String,
+    /// The engine [default: optimized; reference for readings the optimized engines do not
+    /// play (strict)]. Both write the same games.csv.
+    #[arg(long, value_enum)]
+    engine: Option<EngineKind>,
+    /// Number of games in the job [default: 1000].
+    #[arg(long)]
+    games: Option<u64>,
+    /// Master seed: game i's moves are a function of (seed, i, ply) [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Move policy [default: random].
+    #[arg(long, value_enum)]
+    policy: Option<Policy>,
+    /// Stop a game after this many plies [default: 2000].
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Run the K-th of N disjoint slices of the games, e.g. 2/8.
+    #[arg(long)]
+    shard: Option<String>,
     /// Output folder.
     #[arg(long, default_value = "out/stats")]
     out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
-    /// Run the K-th of N disjoint slices of the games, e.g. 2/8.
-    #[arg(long)]
-    shard: Option<String>,
-    /// Continue an interrupted run in the same folder.
+    /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long)]
     resume: bool,
-    /// Stop a game after this many plies.
-    #[arg(long, default_value_t = 2000)]
-    max_plies: u32,
+    /// Replace a run already in --out.
+    #[arg(long)]
+    force: bool,
 }
 
-/// Written beside the results: how they were made and how far the run got.
+/// What defines a job: a resumed run and the shards of a merge must agree on all of it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+struct Job {
+    game: String,
+    variant: String,
+    engine: String,
+    policy: String,
+    seed: u64,
+    games: u64,
+    max_plies: u32,
+    /// `K/N`, or none for the whole job.
+    shard: Option<String>,
+}
+
+/// Written beside the results: how they were made, how far the run got, and a checksum of the
+/// rows it counts, so that rows lost, doubled or changed on disk are found before they are used.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 struct Manifest {
     command: Vec<String>,
     version: String,
     commit: String,
-    game: String,
-    variant: String,
-    policy: String,
-    seed: u64,
-    games: u64,
+    #[serde(flatten)]
+    job: Job,
     first_game: u64,
     end_game: u64,
-    shard: Option<String>,
     threads: usize,
-    max_plies: u32,
+    /// Rows of games.csv that are complete and counted (games first_game..first_game+games_done).
     games_done: u64,
-    clause_counts: ClauseCounts,
+    /// Bytes of those rows (after the header line).
+    rows_bytes: u64,
+    /// CRC-32 of those rows.
+    rows_crc32: u32,
+    /// Clause events of the counted games (engines with a trace; see `clause_events_counted`).
+    clause_events: BTreeMap<String, u64>,
+    /// Whether the engine reports clause events (the reference engines do; the optimized ones
+    /// count only the clause that ends each game, in summary.csv and clauses.csv).
+    clause_events_counted: bool,
 }
 
-impl Manifest {
-    /// What identifies a job: a resumed run and the shards of a merge must agree on it.
-    fn job(&self) -> (&str, &str, &str, u64, u64, u32) {
-        (
-            &self.game,
-            &self.variant,
-            &self.policy,
-            self.seed,
-            self.games,
-            self.max_plies,
-        )
-    }
-}
+const MANIFEST: &str = "manifest.json";
+const GAMES: &str = "games.csv";
+const LOCK: &str = ".lock";
 
 fn commit() -> String {
     std::process::Command::new("git")
@@ -117,7 +141,8 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-fn shard_range(games: u64, shard: &Option<String>) -> Result<(u64, u64), String> {
+/// Games `first..end` of shard `K/N` of `games` games (checked: no overflow).
+fn shard_range(games: u64, shard: Option<&str>) -> Result<(u64, u64), String> {
     let Some(s) = shard else {
         return Ok((0, games));
     };
@@ -126,72 +151,51 @@ fn shard_range(games: u64, shard: &Option<String>) -> Result<(u64, u64), String>
         .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
         .filter(|&(k, n)| n > 0 && (1..=n).contains(&k));
     let (k, n) = parsed.ok_or_else(|| format!("--shard '{s}': expected K/N with 1 <= K <= N"))?;
-    Ok(((k - 1) * games / n, k * games / n))
+    let at = |k: u64| (u128::from(k) * u128::from(games) / u128::from(n)) as u64;
+    Ok((at(k - 1), at(k)))
 }
 
-/// One game's CSV row (without header) and clause counts.
-fn play(
-    args: &RunArgs,
-    variant: &str,
-    policy: Policy,
-    index: u64,
-) -> Result<(String, ClauseCounts), String> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    let counts = match args.game.as_str() {
-        "bao" => {
-            let v = variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (row, c) = stats::bao_game(
-                &BaoRules::new(v),
-                variant,
-                policy,
-                args.seed,
-                index,
-                args.max_plies,
-            );
-            w.serialize(row).map_err(|e| e.to_string())?;
-            c
-        }
-        "oware" => {
-            let v = variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (row, c) = stats::oware_game(v, variant, policy, args.seed, index, args.max_plies);
-            w.serialize(row).map_err(|e| e.to_string())?;
-            c
-        }
-        other => return Err(format!("unknown game '{other}' (known: bao, oware)")),
-    };
-    let bytes = w.into_inner().map_err(|e| e.to_string())?;
-    Ok((String::from_utf8(bytes).map_err(|e| e.to_string())?, counts))
-}
+/// Holds `DIR/.lock` while a job writes DIR; a second job on the same folder is refused.
+struct DirLock(PathBuf);
 
-fn header(game: &str) -> &'static str {
-    if game == "bao" {
-        "game,variant,policy,plies,winner,end_clause,captures_south,captures_north,kunamua_plies,mtaji_plies,house_events,longest_move_sowings,longest_move_seeds,infinite_moves_met,undefined_cases\n"
-    } else {
-        "game,variant,policy,plies,winner,end_clause,captured_south,captured_north,final_south,final_north,capturing_moves,undefined_cases\n"
+impl DirLock {
+    fn take(dir: &Path) -> Result<DirLock, String> {
+        let path = dir.join(LOCK);
+        for _ in 0..2 {
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    let _ = writeln!(f, "{}", std::process::id());
+                    return Ok(DirLock(path));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let pid = fs::read_to_string(&path).unwrap_or_default();
+                    let pid = pid.trim();
+                    // A lock left by a process that no longer runs (killed hard) is stale.
+                    let stale = Path::new("/proc/self").exists()
+                        && !pid.is_empty()
+                        && !Path::new("/proc").join(pid).exists();
+                    if stale {
+                        let _ = fs::remove_file(&path);
+                        continue;
+                    }
+                    return Err(format!(
+                        "{} is in use by another stats job (lock {}, process {pid}); wait for it \
+                         or choose another --out",
+                        dir.display(),
+                        path.display()
+                    ));
+                }
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            }
+        }
+        Err(format!("{}: could not take the lock", path.display()))
     }
 }
 
-/// Appends `rows` finished rows, then the manifest that counts them: an interruption in between is
-/// undone by --resume, which keeps only the rows the manifest counts.
-fn save_rows(
-    file: &mut File,
-    games_path: &Path,
-    text: &str,
-    manifest: &mut Manifest,
-    rows: u64,
-    manifest_path: &Path,
-) -> Result<(), String> {
-    if rows == 0 {
-        return Ok(());
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
     }
-    file.write_all(text.as_bytes())
-        .and_then(|_| file.flush())
-        .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    manifest.games_done += rows;
-    let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-    write_atomic(manifest_path, &json)
 }
 
 fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
@@ -200,133 +204,372 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Keeps the first `rows` data rows of games.csv (dropping a partial tail after an interruption).
-fn truncate_rows(path: &Path, rows: u64) -> Result<(), String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut kept = String::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        if i as u64 > rows {
-            break;
-        }
-        kept.push_str(&line);
-        kept.push('\n');
-    }
-    write_atomic(path, &kept)
+fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(m).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join(MANIFEST), &(json + "\n"))
 }
 
-/// Reads (winner, end_clause, plies) of every row of a games.csv.
-fn read_games(path: &Path) -> Result<Vec<(String, String, u32)>, String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let headers = r.headers().map_err(|e| e.to_string())?.clone();
-    let col = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .ok_or(format!("{}: no column {name}", path.display()))
+fn read_manifest(dir: &Path) -> Result<Manifest, String> {
+    let path = dir.join(MANIFEST);
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files.
+fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(), String> {
+    let files = [MANIFEST, GAMES, "clauses.csv", "summary.csv"];
+    let present: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if present.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(format!(
+            "{} already holds a run ({}); {}--force replaces it, or choose another --out",
+            dir.display(),
+            present.join(", "),
+            if resume_hint {
+                "--resume continues it, "
+            } else {
+                ""
+            }
+        ));
+    }
+    for f in present {
+        fs::remove_file(dir.join(f)).map_err(|e| format!("{}: {e}", dir.join(f).display()))?;
+    }
+    Ok(())
+}
+
+/// What reading a folder's games.csv against its manifest found.
+struct Verified {
+    summary: Summary,
+    hasher: crc32fast::Hasher,
+    /// Bytes of the header and the counted rows (where a resumed run goes on writing).
+    end: u64,
+    /// Bytes past them (an interrupted write that the manifest does not count).
+    extra: u64,
+}
+
+/// Reads `dir/games.csv` and checks it against the manifest `m`: the header of the game, the
+/// counted rows complete with the game's columns and indices first_game, first_game + 1, ...,
+/// and their bytes and CRC-32 as recorded; `copy` receives each counted row.
+fn verify_rows(
+    dir: &Path,
+    m: &Manifest,
+    mut copy: impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<Verified, String> {
+    let path = dir.join(GAMES);
+    let game: GameKind = m.job.game.parse()?;
+    let file = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let total = file.metadata().map(|md| md.len()).unwrap_or(0);
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut line = Vec::new();
+    let at = |n: u64| format!("{}: line {n}", path.display());
+    reader
+        .read_until(b'\n', &mut line)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let head = header(game);
+    if line != head.as_bytes() {
+        return Err(format!(
+            "{}: the header is not that of {game} games.csv ({})",
+            at(1),
+            head.trim_end()
+        ));
+    }
+    let width = columns(game).len();
+    let mut v = Verified {
+        summary: Summary::default(),
+        hasher: crc32fast::Hasher::new(),
+        end: head.len() as u64,
+        extra: 0,
     };
-    let (w, c, p) = (col("winner")?, col("end_clause")?, col("plies")?);
-    let mut out = Vec::new();
-    for (i, rec) in r.records().enumerate() {
-        let rec = rec.map_err(|e| format!("{}: row {}: {e}", path.display(), i + 2))?;
-        let plies = rec[p]
-            .parse()
-            .map_err(|e| format!("{}: row {}: plies: {e}", path.display(), i + 2))?;
-        out.push((rec[w].to_string(), rec[c].to_string(), plies));
-    }
-    Ok(out)
-}
-
-fn write_outputs(dir: &Path, counts: &ClauseCounts) -> Result<Vec<SummaryRow>, String> {
-    let mut clauses = String::from("clause,count\n");
-    for (c, n) in counts {
-        clauses.push_str(&format!("{c},{n}\n"));
-    }
-    write_atomic(&dir.join("clauses.csv"), &clauses)?;
-    let summary = stats::summarize(&read_games(&dir.join("games.csv"))?);
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for row in &summary {
-        w.serialize(row).map_err(|e| e.to_string())?;
-    }
-    let text =
-        String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("summary.csv"), &text)?;
-    Ok(summary)
-}
-
-fn print_summary(label: &str, summary: &[SummaryRow]) {
-    println!("{label}");
-    for r in summary {
-        if r.metric == "games" {
-            println!("  games: {}", r.value);
-        } else {
-            println!(
-                "  {}: {:.4} [{:.4}, {:.4}]",
-                r.metric, r.value, r.ci_low, r.ci_high
-            );
+    for i in 0..m.games_done {
+        let n = i + 2;
+        line.clear();
+        reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if line.last() != Some(&b'\n') {
+            return Err(format!(
+                "{}: {} holds {} complete rows but {MANIFEST} counts {} (rows lost or cut); \
+                 the folder cannot be used as it is",
+                at(n),
+                path.display(),
+                i,
+                m.games_done
+            ));
         }
+        let text = std::str::from_utf8(&line[..line.len() - 1])
+            .map_err(|_| format!("{}: not UTF-8", at(n)))?;
+        let fields: Vec<&str> = text.split(',').collect();
+        if fields.len() != width {
+            return Err(format!(
+                "{}: {} fields, {game} rows have {width}",
+                at(n),
+                fields.len()
+            ));
+        }
+        let want = m.first_game + i;
+        if fields[0].parse::<u64>().ok() != Some(want) {
+            return Err(format!(
+                "{}: game '{}' where game {want} belongs (rows missing, doubled or out of order)",
+                at(n),
+                fields[0]
+            ));
+        }
+        let plies = fields[3]
+            .parse::<u32>()
+            .map_err(|_| format!("{}: plies '{}' is not a number", at(n), fields[3]))?;
+        v.summary
+            .add(fields[4], fields[5], plies)
+            .map_err(|e| format!("{}: {e}", at(n)))?;
+        v.hasher.update(&line);
+        v.end += line.len() as u64;
+        copy(&line)?;
+    }
+    let (bytes, crc) = (v.end - head.len() as u64, v.hasher.clone().finalize());
+    if (bytes, crc) != (m.rows_bytes, m.rows_crc32) {
+        return Err(format!(
+            "{}: the {} rows counted by {MANIFEST} are not the rows it recorded (bytes {bytes} \
+             vs {}, CRC-32 {crc:08x} vs {:08x}): changed since they were written",
+            path.display(),
+            m.games_done,
+            m.rows_bytes,
+            m.rows_crc32
+        ));
+    }
+    v.extra = total.saturating_sub(v.end);
+    Ok(v)
+}
+
+/// The job an explicit option set describes, with the defaults filled in.
+fn job_of(a: &RunArgs) -> Result<Job, String> {
+    let game = a.game.unwrap_or(GameKind::Bao);
+    let variant = a
+        .variant
+        .clone()
+        .unwrap_or_else(|| game.default_variant().to_string());
+    let engine = match a.engine {
+        Some(e) => e,
+        None => {
+            // The optimized engines play every reading but those that leave a point open.
+            if AnyEngine::new(game, &variant, EngineKind::Optimized).is_ok() {
+                EngineKind::Optimized
+            } else {
+                EngineKind::Reference
+            }
+        }
+    };
+    Ok(Job {
+        game: game.name().into(),
+        variant,
+        engine: engine.name().into(),
+        policy: a.policy.unwrap_or(Policy::Random).name().into(),
+        seed: a.seed.unwrap_or(1),
+        games: a.games.unwrap_or(1000),
+        max_plies: a.max_plies.unwrap_or(2000),
+        shard: a.shard.clone(),
+    })
+}
+
+/// The job of a resumed run: the manifest's, with every option given on the command line checked
+/// against it.
+fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
+    let differs = |option: &str, given: String, kept: String| {
+        Err(format!(
+            "--resume: {option} {given} differs from the job in {} ({option} {kept}); leave it \
+             out, or start a new run in another --out",
+            manifest.display()
+        ))
+    };
+    macro_rules! check {
+        ($field:ident, $opt:expr, $given:expr, $kept:expr) => {
+            if let Some(given) = $given {
+                if given != $kept {
+                    return differs($opt, given.to_string(), $kept.to_string());
+                }
+            }
+        };
+    }
+    check!(game, "--game", a.game.map(|g| g.name()), old.game.as_str());
+    check!(
+        variant,
+        "--variant",
+        a.variant.as_deref(),
+        old.variant.as_str()
+    );
+    check!(
+        engine,
+        "--engine",
+        a.engine.map(|e| e.name()),
+        old.engine.as_str()
+    );
+    check!(
+        policy,
+        "--policy",
+        a.policy.map(|p| p.name()),
+        old.policy.as_str()
+    );
+    check!(seed, "--seed", a.seed, old.seed);
+    check!(games, "--games", a.games, old.games);
+    check!(max_plies, "--max-plies", a.max_plies, old.max_plies);
+    if a.shard.is_some() && a.shard != old.shard {
+        return differs(
+            "--shard",
+            a.shard.clone().unwrap_or_default(),
+            old.shard.clone().unwrap_or_else(|| "(none)".into()),
+        );
+    }
+    Ok(old.clone())
+}
+
+/// One chunk of games played and written as CSV text.
+struct Chunk {
+    text: String,
+    rows: u64,
+    summary: Summary,
+    events: ClauseCounts,
+}
+
+/// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
+fn chunk_size(engine: &AnyEngine, policy: Policy) -> u64 {
+    match (engine, policy) {
+        (AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_), _) => 4,
+        (_, Policy::Search) => 16,
+        (AnyEngine::OwareOptimized(..), Policy::Random) => 65_536,
+        _ => 1024,
     }
 }
 
-/// Runs (or resumes) a stats job; `interrupt` is set by Ctrl-C.
+fn play_chunk(engine: &AnyEngine, job: &Job, policy: Policy, games: std::ops::Range<u64>) -> Chunk {
+    let game: GameKind = job.game.parse().expect("a checked game");
+    let mut c = Chunk {
+        text: String::with_capacity((games.end - games.start) as usize * 48),
+        rows: 0,
+        summary: Summary::default(),
+        events: ClauseCounts::new(),
+    };
+    engine.play(policy, job.seed, games, job.max_plies, |row, events| {
+        row.write_csv(game, &job.variant, policy, &mut c.text);
+        let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
+        for (clause, n) in events {
+            *c.events.entry(clause).or_default() += n;
+        }
+        c.rows += 1;
+    });
+    c
+}
+
+/// clauses.csv: `clause,kind,count`, the clause events of the moves (`event`, engines with a
+/// trace) and the clauses that ended the games (`end`).
+fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String {
+    let mut text = String::from("clause,kind,count\n");
+    for (c, n) in events {
+        text.push_str(&format!("{c},event,{n}\n"));
+    }
+    for (c, n) in &summary.ends {
+        text.push_str(&format!("{c},end,{n}\n"));
+    }
+    text
+}
+
+fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), String> {
+    write_atomic(
+        &dir.join("clauses.csv"),
+        &clauses_csv(&m.clause_events, summary),
+    )?;
+    write_atomic(&dir.join("summary.csv"), &summary.csv())
+}
+
+fn print_summary(label: &str, summary: &Summary) {
+    println!("{label}");
+    for r in summary.rows() {
+        println!("  {}", r.display());
+    }
+}
+
+/// Runs (or resumes) a stats job; `interrupt` is set by Ctrl-C. Returns the exit code and, for
+/// a finished job, its summary.
 pub fn run_job(
     args: &RunArgs,
     interrupt: &AtomicBool,
     quiet: bool,
-) -> Result<(ExitCode, Vec<SummaryRow>), String> {
-    let variant = args.variant.clone().unwrap_or_else(|| {
-        if args.game == "bao" {
-            "default"
-        } else {
-            "sheet"
-        }
-        .into()
-    });
-    let policy: Policy = args.policy.parse()?;
-    let (first, end) = shard_range(args.games, &args.shard)?;
+) -> Result<(ExitCode, Option<Summary>), String> {
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let games_path = args.out.join("games.csv");
-    let manifest_path = args.out.join("manifest.json");
+    let _lock = DirLock::take(&args.out)?;
+    let games_path = args.out.join(GAMES);
     let threads = args
         .threads
         .unwrap_or_else(rayon::current_num_threads)
         .max(1);
+    let (job, old) = if args.resume {
+        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
+        (
+            resumed_job(args, &old.job, &args.out.join(MANIFEST))?,
+            Some(old),
+        )
+    } else {
+        clear_for_new_run(&args.out, args.force, true)?;
+        (job_of(args)?, None)
+    };
+    let game: GameKind = job.game.parse()?;
+    let policy: Policy = job.policy.parse()?;
+    let engine_kind = match job.engine.as_str() {
+        "reference" => EngineKind::Reference,
+        _ => EngineKind::Optimized,
+    };
+    let engine = AnyEngine::new(game, &job.variant, engine_kind)?;
+    let (first, end) = shard_range(job.games, job.shard.as_deref())?;
     let mut manifest = Manifest {
         command: std::env::args().collect(),
         version: env!("CARGO_PKG_VERSION").into(),
         commit: commit(),
-        game: args.game.clone(),
-        variant: variant.clone(),
-        policy: policy.name().into(),
-        seed: args.seed,
-        games: args.games,
+        job: job.clone(),
         first_game: first,
         end_game: end,
-        shard: args.shard.clone(),
         threads,
-        max_plies: args.max_plies,
         games_done: 0,
-        clause_counts: ClauseCounts::new(),
+        rows_bytes: 0,
+        rows_crc32: 0,
+        clause_events: BTreeMap::new(),
+        clause_events_counted: engine.counts_events(),
     };
-    if args.resume {
-        let text = fs::read_to_string(&manifest_path)
-            .map_err(|e| format!("--resume: {}: {e}", manifest_path.display()))?;
-        let old: Manifest =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-        let same = old.job() == manifest.job() && (old.first_game, old.end_game) == (first, end);
-        if !same {
+    let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
+    if let Some(old) = old {
+        if (old.first_game, old.end_game) != (first, end) {
             return Err(format!(
-                "--resume: {} was written by a different job",
-                manifest_path.display()
+                "--resume: {} covers games {}..{}, the job {first}..{end}",
+                args.out.join(MANIFEST).display(),
+                old.first_game,
+                old.end_game
             ));
         }
+        let v = verify_rows(&args.out, &old, |_| Ok(()))?;
+        if v.extra > 0 {
+            // Rows written after the last manifest save (an interrupted run): dropped, and
+            // played again.
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&games_path)
+                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            f.set_len(v.end)
+                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        }
+        (summary, hasher) = (v.summary, v.hasher);
         manifest.games_done = old.games_done;
-        manifest.clause_counts = old.clause_counts;
-        truncate_rows(&games_path, old.games_done)?;
+        manifest.rows_bytes = old.rows_bytes;
+        manifest.rows_crc32 = old.rows_crc32;
+        manifest.clause_events = old.clause_events;
     } else {
-        fs::write(&games_path, header(&args.game))
+        fs::write(&games_path, header(game))
             .map_err(|e| format!("{}: {e}", games_path.display()))?;
     }
+    // Saved before the first game, so that a job stopped at any point can be resumed.
+    save_manifest(&args.out, &manifest)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -342,123 +585,201 @@ pub fn run_job(
             .map_err(|e| e.to_string())?,
     );
     bar.set_position(manifest.games_done);
-    let mut file = OpenOptions::new()
+    let file = OpenOptions::new()
         .append(true)
         .open(&games_path)
         .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    // Rows are saved in game order every 256 rows or second, with the manifest that counts them.
-    let (mut text, mut rows, mut saved_at) = (String::new(), 0u64, Instant::now());
-    let mut failed = None;
+    let mut file = BufWriter::with_capacity(1 << 20, file);
     let start = first + manifest.games_done;
+    let size = chunk_size(&engine, policy);
+    let chunks = (end - start).div_ceil(size);
+    let mut saved_at = Instant::now();
+    let mut failed: Option<String> = None;
+    let started = Instant::now();
+    // Rows are appended in game order, then the manifest that counts them (every second): an
+    // interruption in between leaves rows that --resume drops and plays again.
+    let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
+        file.flush()
+            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        save_manifest(&args.out, m)
+    };
     super::in_order(
         &pool,
-        start..end,
+        0..chunks,
         interrupt,
-        |i| play(args, &variant, policy, i),
-        |_, result| {
-            let (row, counts) = match result {
-                Ok(done) => done,
-                Err(e) => {
+        |c| {
+            let range = super::chunk(start..end, size, c);
+            play_chunk(&engine, &job, policy, range)
+        },
+        |_, chunk| {
+            if let Err(e) = file.write_all(chunk.text.as_bytes()) {
+                failed = Some(format!("{}: {e}", games_path.display()));
+                return false;
+            }
+            hasher.update(chunk.text.as_bytes());
+            manifest.rows_bytes += chunk.text.len() as u64;
+            manifest.rows_crc32 = hasher.clone().finalize();
+            manifest.games_done += chunk.rows;
+            summary.merge(&chunk.summary);
+            for (clause, n) in chunk.events {
+                *manifest
+                    .clause_events
+                    .entry(clause.to_string())
+                    .or_default() += n;
+            }
+            bar.set_position(manifest.games_done);
+            if saved_at.elapsed() >= Duration::from_secs(1) {
+                if let Err(e) = save(&mut file, &manifest) {
                     failed = Some(e);
                     return false;
                 }
-            };
-            text.push_str(&row);
-            for (c, n) in counts {
-                *manifest.clause_counts.entry(c).or_default() += n;
+                saved_at = Instant::now();
             }
-            rows += 1;
-            bar.set_position(manifest.games_done + rows);
-            if rows >= 256 || saved_at.elapsed() >= Duration::from_secs(1) {
-                let (file, path) = (&mut file, &games_path);
-                failed = save_rows(file, path, &text, &mut manifest, rows, &manifest_path).err();
-                // Rows that failed to save are not tried again.
-                (text, rows, saved_at) = (String::new(), 0, Instant::now());
-            }
-            failed.is_none()
+            true
         },
     );
-    // The rows before a failed game are kept too.
-    save_rows(
-        &mut file,
-        &games_path,
-        &text,
-        &mut manifest,
-        rows,
-        &manifest_path,
-    )?;
+    save(&mut file, &manifest)?;
     if let Some(e) = failed {
         return Err(e);
     }
     bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    if !quiet && secs > 0.0 {
+        eprintln!(
+            "{}: {} games in {secs:.1} s",
+            engine.describe(policy),
+            manifest.games_done - (start - first),
+        );
+    }
     if manifest.games_done < total {
         eprintln!(
-            "interrupted after {} of {total} games; complete rows are in {}; continue with --resume",
+            "interrupted after {} of {total} games; complete rows are in {}; continue with: \
+             mancala-lab stats --resume --out {}",
             manifest.games_done,
-            games_path.display()
+            games_path.display(),
+            args.out.display()
         );
-        return Ok((ExitCode::from(130), Vec::new()));
+        return Ok((ExitCode::from(130), None));
     }
-    let summary = write_outputs(&args.out, &manifest.clause_counts)?;
-    Ok((ExitCode::SUCCESS, summary))
+    write_results(&args.out, &manifest, &summary)?;
+    Ok((ExitCode::SUCCESS, Some(summary)))
 }
 
-fn merge(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, String> {
+/// Whether two paths name the same folder (after resolving links; a missing one names none).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
+    for s in shards {
+        if same_dir(s, out) {
+            return Err(format!(
+                "--out {} is one of the shards being merged; choose another folder",
+                out.display()
+            ));
+        }
+    }
     let mut parts: Vec<Manifest> = Vec::new();
     for s in shards {
-        let p = s.join("manifest.json");
-        let text = fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        parts.push(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?);
+        parts.push(read_manifest(s)?);
     }
     let mut order: Vec<usize> = (0..parts.len()).collect();
     order.sort_by_key(|&i| parts[i].first_game);
     let base = parts[order[0]].clone();
+    let same_job = |m: &Manifest| Job {
+        shard: None,
+        ..m.job.clone()
+    };
     let mut expected = 0;
     for &i in &order {
         let m = &parts[i];
-        if m.job() != base.job() {
+        if same_job(m) != same_job(&base) {
             return Err(format!(
-                "{}: a shard of a different job",
-                shards[i].display()
+                "{}: a shard of a different job ({:?} vs {:?})",
+                shards[i].join(MANIFEST).display(),
+                same_job(m),
+                same_job(&base)
             ));
         }
-        if m.first_game != expected || m.games_done != m.end_game - m.first_game {
-            return Err(format!("{}: shards must cover games 0..{} completely and once (missing or unfinished slice at game {expected})", shards[i].display(), base.games));
+        if m.first_game != expected {
+            return Err(format!(
+                "{}: covers games {}..{}, but the next game to merge is {expected} (a shard \
+                 missing or given twice)",
+                shards[i].display(),
+                m.first_game,
+                m.end_game
+            ));
+        }
+        if m.games_done != m.end_game - m.first_game {
+            return Err(format!(
+                "{}: unfinished ({} of {} games); finish it with --resume",
+                shards[i].display(),
+                m.games_done,
+                m.end_game - m.first_game
+            ));
         }
         expected = m.end_game;
     }
-    if expected != base.games {
+    if expected != base.job.games {
         return Err(format!(
             "the shards cover games 0..{expected} of 0..{}",
-            base.games
+            base.job.games
         ));
     }
     fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut games = String::from(header(&base.game));
-    let mut counts = ClauseCounts::new();
+    let _lock = DirLock::take(out)?;
+    clear_for_new_run(out, force, false)?;
+    let game: GameKind = base.job.game.parse()?;
+    let tmp = out.join("games.csv.tmp");
+    let mut w = BufWriter::with_capacity(
+        1 << 20,
+        File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+    );
+    let werr = |e: std::io::Error| format!("{}: {e}", tmp.display());
+    w.write_all(header(game).as_bytes()).map_err(werr)?;
+    let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
+    let mut events: BTreeMap<String, u64> = BTreeMap::new();
     for &i in &order {
-        let text = fs::read_to_string(shards[i].join("games.csv"))
-            .map_err(|e| format!("{}: {e}", shards[i].display()))?;
-        games.extend(text.lines().skip(1).map(|l| format!("{l}\n")));
-        for (c, n) in &parts[i].clause_counts {
-            *counts.entry(c.clone()).or_default() += n;
+        let v = verify_rows(&shards[i], &parts[i], |row| {
+            hasher.update(row);
+            bytes += row.len() as u64;
+            w.write_all(row).map_err(werr)
+        })?;
+        if v.extra > 0 {
+            return Err(format!(
+                "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
+                shards[i].join(GAMES).display(),
+                v.extra,
+                parts[i].games_done
+            ));
+        }
+        summary.merge(&v.summary);
+        for (c, n) in &parts[i].clause_events {
+            *events.entry(c.clone()).or_default() += n;
         }
     }
-    write_atomic(&out.join("games.csv"), &games)?;
-    let summary = write_outputs(out, &counts)?;
+    w.flush().map_err(werr)?;
+    drop(w);
+    fs::rename(&tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", out.display()))?;
     let merged = Manifest {
         command: std::env::args().collect(),
+        job: Job {
+            shard: None,
+            ..base.job.clone()
+        },
         first_game: 0,
-        end_game: base.games,
-        shard: None,
-        games_done: base.games,
-        clause_counts: counts,
+        end_game: base.job.games,
+        games_done: base.job.games,
+        rows_bytes: bytes,
+        rows_crc32: hasher.finalize(),
+        clause_events: events,
         ..base
     };
-    write_atomic(
-        &out.join("manifest.json"),
-        &serde_json::to_string_pretty(&merged).map_err(|e| e.to_string())?,
-    )?;
+    write_results(out, &merged, &summary)?;
+    save_manifest(out, &merged)?;
     print_summary(
         &format!("merged {} shards into {}", shards.len(), out.display()),
         &summary,
@@ -466,29 +787,26 @@ fn merge(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The main job's default study: Bao (default reading) and Oware (sheet), random play, to out/.
+/// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
+/// optimized engines, to out/bao and out/oware (replacing the previous default study).
 pub fn default_study() -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
-    for (game, games) in [("bao", 2000), ("oware", 5000)] {
+    for (game, games) in [(GameKind::Bao, 100_000), (GameKind::Oware, 1_000_000)] {
         let args = RunArgs {
-            game: game.into(),
-            variant: None,
-            games,
-            seed: 1,
-            policy: "random".into(),
-            out: PathBuf::from("out").join(game),
-            threads: None,
-            shard: None,
-            resume: false,
-            max_plies: 2000,
+            game: Some(game),
+            games: Some(games),
+            out: PathBuf::from("out").join(game.name()),
+            force: true,
+            ..RunArgs::default()
         };
         let (code, summary) = run_job(&args, &interrupt, false)?;
-        if code != ExitCode::SUCCESS {
+        let Some(summary) = summary else {
             return Ok(code);
-        }
+        };
         print_summary(
             &format!(
-                "{game}: {games} random games (seed 1) written to {}",
+                "{game}: {games} random games ({} reading, seed 1) written to {}",
+                game.default_variant(),
                 args.out.display()
             ),
             &summary,
@@ -498,17 +816,24 @@ pub fn default_study() -> Result<ExitCode, String> {
 }
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
-    if let Some(StatsCommand::Merge { out, shards }) = args.merge {
-        return merge(&out, &shards);
+    if let Some(StatsCommand::Merge { out, force, shards }) = args.merge {
+        return merge(&out, force, &shards);
     }
     let interrupt = interrupt_on_ctrl_c();
     let (code, summary) = run_job(&args.run, &interrupt, false)?;
-    if code == ExitCode::SUCCESS {
+    if let Some(summary) = summary {
+        let m = read_manifest(&args.run.out)?;
         print_summary(
             &format!(
-                "{} {} games written to {}",
-                args.run.game,
-                args.run.games,
+                "{} games {}..{} of {} ({} {}, {} policy, {} engine) written to {}",
+                m.job.game,
+                m.first_game,
+                m.end_game,
+                m.job.games,
+                m.job.variant,
+                "reading",
+                m.job.policy,
+                m.job.engine,
                 args.run.out.display()
             ),
             &summary,

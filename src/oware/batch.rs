@@ -29,44 +29,12 @@ pub struct Playout {
     pub pits: [u8; 12],
     /// The clause that ended the game (spec: oware O.4.2, O.5.2, O.6.1, O.6.2); empty when cut.
     pub end: &'static str,
+    /// Seeds each side took from its own row when the game ended (0 without a sweep).
+    pub swept: [u8; 2],
 }
 
-/// The two 32-bit keys of game `game` under `seed` (distinct for distinct games: a bijection).
-pub fn game_keys(seed: u64, game: u64) -> [u32; 2] {
-    let z = splitmix64(splitmix64(seed) ^ game);
-    [z as u32, (z >> 32) as u32]
-}
-
-/// The random word a game with `keys` draws at ply `ply`.
-#[inline(always)]
-pub fn draw_word(keys: [u32; 2], ply: u32) -> u32 {
-    fmix32(fmix32(keys[0].wrapping_add(ply.wrapping_mul(GOLDEN))) ^ keys[1])
-}
-
-/// Which of `count` (1–6) legal moves a draw of `word` picks, counted from the mover's left: the
-/// top 24 bits scaled to `count` (off from uniform by less than 4 in 10 million).
-#[inline(always)]
-pub fn pick(word: u32, count: u32) -> u32 {
-    ((word >> 8) * count) >> 24
-}
-
-const GOLDEN: u32 = 0x9e37_79b9;
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-#[inline(always)]
-fn fmix32(mut h: u32) -> u32 {
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^ (h >> 16)
-}
+use crate::game::GOLDEN;
+pub use crate::game::{draw_word, game_keys, pick};
 
 /// Game `game` played on the scalar optimized engine with the batch's draws.
 pub fn scalar_playout(rules: &FastRules, seed: u64, game: u64, max_plies: u32) -> Playout {
@@ -93,6 +61,7 @@ fn finish_scalar(
                 result: g.result,
                 pits: g.pits(),
                 end: if g.result.is_some() { g.end_clause } else { "" },
+                swept: g.swept,
             };
         }
         let k = pick(draw_word(keys, ply), mask.count_ones());
@@ -105,7 +74,19 @@ fn finish_scalar(
 pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) -> Playout {
     let (g, moves) = reference_game(rules, seed, game, max_plies);
     let p = g.position();
+    // The seeds swept at the end: the final scores less those captured in play.
+    let mut captured = [0u8; 2];
+    let mut replay = rules.new_game();
+    for &letter in &moves {
+        let side = replay.position().to_move();
+        let (_, mv) = super::Move::from_letter(letter).expect("a move played");
+        let played = rules.play(&replay, mv).expect("a move played");
+        captured[side.index()] += played.captured;
+        replay = played.game;
+    }
+    let scores = [p.score(Side::South), p.score(Side::North)];
     Playout {
+        swept: [scores[0] - captured[0], scores[1] - captured[1]],
         game,
         plies: moves.len() as u32,
         scores: [p.score(Side::South), p.score(Side::North)],
@@ -810,6 +791,7 @@ mod avx512 {
                 } else {
                     "O.4.2"
                 };
+                let mut swept = [0; 2];
                 let result = if cut & bit != 0 {
                     None
                 } else {
@@ -819,8 +801,9 @@ mod avx512 {
                         || out.over & bit == 0
                         || batch.variant.final_sweep == FinalSweep::EachTakesOwn;
                     if sweep {
-                        scores[0] += pits[..6].iter().sum::<u8>();
-                        scores[1] += pits[6..].iter().sum::<u8>();
+                        swept = [pits[..6].iter().sum::<u8>(), pits[6..].iter().sum::<u8>()];
+                        scores[0] += swept[0];
+                        scores[1] += swept[1];
                         pits = [0; 12];
                     }
                     Some(match scores[0].cmp(&scores[1]) {
@@ -836,6 +819,7 @@ mod avx512 {
                     result,
                     pits,
                     end: clause,
+                    swept,
                 });
             }
             restart(batch, lanes, l, step, next, end, start_key);
@@ -884,5 +868,35 @@ mod avx512 {
             ply,
             batch.max_plies,
         ));
+    }
+}
+
+impl Playout {
+    /// The games.csv row of this playout (the same row the typed engines give for this game).
+    pub fn row(&self) -> crate::playout::Row {
+        use crate::game::{Ending, Verdict};
+        let ending = self.result.map(|r| Ending {
+            verdict: match r {
+                0 => Verdict::Win(Side::South),
+                1 => Verdict::Win(Side::North),
+                _ => Verdict::Draw,
+            },
+            clause: self.end,
+        });
+        // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
+        let undefined = match self.end {
+            "O.6.2" => 1,
+            "O.4.2" => u32::from(self.swept[0] > 0 && self.swept[1] > 0),
+            _ => 0,
+        };
+        crate::playout::Row {
+            game: self.game,
+            plies: self.plies,
+            ending,
+            seeds_captured: [0, 1].map(|i| u32::from(self.scores[i] - self.swept[i])),
+            scores: self.scores.map(u32::from),
+            undefined_cases: undefined,
+            ..Default::default()
+        }
     }
 }

@@ -1,11 +1,13 @@
-//! The reference and optimized Oware engines behind the common [`Engine`] face.
+//! The reference and optimized Oware engines behind the common faces: the typed
+//! [`crate::game::Game`] and the text-based [`Engine`] of the differential checker.
 
-use super::fast::{FastGame, FastRules};
+use super::fast::{FastGame, FastRules, SELECT};
 use super::notation::Move;
 use super::position::Position;
-use super::rules::Rules;
+use super::rules::{Rules, Verdict as RulesVerdict};
 use super::{Game, Side, Variant};
 use crate::engine::Engine;
+use crate::game::{Draw, Ending, GameKind, Ply, PlyFacts, Silent, Verdict};
 
 /// The reference engine under a named preset.
 pub struct Reference {
@@ -159,5 +161,155 @@ impl Engine for Optimized {
             };
             result_text(winner, g.scores(), g.end_clause)
         })
+    }
+}
+
+impl crate::game::Game for Rules {
+    type State = Game;
+    type Move = Move;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Oware
+    }
+
+    fn start(&self) -> Game {
+        self.new_game()
+    }
+
+    fn to_move(&self, s: &Game) -> Side {
+        s.position().to_move()
+    }
+
+    fn legal_moves(&self, s: &Game, out: &mut Vec<Move>) {
+        out.clear();
+        out.extend(Rules::legal_moves(self, s));
+    }
+
+    fn play(&self, s: &Game, mv: Move) -> Result<Ply<Game>, Silent> {
+        let played = Rules::play(self, s, mv).expect("a legal move plays");
+        let facts = PlyFacts {
+            seeds_captured: u32::from(played.captured),
+            undefined: played.undefined.len() as u32,
+            events: played.trace.iter().map(|step| step.clause).collect(),
+            ..PlyFacts::default()
+        };
+        Ok(Ply {
+            state: played.game,
+            facts,
+        })
+    }
+
+    fn ending(&self, s: &Game) -> Option<Ending> {
+        s.outcome().map(|o| Ending {
+            verdict: match (o.verdict, o.winner) {
+                (RulesVerdict::RulesSilent, _) => Verdict::RulesSilent,
+                (_, Some(side)) => Verdict::Win(side),
+                (_, None) => Verdict::Draw,
+            },
+            clause: o.clause,
+        })
+    }
+
+    fn random_move(&self, s: &Game, draw: Draw) -> Option<Result<(Move, Ply<Game>), Silent>> {
+        // The k-th legal move, k drawn uniformly: the batch engine's draw.
+        let legal = Rules::legal_moves(self, s);
+        let mv = *legal.get(draw.below(legal.len().max(1), 0))?;
+        Some(crate::game::Game::play(self, s, mv).map(|ply| (mv, ply)))
+    }
+
+    fn notation(&self, s: &Game, mv: Move) -> String {
+        mv.letter(s.position().to_move()).to_string()
+    }
+
+    fn scores(&self, s: &Game) -> [u32; 2] {
+        [Side::South, Side::North].map(|side| u32::from(s.position().score(side)))
+    }
+}
+
+impl FastRules {
+    /// Plays pit `pit` on a copy of `g` and says what the move did.
+    fn ply(&self, g: &FastGame, pit: u8) -> Ply<FastGame> {
+        let me = usize::from(g.to_move());
+        let mut next = g.clone();
+        self.play(&mut next, pit);
+        let gained = next.scores()[me] - g.scores()[me] - next.swept[me];
+        // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
+        let undefined = match next.end_clause {
+            "O.6.2" => 1,
+            "O.4.2" => u32::from(next.swept[0] > 0 && next.swept[1] > 0),
+            _ => 0,
+        };
+        Ply {
+            state: next,
+            facts: PlyFacts {
+                seeds_captured: u32::from(gained),
+                undefined,
+                ..PlyFacts::default()
+            },
+        }
+    }
+}
+
+impl crate::game::Game for FastRules {
+    type State = FastGame;
+    type Move = Move;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Oware
+    }
+
+    fn start(&self) -> FastGame {
+        FastRules::start(self)
+    }
+
+    fn to_move(&self, s: &FastGame) -> Side {
+        side_of(s.to_move())
+    }
+
+    fn legal_moves(&self, s: &FastGame, out: &mut Vec<Move>) {
+        out.clear();
+        let mask = self.legal_mask(s);
+        out.extend(
+            (0..6)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|pit| Move { pit }),
+        );
+    }
+
+    fn play(&self, s: &FastGame, mv: Move) -> Result<Ply<FastGame>, Silent> {
+        Ok(self.ply(s, mv.pit))
+    }
+
+    fn ending(&self, s: &FastGame) -> Option<Ending> {
+        s.result.map(|r| Ending {
+            verdict: match r {
+                0 => Verdict::Win(Side::South),
+                1 => Verdict::Win(Side::North),
+                _ => Verdict::Draw,
+            },
+            clause: s.end_clause,
+        })
+    }
+
+    fn random_move(
+        &self,
+        s: &FastGame,
+        draw: Draw,
+    ) -> Option<Result<(Move, Ply<FastGame>), Silent>> {
+        let mask = self.legal_mask(s);
+        if mask == 0 {
+            return None;
+        }
+        let k = draw.below(mask.count_ones() as usize, 0);
+        let pit = SELECT[usize::from(mask)][k];
+        Some(Ok((Move { pit }, self.ply(s, pit))))
+    }
+
+    fn notation(&self, s: &FastGame, mv: Move) -> String {
+        mv.letter(side_of(s.to_move())).to_string()
+    }
+
+    fn scores(&self, s: &FastGame) -> [u32; 2] {
+        s.scores().map(u32::from)
     }
 }

@@ -15,6 +15,8 @@ pub struct FastGame {
     pub result: Option<u8>,
     /// Which rule ended the game (for reports).
     pub end_clause: &'static str,
+    /// Seeds each side took from its own row when the game ended (0 without a sweep).
+    pub swept: [u8; 2],
     /// The boards since the last capture, the current one last.
     history: Vec<u128>,
     /// A filter over `history`: bit `bucket(b)` is set for every board `b` in it, so a board whose
@@ -155,6 +157,7 @@ impl FastRules {
             board: *boards.last().expect("a history holds the current position"),
             result: None,
             end_clause: "",
+            swept: [0; 2],
             history: boards,
             seen,
             legal: 0,
@@ -330,7 +333,8 @@ impl FastRules {
     fn end(&self, g: &mut FastGame, clause: &'static str, sweep: bool) {
         (g.legal, g.allowed) = (0, 0);
         if sweep {
-            let takes = [0, 1].map(|side| u128::from(row_sum(row(g.board, side))));
+            g.swept = [0, 1].map(|side| row_sum(row(g.board, side)));
+            let takes = g.swept.map(u128::from);
             g.board = (g.board & !PIT_BYTES) + (takes[0] << SCORE) + (takes[1] << (64 + SCORE));
         }
         let scores = g.scores();

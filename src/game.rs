@@ -1,0 +1,267 @@
+//! The typed game interface: one trait over every engine of every game (state, move, legal moves,
+//! play, ending), the counter-based move draws, and the one typed ending shared by both games.
+
+use std::fmt;
+
+use crate::side::Side;
+
+/// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum GameKind {
+    /// Bao la Kiswahili (KIBA rules).
+    Bao,
+    /// Oware (abapa family).
+    Oware,
+}
+
+impl GameKind {
+    /// Both games.
+    pub const ALL: [GameKind; 2] = [GameKind::Bao, GameKind::Oware];
+
+    /// The name used on the command line, in files and in clause ids (`bao`, `oware`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Bao => "bao",
+            GameKind::Oware => "oware",
+        }
+    }
+
+    /// The game's default rule reading (a preset name).
+    pub fn default_variant(self) -> &'static str {
+        match self {
+            GameKind::Bao => "default",
+            GameKind::Oware => "sheet",
+        }
+    }
+
+    /// The game's rule presets, the default first.
+    pub fn variants(self) -> &'static [&'static str] {
+        match self {
+            GameKind::Bao => &["default", "literal-en", "engines", "strict"],
+            GameKind::Oware => &["sheet", "abapa", "strict"],
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game '{s}' (known: bao, oware)"))
+    }
+}
+
+/// How a finished game came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// This player won.
+    Win(Side),
+    /// Neither: equal scores.
+    Draw,
+    /// The game stopped at a point the reading leaves open: the rules decide nothing.
+    RulesSilent,
+}
+
+/// The end of a game: the verdict and the clause that ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ending {
+    /// Who won, a draw, or rules silent.
+    pub verdict: Verdict,
+    /// The clause id (e.g. `1.2.1`, `O.6.1`).
+    pub clause: &'static str,
+}
+
+impl Ending {
+    /// The `winner` column: `South`, `North`, `draw`, or `none` (rules silent).
+    pub fn winner(self) -> &'static str {
+        match self.verdict {
+            Verdict::Win(Side::South) => "South",
+            Verdict::Win(Side::North) => "North",
+            Verdict::Draw => "draw",
+            Verdict::RulesSilent => "none",
+        }
+    }
+
+    /// The `end_clause` column: the clause, or `silent:<clause>` where the rules are silent.
+    pub fn end_clause(self) -> String {
+        match self.verdict {
+            Verdict::RulesSilent => format!("silent:{}", self.clause),
+            _ => self.clause.to_string(),
+        }
+    }
+}
+
+/// What one ply did, in the figures a policy or a games.csv row needs. Fields a game does not
+/// have stay 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlyFacts {
+    /// Seeds the mover took from the opponent (Bao: seeds harvested; Oware: seeds captured).
+    pub seeds_captured: u32,
+    /// Bao: harvests made (each takes one pit).
+    pub harvests: u32,
+    /// Seeds sown by the move (Bao: store seed included).
+    pub sown: u32,
+    /// Bao: houses lost by either player during the move.
+    pub houses_lost: u32,
+    /// Bao: the move was played in the mtaji stage.
+    pub mtaji: bool,
+    /// Points of the move where the sources are silent or disagree and the reading decided.
+    pub undefined: u32,
+    /// The clause ids the move applied, one per event (only engines with a trace fill this).
+    pub events: Vec<&'static str>,
+}
+
+/// A ply played: the state reached and what happened.
+#[derive(Clone, Debug)]
+pub struct Ply<S> {
+    /// The state after the move.
+    pub state: S,
+    /// What the move did.
+    pub facts: PlyFacts,
+}
+
+/// A move the reading cannot finish: it reaches a point the rules leave open (the clause id).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Silent(pub &'static str);
+
+/// One engine of one game under one rule reading, seen through typed states and moves.
+/// Every engine of a game uses the same `Move` type, so engines can be run side by side.
+pub trait Game: Sync {
+    /// A game state (position plus whatever history the rules need).
+    type State: Clone + Send;
+    /// A move, small and `Copy`.
+    type Move: Copy + Eq + fmt::Debug + Send;
+
+    /// Which game this is.
+    fn kind(&self) -> GameKind;
+    /// The start of a game.
+    fn start(&self) -> Self::State;
+    /// The player to move.
+    fn to_move(&self, s: &Self::State) -> Side;
+    /// The legal moves in the game's canonical order, written into `out` (cleared first); empty
+    /// when the game is over.
+    fn legal_moves(&self, s: &Self::State, out: &mut Vec<Self::Move>);
+    /// Plays a legal move; `Err` names the clause the reading leaves open if the move reaches it.
+    fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, Silent>;
+    /// The ending, once the game is over (no legal move, or a rule ended it).
+    fn ending(&self, s: &Self::State) -> Option<Ending>;
+    /// Draws a uniformly random legal move with `draw` and plays it; `None` when there is none.
+    /// Every engine of a game draws the same move from the same `draw` (the game defines how).
+    #[allow(clippy::type_complexity)]
+    fn random_move(
+        &self,
+        s: &Self::State,
+        draw: Draw,
+    ) -> Option<Result<(Self::Move, Ply<Self::State>), Silent>>;
+    /// The move in the game's canonical notation.
+    fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
+    /// The final scores (Oware: seeds taken, after any sweep; Bao: seeds on each side).
+    fn scores(&self, s: &Self::State) -> [u32; 2];
+}
+
+/// The random words of one ply of one game: a counter-based function of (seed, game, ply,
+/// attempt), so a game index names one game whatever the engine, thread, shard or vector lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    keys: [u32; 2],
+    ply: u32,
+}
+
+impl Draw {
+    /// The draws of ply `ply` of the game with `keys` ([`game_keys`]).
+    pub fn new(keys: [u32; 2], ply: u32) -> Draw {
+        Draw { keys, ply }
+    }
+
+    /// The `attempt`-th random word of this ply (attempt 0 is the batch engine's word).
+    #[inline(always)]
+    pub fn word(self, attempt: u32) -> u32 {
+        let w = draw_word(self.keys, self.ply);
+        if attempt == 0 {
+            w
+        } else {
+            fmix32(w ^ fmix32(attempt.wrapping_mul(GOLDEN)))
+        }
+    }
+
+    /// A number below `n` (1 to 2^24) from the `attempt`-th word.
+    #[inline(always)]
+    pub fn below(self, n: usize, attempt: u32) -> usize {
+        pick(self.word(attempt), n as u32) as usize
+    }
+}
+
+/// The two 32-bit keys of game `game` under `seed` (distinct for distinct games: a bijection).
+pub fn game_keys(seed: u64, game: u64) -> [u32; 2] {
+    let z = splitmix64(splitmix64(seed) ^ game);
+    [z as u32, (z >> 32) as u32]
+}
+
+/// The random word a game with `keys` draws first at ply `ply`.
+#[inline(always)]
+pub fn draw_word(keys: [u32; 2], ply: u32) -> u32 {
+    fmix32(fmix32(keys[0].wrapping_add(ply.wrapping_mul(GOLDEN))) ^ keys[1])
+}
+
+/// Which of `count` (1 to 2^24) choices a draw of `word` picks: the top 24 bits scaled to `count`
+/// (off from uniform by less than `count` in 16 million).
+#[inline(always)]
+pub fn pick(word: u32, count: u32) -> u32 {
+    (((word >> 8) as u64 * count as u64) >> 24) as u32
+}
+
+/// The golden-ratio step between the plies' counters.
+pub(crate) const GOLDEN: u32 = 0x9e37_79b9;
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[inline(always)]
+fn fmix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_covers_every_choice_evenly() {
+        // Words spread evenly over 2^32 pick each of 6 choices 1/6 of the time.
+        let mut hits = [0u32; 6];
+        for i in 0..6000u32 {
+            hits[pick(i.wrapping_mul(715_827_883), 6) as usize] += 1;
+        }
+        assert!(hits.iter().all(|&h| (900..=1100).contains(&h)), "{hits:?}");
+        assert_eq!(pick(u32::MAX, 6), 5);
+        assert_eq!(pick(0, 6), 0);
+    }
+
+    #[test]
+    fn draws_differ_by_game_ply_and_attempt() {
+        let (a, b) = (game_keys(1, 0), game_keys(1, 1));
+        assert_ne!(a, b);
+        let d = Draw::new(a, 3);
+        assert_eq!(d.word(0), draw_word(a, 3));
+        assert_ne!(d.word(1), d.word(0));
+        assert_ne!(d.word(1), d.word(2));
+        assert_ne!(Draw::new(a, 4).word(0), d.word(0));
+    }
+}

@@ -1,0 +1,311 @@
+//! One playout loop for every engine of every game: plays game `i` of a seed under a policy and
+//! sums it up as one games.csv row, the same row whichever engine plays it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::game::{game_keys, Draw, Ending, Game, GameKind, Verdict};
+use crate::policy::{choose, Policy};
+
+/// Clause id → times it fired.
+pub type ClauseCounts = BTreeMap<&'static str, u64>;
+
+/// One game, as a games.csv row sums it up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    /// Game index: the game's draws are a function of (seed, game, ply).
+    pub game: u64,
+    /// Plies played.
+    pub plies: u32,
+    /// How the game ended; `None` when the ply limit stopped it.
+    pub ending: Option<Ending>,
+    /// Bao: harvests made by South and North.
+    pub harvests: [u32; 2],
+    /// Seeds taken from the opponent in play by South and North (Oware: before any final sweep).
+    pub seeds_captured: [u32; 2],
+    /// Bao: plies in the kunamua and mtaji stages.
+    pub stage_plies: [u32; 2],
+    /// Bao: houses lost during the game.
+    pub houses_lost: u32,
+    /// Bao: the most seeds one move sowed.
+    pub longest_move_seeds: u32,
+    /// Oware: final scores of South and North (after any sweep).
+    pub scores: [u32; 2],
+    /// Moves (Bao) or game ends (Oware) where the sources are silent or conflict and the reading
+    /// decided.
+    pub undefined_cases: u32,
+}
+
+/// The games.csv columns of `game`, in order.
+pub fn columns(game: GameKind) -> &'static [&'static str] {
+    match game {
+        GameKind::Bao => &[
+            "game",
+            "variant",
+            "policy",
+            "plies",
+            "winner",
+            "end_clause",
+            "harvests_south",
+            "harvests_north",
+            "seeds_captured_south",
+            "seeds_captured_north",
+            "kunamua_plies",
+            "mtaji_plies",
+            "houses_lost",
+            "longest_move_seeds",
+            "undefined_cases",
+        ],
+        GameKind::Oware => &[
+            "game",
+            "variant",
+            "policy",
+            "plies",
+            "winner",
+            "end_clause",
+            "seeds_captured_south",
+            "seeds_captured_north",
+            "score_south",
+            "score_north",
+            "undefined_cases",
+        ],
+    }
+}
+
+/// The games.csv header line of `game` (with its newline).
+pub fn header(game: GameKind) -> String {
+    format!("{}\n", columns(game).join(","))
+}
+
+/// The `end_clause` of a game cut at the ply limit.
+pub const PLY_LIMIT: &str = "ply-limit";
+
+impl Row {
+    /// The `winner` column: `South`, `North`, `draw`, or `none` (cut, or rules silent).
+    pub fn winner(&self) -> &'static str {
+        self.ending.map_or("none", |e| e.winner())
+    }
+
+    /// The `end_clause` column.
+    pub fn end_clause(&self) -> String {
+        self.ending
+            .map_or_else(|| PLY_LIMIT.to_string(), |e| e.end_clause())
+    }
+
+    /// Appends the row's CSV line (with its newline) for `game` to `out`.
+    pub fn write_csv(&self, game: GameKind, variant: &str, policy: Policy, out: &mut String) {
+        let _ = write!(
+            out,
+            "{},{variant},{},{},{},{}",
+            self.game,
+            policy.name(),
+            self.plies,
+            self.winner(),
+            self.end_clause()
+        );
+        let [hs, hn] = self.harvests;
+        let [cs, cn] = self.seeds_captured;
+        let _ = match game {
+            GameKind::Bao => writeln!(
+                out,
+                ",{hs},{hn},{cs},{cn},{},{},{},{},{}",
+                self.stage_plies[0],
+                self.stage_plies[1],
+                self.houses_lost,
+                self.longest_move_seeds,
+                self.undefined_cases
+            ),
+            GameKind::Oware => writeln!(
+                out,
+                ",{cs},{cn},{},{},{}",
+                self.scores[0], self.scores[1], self.undefined_cases
+            ),
+        };
+    }
+}
+
+/// Plays game `index` of `seed` with `policy` on `engine` to its end or `max_plies` plies; the
+/// row, and the clause events of its moves when the engine keeps a trace (else empty).
+pub fn play_game<G: Game>(
+    engine: &G,
+    policy: Policy,
+    seed: u64,
+    index: u64,
+    max_plies: u32,
+) -> (Row, ClauseCounts) {
+    let keys = game_keys(seed, index);
+    let mut row = Row {
+        game: index,
+        ..Row::default()
+    };
+    let mut events = ClauseCounts::new();
+    let mut moves = Vec::new();
+    let mut state = engine.start();
+    let mut stopped = None;
+    while row.plies < max_plies {
+        let mover = engine.to_move(&state).index();
+        let Some(choice) = choose(
+            engine,
+            policy,
+            &state,
+            Draw::new(keys, row.plies),
+            &mut moves,
+        ) else {
+            break;
+        };
+        let ply = match choice {
+            Ok((_, ply)) => ply,
+            Err(silent) => {
+                // The reading leaves this point open: the game stops here, undecided.
+                stopped = Some(Ending {
+                    verdict: Verdict::RulesSilent,
+                    clause: silent.0,
+                });
+                break;
+            }
+        };
+        let f = &ply.facts;
+        row.harvests[mover] += f.harvests;
+        row.seeds_captured[mover] += f.seeds_captured;
+        row.stage_plies[usize::from(f.mtaji)] += 1;
+        row.houses_lost += f.houses_lost;
+        row.longest_move_seeds = row.longest_move_seeds.max(f.sown);
+        row.undefined_cases += f.undefined;
+        for &clause in &f.events {
+            *events.entry(clause).or_default() += 1;
+        }
+        state = ply.state;
+        row.plies += 1;
+    }
+    row.ending = stopped.or_else(|| engine.ending(&state));
+    row.scores = engine.scores(&state);
+    (row, events)
+}
+
+/// Which engine of a game plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The optimized engine (for Oware's random play, the 64-lane batch engine where the
+    /// processor has AVX-512, the scalar engine elsewhere: the same games).
+    Optimized,
+    /// The reference engine, which reads like the rules and keeps a clause trace.
+    Reference,
+}
+
+impl EngineKind {
+    /// The name on the command line and in manifests.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Optimized => "optimized",
+            EngineKind::Reference => "reference",
+        }
+    }
+}
+
+/// An engine of either game under one reading, picked at run time: the one dispatch from
+/// ([`GameKind`], variant, [`EngineKind`]) to a typed engine.
+#[derive(Clone, Debug)]
+pub enum AnyEngine {
+    /// Bao's reference engine.
+    BaoReference(crate::bao::Rules),
+    /// Bao's optimized engine.
+    BaoOptimized(crate::bao::fast::FastRules),
+    /// Oware's reference engine.
+    OwareReference(crate::oware::Rules),
+    /// Oware's optimized engine.
+    OwareOptimized(crate::oware::fast::FastRules, crate::oware::Variant),
+}
+
+impl AnyEngine {
+    /// The engine `engine` of `game` under the preset `variant`, or why there is none.
+    pub fn new(game: GameKind, variant: &str, engine: EngineKind) -> Result<AnyEngine, String> {
+        let bad = |e: String| format!("--variant {variant}: {e}");
+        Ok(match (game, engine) {
+            (GameKind::Bao, EngineKind::Reference) => AnyEngine::BaoReference(
+                crate::bao::Rules::new(variant.parse().map_err(|e| bad(format!("{e}")))?),
+            ),
+            (GameKind::Bao, EngineKind::Optimized) => AnyEngine::BaoOptimized(
+                crate::bao::fast::FastRules::new(variant.parse().map_err(|e| bad(format!("{e}")))?)
+                    .map_err(|e| bad(e.to_string()))?,
+            ),
+            (GameKind::Oware, EngineKind::Reference) => AnyEngine::OwareReference(
+                crate::oware::Rules::new(variant.parse().map_err(|e| bad(format!("{e}")))?),
+            ),
+            (GameKind::Oware, EngineKind::Optimized) => {
+                let v: crate::oware::Variant = variant.parse().map_err(|e| bad(format!("{e}")))?;
+                AnyEngine::OwareOptimized(
+                    crate::oware::fast::FastRules::new(v).map_err(|e| bad(e.to_string()))?,
+                    v,
+                )
+            }
+        })
+    }
+
+    /// Plays games `games` of `seed` under `policy`, calling `each` with every row and its
+    /// clause events in game order.
+    pub fn play(
+        &self,
+        policy: Policy,
+        seed: u64,
+        games: std::ops::Range<u64>,
+        max_plies: u32,
+        mut each: impl FnMut(Row, ClauseCounts),
+    ) {
+        fn all<G: Game>(
+            engine: &G,
+            policy: Policy,
+            seed: u64,
+            games: std::ops::Range<u64>,
+            max_plies: u32,
+            each: &mut impl FnMut(Row, ClauseCounts),
+        ) {
+            for i in games {
+                let (row, events) = play_game(engine, policy, seed, i, max_plies);
+                each(row, events);
+            }
+        }
+        match self {
+            AnyEngine::BaoReference(e) => all(e, policy, seed, games, max_plies, &mut each),
+            AnyEngine::BaoOptimized(e) => all(e, policy, seed, games, max_plies, &mut each),
+            AnyEngine::OwareReference(e) => all(e, policy, seed, games, max_plies, &mut each),
+            AnyEngine::OwareOptimized(e, v) => {
+                let batch = crate::oware::batch::Batch::new(*v, seed, max_plies);
+                match batch {
+                    Ok(batch) if policy == Policy::Random && batch.uses_vectors() => {
+                        let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
+                        batch.play(games, |p| playouts.push(p));
+                        playouts.sort_unstable_by_key(|p| p.game);
+                        for p in &playouts {
+                            each(p.row(), ClauseCounts::new());
+                        }
+                    }
+                    _ => all(e, policy, seed, games, max_plies, &mut each),
+                }
+            }
+        }
+    }
+
+    /// Whether this engine reports the clause events of each move (only the reference engines).
+    pub fn counts_events(&self) -> bool {
+        matches!(
+            self,
+            AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_)
+        )
+    }
+
+    /// What plays the games, for reports: e.g. `oware optimized (64-lane AVX-512 batch)`.
+    pub fn describe(&self, policy: Policy) -> String {
+        match self {
+            AnyEngine::BaoReference(_) => "bao reference engine".into(),
+            AnyEngine::BaoOptimized(_) => "bao optimized engine".into(),
+            AnyEngine::OwareReference(_) => "oware reference engine".into(),
+            AnyEngine::OwareOptimized(..) => {
+                if policy == Policy::Random && crate::oware::batch::vector_engine_available() {
+                    "oware optimized engine (64-lane AVX-512 batch)".into()
+                } else {
+                    "oware optimized engine (scalar)".into()
+                }
+            }
+        }
+    }
+}
