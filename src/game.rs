@@ -154,14 +154,59 @@ pub trait Game: Sync {
     fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, Silent>;
     /// The ending, once the game is over (no legal move, or a rule ended it).
     fn ending(&self, s: &Self::State) -> Option<Ending>;
-    /// Draws a uniformly random legal move with `draw` and plays it; `None` when there is none.
-    /// Every engine of a game draws the same move from the same `draw` (the game defines how).
+    /// Plays a legal move in place; on `Err` (the move reaches a point the reading leaves open)
+    /// `s` is unchanged.
+    fn play_in_place(&self, s: &mut Self::State, mv: Self::Move) -> Result<PlyFacts, Silent> {
+        let ply = self.play(s, mv)?;
+        *s = ply.state;
+        Ok(ply.facts)
+    }
+    /// Draws a uniformly random legal move with `draw` and plays it in place; `None` when there is
+    /// none. Every engine of a game draws the same move from the same `draw` (the game defines
+    /// how).
+    fn play_random(
+        &self,
+        s: &mut Self::State,
+        draw: Draw,
+    ) -> Option<Result<(Self::Move, PlyFacts), Silent>>;
+    /// Every legal move with the ply it gives, in canonical order, written into `out` (cleared
+    /// first). Engines that find the plies while listing the moves override this.
     #[allow(clippy::type_complexity)]
-    fn random_move(
+    fn successors(
         &self,
         s: &Self::State,
-        draw: Draw,
-    ) -> Option<Result<(Self::Move, Ply<Self::State>), Silent>>;
+        out: &mut Vec<(Self::Move, Result<Ply<Self::State>, Silent>)>,
+    ) {
+        let mut moves = Vec::new();
+        self.legal_moves(s, &mut moves);
+        out.clear();
+        out.extend(moves.into_iter().map(|mv| (mv, self.play(s, mv))));
+    }
+    /// Every legal move with the seeds it captures (`None`: a move the rules leave open), in
+    /// canonical order, written into `out` (cleared first); the plies themselves are not kept.
+    fn gains(&self, s: &Self::State, out: &mut Vec<(Self::Move, Option<u32>)>) {
+        let mut all = Vec::new();
+        self.successors(s, &mut all);
+        out.clear();
+        out.extend(
+            all.into_iter()
+                .map(|(mv, ply)| (mv, ply.ok().map(|p| p.facts.seeds_captured))),
+        );
+    }
+    /// The most seeds one legal move of `s` captures (a move the rules leave open: 0); `None`
+    /// when no move is legal.
+    fn max_capture(&self, s: &Self::State) -> Option<u32> {
+        let mut all = Vec::new();
+        self.successors(s, &mut all);
+        all.iter()
+            .map(|(_, ply)| ply.as_ref().map_or(0, |p| p.facts.seeds_captured))
+            .max()
+    }
+    /// For a two-ply search: the seeds `mv` captures and the most seeds a reply then captures,
+    /// when the engine can tell cheaply that the game goes on; `None` asks the caller to play it.
+    fn capture_and_best_reply(&self, _s: &Self::State, _mv: Self::Move) -> Option<(u32, u32)> {
+        None
+    }
     /// The move in the game's canonical notation.
     fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
     /// The final scores (Oware: seeds taken, after any sweep; Bao: seeds on each side).

@@ -139,7 +139,7 @@ pub fn play_game<G: Game>(
         ..Row::default()
     };
     let mut events = ClauseCounts::new();
-    let mut moves = Vec::new();
+    let mut scratch = crate::policy::Scratch::default();
     let mut state = engine.start();
     let mut stopped = None;
     while row.plies < max_plies {
@@ -147,14 +147,14 @@ pub fn play_game<G: Game>(
         let Some(choice) = choose(
             engine,
             policy,
-            &state,
+            &mut state,
             Draw::new(keys, row.plies),
-            &mut moves,
+            &mut scratch,
         ) else {
             break;
         };
-        let ply = match choice {
-            Ok((_, ply)) => ply,
+        let f = match choice {
+            Ok((_, facts)) => facts,
             Err(silent) => {
                 // The reading leaves this point open: the game stops here, undecided.
                 stopped = Some(Ending {
@@ -164,7 +164,6 @@ pub fn play_game<G: Game>(
                 break;
             }
         };
-        let f = &ply.facts;
         row.harvests[mover] += f.harvests;
         row.seeds_captured[mover] += f.seeds_captured;
         row.stage_plies[usize::from(f.mtaji)] += 1;
@@ -174,7 +173,6 @@ pub fn play_game<G: Game>(
         for &clause in &f.events {
             *events.entry(clause).or_default() += 1;
         }
-        state = ply.state;
         row.plies += 1;
     }
     row.ending = stopped.or_else(|| engine.ending(&state));

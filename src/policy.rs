@@ -1,7 +1,7 @@
 //! Move policies written once over the typed game interface: uniform random, greedy (most seeds
 //! now) and a two-ply material search; their random choices come from the game's counter draws.
 
-use crate::game::{Draw, Game, Ply, Silent, Verdict};
+use crate::game::{Draw, Game, PlyFacts, Silent, Verdict};
 
 /// How moves are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -37,72 +37,86 @@ impl std::str::FromStr for Policy {
     }
 }
 
-/// A chosen move and the ply it gives, or the open point it reaches.
-pub type Choice<G> = Result<(<G as Game>::Move, Ply<<G as Game>::State>), Silent>;
+/// A chosen move, played, and what it did; or the open point it reaches (nothing played).
+pub type Choice<G> = Result<(<G as Game>::Move, PlyFacts), Silent>;
 
 /// Score of a move the rules leave open: its result is unknown, so it gains nothing.
 const SILENT_SCORE: i64 = 0;
 /// Score of a move that wins (or loses) at once.
 const WIN_SCORE: i64 = 1000;
 
-/// The move `policy` chooses in `s` and the ply it gives; `None` when no move is legal.
-/// `moves` is scratch space.
+/// Scratch space of [`choose`], kept between plies.
+pub struct Scratch<G: Game> {
+    gains: Vec<(G::Move, Option<u32>)>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch {
+            gains: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// The `k`-th of the indices whose score is the best, `k` drawn uniformly; `None` for no score.
+fn pick_best(scores: impl Iterator<Item = i64> + Clone, draw: Draw) -> Option<usize> {
+    let best = scores.clone().max()?;
+    let ties = scores.clone().filter(|&x| x == best).count();
+    let k = draw.below(ties, 0);
+    scores
+        .enumerate()
+        .filter(|&(_, x)| x == best)
+        .nth(k)
+        .map(|(i, _)| i)
+}
+
+/// Plays the move `policy` chooses in `s`, in place; `None` when no move is legal.
 pub fn choose<G: Game>(
     game: &G,
     policy: Policy,
-    s: &G::State,
+    s: &mut G::State,
     draw: Draw,
-    moves: &mut Vec<G::Move>,
+    scratch: &mut Scratch<G>,
 ) -> Option<Choice<G>> {
-    if policy == Policy::Random {
-        return game.random_move(s, draw);
-    }
-    game.legal_moves(s, moves);
-    if moves.is_empty() {
-        return None;
-    }
-    let mover = game.to_move(s);
-    let mut replies = Vec::new();
-    let mut scored: Vec<(i64, Choice<G>)> = Vec::with_capacity(moves.len());
-    for &mv in moves.iter() {
-        let choice = game.play(s, mv).map(|ply| (mv, ply));
-        let score = match &choice {
-            Err(_) => SILENT_SCORE,
-            Ok((_, ply)) => {
-                let now = i64::from(ply.facts.seeds_captured);
-                if policy == Policy::Greedy {
-                    now
-                } else {
-                    game.legal_moves(&ply.state, &mut replies);
-                    if replies.is_empty() {
+    match policy {
+        Policy::Random => game.play_random(s, draw),
+        Policy::Greedy => {
+            game.gains(s, &mut scratch.gains);
+            let gains = &scratch.gains;
+            let i = pick_best(
+                gains.iter().map(|(_, g)| g.map_or(SILENT_SCORE, i64::from)),
+                draw,
+            )?;
+            let mv = gains[i].0;
+            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+        }
+        Policy::Search => {
+            game.legal_moves(s, &mut scratch.moves);
+            let mover = game.to_move(s);
+            let mut scores = Vec::with_capacity(scratch.moves.len());
+            for &mv in &scratch.moves {
+                if let Some((now, reply)) = game.capture_and_best_reply(s, mv) {
+                    scores.push(i64::from(now) - i64::from(reply));
+                    continue;
+                }
+                scores.push(match game.play(s, mv) {
+                    Err(_) => SILENT_SCORE,
+                    Ok(ply) => match game.max_capture(&ply.state) {
+                        Some(reply) => i64::from(ply.facts.seeds_captured) - i64::from(reply),
                         // No reply: the game is over (every engine ends a game exactly then).
-                        match game.ending(&ply.state).map(|e| e.verdict) {
+                        None => match game.ending(&ply.state).map(|e| e.verdict) {
                             Some(Verdict::Win(w)) if w == mover => WIN_SCORE,
                             Some(Verdict::Win(_)) => -WIN_SCORE,
                             _ => 0,
-                        }
-                    } else {
-                        let best_reply = replies
-                            .iter()
-                            .map(|&r| match game.play(&ply.state, r) {
-                                Ok(after) => i64::from(after.facts.seeds_captured),
-                                Err(_) => SILENT_SCORE,
-                            })
-                            .max()
-                            .unwrap_or(0);
-                        now - best_reply
-                    }
-                }
+                        },
+                    },
+                });
             }
-        };
-        scored.push((score, choice));
+            let i = pick_best(scores.iter().copied(), draw)?;
+            let mv = scratch.moves[i];
+            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+        }
     }
-    let best = scored.iter().map(|(score, _)| *score).max()?;
-    let ties = scored.iter().filter(|(score, _)| *score == best).count();
-    let k = draw.below(ties, 0);
-    scored
-        .into_iter()
-        .filter(|(score, _)| *score == best)
-        .nth(k)
-        .map(|(_, choice)| choice)
 }

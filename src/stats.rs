@@ -353,8 +353,8 @@ pub fn bao_cutoff_game(rules: &BaoRules, seed: u64, index: u64, max_plies: u32) 
             let sown = rules.play(&pos, m).map_or(0, |p| p.sown);
             rec.longest_legal_move = rec.longest_legal_move.max(sown);
         }
-        match rules.random_move(&pos, Draw::new(keys, rec.plies)) {
-            Some(Ok((_, ply))) => pos = ply.state,
+        match rules.play_random(&mut pos, Draw::new(keys, rec.plies)) {
+            Some(Ok(_)) => {}
             _ => break,
         }
         rec.plies += 1;

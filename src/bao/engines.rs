@@ -337,11 +337,11 @@ impl Game for Rules {
         })
     }
 
-    fn random_move(
+    fn play_random(
         &self,
-        s: &Position,
+        s: &mut Position,
         draw: Draw,
-    ) -> Option<Result<(Move, Ply<Position>), Silent>> {
+    ) -> Option<Result<(Move, PlyFacts), Silent>> {
         let legal = Rules::legal_moves(self, s);
         if legal.is_empty() {
             return None;
@@ -359,7 +359,7 @@ impl Game for Rules {
                 ..starts[slot / per]
             };
             if legal.contains(&mv) {
-                return Some(Game::play(self, s, mv).map(|ply| (mv, ply)));
+                return Some(self.play_in_place(s, mv).map(|facts| (mv, facts)));
             }
         }
     }
@@ -444,19 +444,50 @@ impl Game for FastRules {
         })
     }
 
-    fn random_move(
+    fn successors(&self, s: &FastState, out: &mut Vec<(Move, Result<Ply<FastState>, Silent>)>) {
+        out.clear();
+        FastRules::successors(self, s, |mv, played| {
+            let facts = FastRules::facts(&s.pos, mv, &played);
+            out.push((
+                from_fast_move(mv),
+                Ok(Ply {
+                    state: played.state,
+                    facts,
+                }),
+            ));
+        });
+    }
+
+    fn gains(&self, s: &FastState, out: &mut Vec<(Move, Option<u32>)>) {
+        out.clear();
+        let them = 1 - usize::from(s.pos.to_move);
+        let before = side_seeds(&s.pos, them);
+        FastRules::successors(self, s, |mv, played| {
+            let gain = before - side_seeds(&played.state.pos, them);
+            out.push((from_fast_move(mv), Some(gain)));
+        });
+    }
+
+    fn max_capture(&self, s: &FastState) -> Option<u32> {
+        let them = 1 - usize::from(s.pos.to_move);
+        let before = side_seeds(&s.pos, them);
+        let mut best = None;
+        FastRules::successors(self, s, |_, played| {
+            let gain = before - side_seeds(&played.state.pos, them);
+            best = best.max(Some(gain));
+        });
+        best
+    }
+
+    fn play_random(
         &self,
-        s: &FastState,
+        s: &mut FastState,
         draw: Draw,
-    ) -> Option<Result<(Move, Ply<FastState>), Silent>> {
+    ) -> Option<Result<(Move, PlyFacts), Silent>> {
         let (mv, played) = self.random_move_with(s, |n, attempt| draw.below(n, attempt))?;
-        Some(Ok((
-            from_fast_move(mv),
-            Ply {
-                facts: FastRules::facts(&s.pos, mv, &played),
-                state: played.state,
-            },
-        )))
+        let facts = FastRules::facts(&s.pos, mv, &played);
+        *s = played.state;
+        Some(Ok((from_fast_move(mv), facts)))
     }
 
     fn notation(&self, s: &FastState, mv: Move) -> String {

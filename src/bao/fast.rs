@@ -893,10 +893,22 @@ impl FastRules {
     /// The legal moves of `p` with their kinds, in canonical order (front 1–8, back 1–8, `<` first).
     pub fn legal_moves(&self, p: &FastPos) -> MoveList {
         let mut list = MoveList::new();
+        self.each_legal(&FastState::new(*p), |mv, kind, _| list.push(mv, kind));
+        list
+    }
+
+    /// Every legal move of `s` with what it does, in canonical order (each move run once).
+    pub fn successors(&self, s: &FastState, mut each: impl FnMut(FastMove, FastPlay)) {
+        self.each_legal(s, |mv, _, ran| each(mv, FastPlay::of(ran)));
+    }
+
+    /// Calls `each` with every legal move of `s`, its kind and its run, in canonical order.
+    fn each_legal(&self, s: &FastState, mut each: impl FnMut(FastMove, FastKind, Ran)) {
+        let p = &s.pos;
         if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
-            return list;
+            return;
         }
-        let facts = Facts::of(p);
+        let facts = Facts::with(p, s.known_captures);
         let allowed = self.starts(p, &facts);
         for ring in (0..8).chain((8..16).rev()) {
             for right in [false, true] {
@@ -911,18 +923,18 @@ impl FastRules {
                     _ if ran.pos.blocked != NONE => 2,
                     _ => 1,
                 };
+                let decision = ran.decision;
                 if !ran.infinite {
-                    list.push(mv, kind);
+                    each(mv, kind, ran);
                 }
-                if ran.decision {
+                if decision {
                     let plus = self.run(p, mv | PLUS, start);
                     if !plus.infinite {
-                        list.push(mv | PLUS, kind);
+                        each(mv | PLUS, kind, plus);
                     }
                 }
             }
         }
-        list
     }
 
     /// Plays a legal move and returns the new position, seeds sown and harvests made.

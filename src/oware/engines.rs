@@ -210,11 +210,11 @@ impl crate::game::Game for Rules {
         })
     }
 
-    fn random_move(&self, s: &Game, draw: Draw) -> Option<Result<(Move, Ply<Game>), Silent>> {
+    fn play_random(&self, s: &mut Game, draw: Draw) -> Option<Result<(Move, PlyFacts), Silent>> {
         // The k-th legal move, k drawn uniformly: the batch engine's draw.
         let legal = Rules::legal_moves(self, s);
         let mv = *legal.get(draw.below(legal.len().max(1), 0))?;
-        Some(crate::game::Game::play(self, s, mv).map(|ply| (mv, ply)))
+        Some(self.play_in_place(s, mv).map(|facts| (mv, facts)))
     }
 
     fn notation(&self, s: &Game, mv: Move) -> String {
@@ -229,23 +229,27 @@ impl crate::game::Game for Rules {
 impl FastRules {
     /// Plays pit `pit` on a copy of `g` and says what the move did.
     fn ply(&self, g: &FastGame, pit: u8) -> Ply<FastGame> {
-        let me = usize::from(g.to_move());
         let mut next = g.clone();
-        self.play(&mut next, pit);
-        let gained = next.scores()[me] - g.scores()[me] - next.swept[me];
+        let facts = self.ply_in_place(&mut next, pit);
+        Ply { state: next, facts }
+    }
+
+    /// Plays pit `pit` on `g` in place and says what the move did.
+    fn ply_in_place(&self, next: &mut FastGame, pit: u8) -> PlyFacts {
+        let me = usize::from(next.to_move());
+        let before = next.scores()[me];
+        self.play(next, pit);
+        let gained = next.scores()[me] - before - next.swept[me];
         // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
         let undefined = match next.end_clause {
             "O.6.2" => 1,
             "O.4.2" => u32::from(next.swept[0] > 0 && next.swept[1] > 0),
             _ => 0,
         };
-        Ply {
-            state: next,
-            facts: PlyFacts {
-                seeds_captured: u32::from(gained),
-                undefined,
-                ..PlyFacts::default()
-            },
+        PlyFacts {
+            seeds_captured: u32::from(gained),
+            undefined,
+            ..PlyFacts::default()
         }
     }
 }
@@ -291,18 +295,45 @@ impl crate::game::Game for FastRules {
         })
     }
 
-    fn random_move(
+    fn gains(&self, s: &FastGame, out: &mut Vec<(Move, Option<u32>)>) {
+        out.clear();
+        let mask = self.legal_mask(s);
+        out.extend(
+            (0..6)
+                .filter(|pit| mask & (1 << pit) != 0)
+                .map(|pit| (Move { pit }, Some(u32::from(self.captures(s, pit))))),
+        );
+    }
+
+    fn capture_and_best_reply(&self, s: &FastGame, mv: Move) -> Option<(u32, u32)> {
+        FastRules::capture_and_best_reply(self, s, mv.pit)
+            .map(|(now, reply)| (u32::from(now), u32::from(reply)))
+    }
+
+    fn max_capture(&self, s: &FastGame) -> Option<u32> {
+        let mask = self.legal_mask(s);
+        (0..6)
+            .filter(|pit| mask & (1 << pit) != 0)
+            .map(|pit| u32::from(self.captures(s, pit)))
+            .max()
+    }
+
+    fn play_in_place(&self, s: &mut FastGame, mv: Move) -> Result<PlyFacts, Silent> {
+        Ok(self.ply_in_place(s, mv.pit))
+    }
+
+    fn play_random(
         &self,
-        s: &FastGame,
+        s: &mut FastGame,
         draw: Draw,
-    ) -> Option<Result<(Move, Ply<FastGame>), Silent>> {
+    ) -> Option<Result<(Move, PlyFacts), Silent>> {
         let mask = self.legal_mask(s);
         if mask == 0 {
             return None;
         }
         let k = draw.below(mask.count_ones() as usize, 0);
         let pit = SELECT[usize::from(mask)][k];
-        Some(Ok((Move { pit }, self.ply(s, pit))))
+        Some(Ok((Move { pit }, self.ply_in_place(s, pit))))
     }
 
     fn notation(&self, s: &FastGame, mv: Move) -> String {

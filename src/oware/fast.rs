@@ -273,6 +273,50 @@ impl FastRules {
         (allowed, slams)
     }
 
+    /// The seeds the legal move `pit` captures, without playing it (the end rules aside: a final
+    /// sweep is no capture).
+    #[inline]
+    pub fn captures(&self, g: &FastGame, pit: u8) -> u8 {
+        let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
+        FastRules::simulate(
+            g.board,
+            usize::from(g.to_move()),
+            usize::from(pit),
+            slam_captures,
+        )
+        .1
+    }
+
+    /// For a two-ply search, without playing the legal move `pit`: the seeds it captures and the
+    /// most seeds a reply then captures; `None` when the move may end the game (a score past
+    /// 24 or of 24 each, a position that may have come before, or no reply), where the caller
+    /// plays it instead.
+    #[inline]
+    pub fn capture_and_best_reply(&self, g: &FastGame, pit: u8) -> Option<(u8, u8)> {
+        let me = usize::from(g.to_move());
+        let slam_forbidden = self.variant.grand_slam == GrandSlam::Forbidden;
+        let (board, captured) = FastRules::simulate(
+            g.board,
+            me,
+            usize::from(pit),
+            slam_forbidden && g.allowed != 0,
+        );
+        let board = board ^ (1 << MOVER);
+        let scores = [half(board, 0), half(board, 1)].map(|h| (h >> SCORE) as u8);
+        let (word, bit) = bucket(board);
+        let may_repeat = captured == 0 && g.seen[word] & bit != 0;
+        if scores[0] >= 24 || scores[1] >= 24 || may_repeat {
+            return None;
+        }
+        let (legal, allowed) = self.legal_and_allowed(board);
+        let slam_captures = slam_forbidden && allowed != 0;
+        let best = (0..6)
+            .filter(|i| legal & (1 << i) != 0)
+            .map(|i| FastRules::simulate(board, 1 - me, i, slam_captures).1)
+            .max()?;
+        Some((captured, best))
+    }
+
     /// Plays pit `pit` (0–5 from the mover's left) in place; the move must be legal.
     #[inline(always)]
     pub fn play(&self, g: &mut FastGame, pit: u8) {
