@@ -37,8 +37,8 @@ impl GameKind {
     /// The game's rule presets, the default first.
     pub fn variants(self) -> &'static [&'static str] {
         match self {
-            GameKind::Bao => &["default", "literal-en", "engines", "strict"],
-            GameKind::Oware => &["sheet", "abapa", "strict"],
+            GameKind::Bao => &crate::bao::variant::PRESET_NAMES,
+            GameKind::Oware => &crate::oware::variant::PRESET_NAMES,
         }
     }
 }

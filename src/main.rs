@@ -10,7 +10,6 @@ use std::process::ExitCode;
 use cli::read_input;
 
 use clap::{Args, Parser, Subcommand};
-use mancala_lab::bao::playout::{random_games, Summary};
 use mancala_lab::bao::position_text;
 use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::variant::InfiniteMoves;
@@ -19,8 +18,8 @@ use mancala_lab::coverage::{self, Report};
 
 /// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
 ///
-/// Run with no subcommand for the default job: the clause-coverage status and a short batch of
-/// Bao reference-engine playouts with a summary.
+/// Run with no subcommand for the main job: the clause-coverage verdict of both games and the
+/// default study (random games of both games on the optimized engines, to out/).
 #[derive(Parser)]
 #[command(name = "mancala-lab", version)]
 struct Cli {
@@ -149,20 +148,6 @@ enum BaoCommand {
         #[arg(long)]
         csv: Option<std::path::PathBuf>,
     },
-    /// Play random games with the reference engine and print a summary.
-    Playouts {
-        /// Number of games.
-        #[arg(long, default_value_t = 100)]
-        games: u64,
-        /// Master seed; game i uses stream i of it.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Stop a game after this many plies.
-        #[arg(long, default_value_t = 2000)]
-        max_plies: u32,
-        #[command(flatten)]
-        rules: RuleArgs,
-    },
 }
 
 fn load_position(path: &str) -> Result<Position, String> {
@@ -218,32 +203,6 @@ fn clause_counts(game: &str, games: u64) -> Result<BTreeMap<&'static str, u64>, 
         }
     });
     Ok(counts)
-}
-
-fn print_summary(summary: &Summary, seed: u64, variant: &str) {
-    println!(
-        "bao playouts: {} games (seed {seed}, variant {variant}, reference engine)",
-        summary.games
-    );
-    let pct = |n: usize| 100.0 * n as f64 / summary.games.max(1) as f64;
-    println!(
-        "  South wins {} ({:.1}%), North wins {} ({:.1}%), unfinished {}",
-        summary.wins[0],
-        pct(summary.wins[0]),
-        summary.wins[1],
-        pct(summary.wins[1]),
-        summary.unfinished
-    );
-    println!(
-        "  plies: mean {:.1}, max {}; longest move {} seeds sown",
-        summary.mean_plies, summary.max_plies, summary.longest_move
-    );
-    let endings: Vec<String> = summary
-        .endings
-        .iter()
-        .map(|(c, n)| format!("{c}: {n}"))
-        .collect();
-    println!("  game ended by clause: {}", endings.join(", "));
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -425,16 +384,6 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
                     100.0 * misjudged as f64 / games.max(1) as f64
                 );
             }
-        }
-        BaoCommand::Playouts {
-            games,
-            seed,
-            max_plies,
-            rules: rule_args,
-        } => {
-            let rules = rule_args.rules()?;
-            let records = random_games(&rules, seed, games, max_plies);
-            print_summary(&Summary::of(&records), seed, &rule_args.variant);
         }
     }
     Ok(ExitCode::SUCCESS)

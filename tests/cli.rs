@@ -348,3 +348,32 @@ fn plot_writes_an_svg_and_names_bad_input() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn diff_rows_compares_the_stats_rows_of_both_engines() {
+    let o = run(
+        &[
+            "diff", "--game", "bao", "--rows", "--policy", "greedy", "--games", "200", "--seed",
+            "4",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "diff --rows bao default greedy: 200 games (games 0..200, seed 4), 0 divergent"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let strict = run(
+        &["diff", "--game", "oware", "--rows", "--variant", "strict"],
+        None,
+    );
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(
+        stderr(&strict).contains("leave a point open"),
+        "{}",
+        stderr(&strict)
+    );
+}

@@ -6,7 +6,6 @@ pub mod engines;
 pub mod fast;
 pub mod mutate;
 pub mod notation;
-pub mod playout;
 pub mod position;
 pub mod position_text;
 pub mod rules;

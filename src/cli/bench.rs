@@ -7,12 +7,19 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_lab::bao::fast::FastRules as BaoFast;
-use mancala_lab::bao::playout::random_game;
+use mancala_lab::bao::fast::FastState;
+use mancala_lab::game::{game_keys, Draw, GameKind};
+use mancala_lab::oware::batch::scalar_playout;
+use mancala_lab::playout::play_game;
+use mancala_lab::policy::Policy;
+use std::sync::atomic::AtomicBool;
+
+use super::stats::{run_job, RunArgs};
 use mancala_lab::bao::Rules as BaoRules;
 use mancala_lab::oware::batch::Batch;
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 #[derive(Args)]
@@ -87,6 +94,23 @@ fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (Rate, usiz
     (rate, threads)
 }
 
+/// Random game `i` of `seed` on the optimized Bao engine with the typed interface's draws (the
+/// games of the reference line and of the stats job), without the row's bookkeeping; its plies.
+fn bao_fast_playout(fast: &BaoFast, seed: u64, i: u64) -> u64 {
+    let keys = game_keys(seed, i);
+    let mut s = FastState::new(BaoFast::start());
+    let mut ply = 0;
+    while ply < 2000 {
+        let draw = Draw::new(keys, ply);
+        match fast.random_move_with(&s, |n, attempt| draw.below(n, attempt)) {
+            Some((_, played)) => s = played.state,
+            None => break,
+        }
+        ply += 1;
+    }
+    u64::from(ply)
+}
+
 fn rng(seed: u64, i: u64) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     r.set_stream(i);
@@ -99,7 +123,7 @@ fn compare(
     secs: f64,
     reference: impl FnMut(u64) -> u64,
     optimized: impl Fn(u64) -> u64 + Sync,
-) -> (Rate, Rate) {
+) -> (Rate, Rate, Rate) {
     let r = measure(secs, reference);
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
@@ -114,7 +138,32 @@ fn compare(
         speed_up,
         100.0 * speed_up / threads as f64
     );
-    (r, f)
+    (r, f, p)
+}
+
+/// Runs the stats job (the optimized engine, CSV files and manifest included) on `games` random
+/// games on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
+fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate: Rate) {
+    let out = std::env::temp_dir().join(format!("mancala-lab-bench-{}", std::process::id()));
+    let args = RunArgs::random_job(game, Some(variant), games, seed, out.clone());
+    let start = Instant::now();
+    let done = run_job(&args, &AtomicBool::new(false), true);
+    let secs = start.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&out);
+    match done {
+        Ok(_) => {
+            let rate = games as f64 / secs;
+            println!(
+                "  {:<38} {rate:>12.0} games/s ({:.0}% of the engine alone on all cores)",
+                format!(
+                    "stats job, {} threads, CSV included",
+                    rayon::current_num_threads()
+                ),
+                100.0 * rate / engine_rate.games_per_s
+            );
+        }
+        Err(e) => println!("  stats job failed: {e}"),
+    }
 }
 
 fn line(name: &str, r: Rate) {
@@ -128,6 +177,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     println!(
         "(Bao optimized playouts simulate only the moves they draw; see FastRules::random_move)"
     );
+    println!("(every line but the full-move-list one plays games 0.. of the seed, the same games)");
 
     use mancala_lab::bao::variant::{InfiniteMoves, Variant};
     let bao_readings = [
@@ -142,11 +192,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
-        let (_, f) = compare(
+        let (_, f, p) = compare(
             secs,
-            |i| u64::from(random_game(&reference, seed, i, 2000).plies),
-            |i| u64::from(fast.random_playout(&mut rng(seed, i), 2000).0),
+            |i| u64::from(play_game(&reference, Policy::Random, seed, i, 2000).0.plies),
+            |i| bao_fast_playout(&fast, seed, i),
         );
+        if variant == Variant::DEFAULT {
+            stats_line(GameKind::Bao, "default", p.games, seed, p);
+        }
         // The optimized engine listing every legal move each ply, as the reference does.
         let listed = measure(secs, |i| {
             u64::from(fast.random_playout_listed(&mut rng(seed, i), 2000).0)
@@ -165,25 +218,16 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
     let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
-    let (r, f) = compare(
+    let (r, f, _) = compare(
         secs,
         |i| {
-            let mut rg = rng(seed, i);
-            let mut g = reference.new_game();
-            let mut plies = 0;
-            loop {
-                let moves = reference.legal_moves(&g);
-                if moves.is_empty() {
-                    break plies;
-                }
-                g = reference
-                    .play(&g, moves[rg.gen_range(0..moves.len())])
-                    .expect("legal")
-                    .game;
-                plies += 1;
-            }
+            u64::from(
+                play_game(&reference, Policy::Random, seed, i, 100_000)
+                    .0
+                    .plies,
+            )
         },
-        |i| u64::from(fast.random_playout(&mut rng(seed, i), 100_000).0),
+        |i| u64::from(scalar_playout(&fast, seed, i, 100_000).plies),
     );
     batch_lines(secs, seed, r, f);
     Ok(ExitCode::SUCCESS)
@@ -221,5 +265,5 @@ fn batch_lines(secs: f64, seed: u64, reference: Rate, scalar: Rate) {
         speed_up,
         100.0 * speed_up / threads as f64
     );
-    println!("  (the batch draws moves from its own counter-based random function: other games, same rules)");
+    stats_line(GameKind::Oware, "abapa", all.games, seed, all);
 }

@@ -5,14 +5,17 @@ use std::process::ExitCode;
 use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
+use mancala_lab::game::GameKind;
+use mancala_lab::playout::{AnyEngine, EngineKind};
+use mancala_lab::policy::Policy;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 #[derive(Args)]
 pub struct DiffArgs {
-    /// The game: bao or oware.
-    #[arg(long)]
-    game: String,
+    /// The game.
+    #[arg(long, value_enum)]
+    game: GameKind,
     /// The rule reading (preset name of that game).
     #[arg(long)]
     variant: Option<String>,
@@ -37,8 +40,15 @@ pub struct DiffArgs {
     mutate: usize,
     /// Oware only: check the batch engine (64 games at a time in vector lanes) against the scalar
     /// optimized engine, game by game (plies, scores, pits, result), with the batch's own draws.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rows")]
     batch: bool,
+    /// Play each game with the stats job's typed engines, reference and optimized, and compare
+    /// the games.csv rows they give (with --policy; the same draws as `stats`).
+    #[arg(long, conflicts_with = "mutate")]
+    rows: bool,
+    /// With --rows: the move policy.
+    #[arg(long, value_enum, default_value = "random", requires = "rows")]
+    policy: Policy,
 }
 
 /// The random source of game `index`'s start position under `--mutate`: a stream of its own,
@@ -95,7 +105,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
                 format!(
                     "game {i}: {d}\n{from}{}\nas a regression case (tests/regressions/):\n{}",
                     explain(&d),
-                    d.regression_case(&args.game, variant)
+                    d.regression_case(args.game.name(), variant)
                 )
             })
         },
@@ -241,12 +251,93 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--rows`: the games.csv rows of the reference and optimized engines, game by game.
+fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
+    let variant = args
+        .variant
+        .clone()
+        .unwrap_or_else(|| args.game.default_variant().to_string());
+    let engines = [EngineKind::Reference, EngineKind::Optimized]
+        .map(|kind| AnyEngine::new(args.game, &variant, kind));
+    let [Ok(reference), Ok(optimized)] = engines else {
+        let [a, b] = engines;
+        return Err(a.and(b).err().unwrap_or_default());
+    };
+    let end = args
+        .first
+        .checked_add(args.games)
+        .ok_or("--first plus --games is past the last game index")?;
+    let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
+    let started = std::time::Instant::now();
+    let interrupt = super::interrupt_on_ctrl_c();
+    let (bar, pool) = super::bar_and_pool(args.games)?;
+    let row = |engine: &AnyEngine, i: u64| {
+        let mut text = String::new();
+        engine.play(args.policy, args.seed, i..i + 1, max_plies, |row, _| {
+            row.write_csv(args.game, &variant, args.policy, &mut text)
+        });
+        text
+    };
+    let mut failure = None;
+    let done = super::in_order(
+        &pool,
+        args.first..end,
+        &interrupt,
+        |i| {
+            let (a, b) = (row(&reference, i), row(&optimized, i));
+            (a != b).then(|| {
+                format!(
+                    "game {i}:
+  reference: {a}  optimized: {b}"
+                )
+            })
+        },
+        |i, differs| {
+            bar.set_position(i + 1 - args.first);
+            failure = differs;
+            failure.is_none()
+        },
+    );
+    bar.finish_and_clear();
+    println!(
+        "diff --rows {} {variant} {}: {done} games (games {}..{}, seed {}), {} divergent, {:.1} s",
+        args.game,
+        args.policy.name(),
+        args.first,
+        args.first + done,
+        args.seed,
+        usize::from(failure.is_some()),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(first) = failure {
+        println!("first divergence: {first}");
+        return Ok(ExitCode::FAILURE);
+    }
+    if done < args.games {
+        eprintln!(
+            "interrupted after {done} of {} games; continue with --first {}",
+            args.games,
+            args.first + done
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
-    if args.batch && args.game != "oware" {
+    if args.batch && args.game != GameKind::Oware {
         return Err("--batch applies to oware only".to_string());
     }
-    match args.game.as_str() {
-        "oware" => {
+    if args.rows {
+        if args.infinite.is_some() {
+            return Err(
+                "--infinite does not apply with --rows (name the reading with --variant)".into(),
+            );
+        }
+        return run_rows(&args);
+    }
+    match args.game {
+        GameKind::Oware => {
             if args.infinite.is_some() {
                 return Err("--infinite applies to bao only".to_string());
             }
@@ -270,7 +361,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 &|_| String::new(),
             )
         }
-        "bao" => {
+        GameKind::Bao => {
             use mancala_lab::bao::engines::{Optimized, Reference};
             use mancala_lab::bao::variant::{InfiniteMoves, Variant};
             let v = args
@@ -317,6 +408,5 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 &explain,
             )
         }
-        other => Err(format!("unknown game '{other}' (known: bao, oware)")),
     }
 }

@@ -87,6 +87,28 @@ pub struct RunArgs {
     force: bool,
 }
 
+impl RunArgs {
+    /// A job of `games` random games of `game` under `variant` (default reading if `None`) from
+    /// `seed`, written to `out` (replacing a run there): for the main job and the bench.
+    pub fn random_job(
+        game: GameKind,
+        variant: Option<&str>,
+        games: u64,
+        seed: u64,
+        out: PathBuf,
+    ) -> RunArgs {
+        RunArgs {
+            game: Some(game),
+            variant: variant.map(String::from),
+            games: Some(games),
+            seed: Some(seed),
+            out,
+            force: true,
+            ..RunArgs::default()
+        }
+    }
+}
+
 /// What defines a job: a resumed run and the shards of a merge must agree on all of it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 struct Job {
@@ -792,13 +814,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
 pub fn default_study() -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
     for (game, games) in [(GameKind::Bao, 100_000), (GameKind::Oware, 1_000_000)] {
-        let args = RunArgs {
-            game: Some(game),
-            games: Some(games),
-            out: PathBuf::from("out").join(game.name()),
-            force: true,
-            ..RunArgs::default()
-        };
+        let args =
+            RunArgs::random_job(game, None, games, 1, PathBuf::from("out").join(game.name()));
         let (code, summary) = run_job(&args, &interrupt, false)?;
         let Some(summary) = summary else {
             return Ok(code);
