@@ -43,7 +43,7 @@ def main():
     print("| South win rate | " + " | ".join(wilson(sum(r["winner"] == "South" for r in rows), len(rows)) for _, rows in runs) + " |")
     for c in ends:
         print(f"| ended by {c} | " + " | ".join(wilson(sum(r["end_clause"] == c for r in rows), len(rows)) for _, rows in runs) + " |")
-    for key in ("plies", "kunamua_plies", "mtaji_plies", "captures_south", "captures_north", "house_events"):
+    for key in ("plies", "kunamua_plies", "mtaji_plies", "harvests_south", "harvests_north", "seeds_captured_south", "seeds_captured_north", "houses_lost"):
         print(f"| mean {key} | " + " | ".join(mean([float(r[key]) for r in rows]) for _, rows in runs) + " |")
     print("| plies quartiles | " + " | ".join(quartiles([int(r["plies"]) for r in rows]) for _, rows in runs) + " |")
     print("| longest move (seeds) | " + " | ".join(str(max(int(r["longest_move_seeds"]) for r in rows)) for _, rows in runs) + " |")

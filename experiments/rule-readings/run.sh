@@ -7,10 +7,10 @@ oware_games=${2:-20000}
 out=experiments/rule-readings/out
 cargo build --release --quiet
 for v in default literal-en engines; do
-    target/release/mancala-lab stats --game bao --variant "$v" --games "$bao_games" --seed 1 --out "$out/bao-$v" >/dev/null
+    target/release/mancala-lab stats --game bao --variant "$v" --games "$bao_games" --seed 1 --force --out "$out/bao-$v" >/dev/null
 done
 for v in sheet abapa; do
-    target/release/mancala-lab stats --game oware --variant "$v" --games "$oware_games" --seed 1 --out "$out/oware-$v" >/dev/null
+    target/release/mancala-lab stats --game oware --variant "$v" --games "$oware_games" --seed 1 --force --out "$out/oware-$v" >/dev/null
 done
 python3 experiments/rule-readings/compare.py "$out" > experiments/rule-readings/results.md
 cat experiments/rule-readings/results.md
