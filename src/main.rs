@@ -15,6 +15,7 @@ use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::variant::InfiniteMoves;
 use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
 use mancala_lab::coverage::{self, Report};
+use mancala_lab::game::GameKind;
 
 /// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
 ///
@@ -54,8 +55,8 @@ enum Command {
 #[derive(Args)]
 struct CoverageArgs {
     /// The game whose spec to check (spec/<game>.md).
-    #[arg(long, default_value = "bao")]
-    game: String,
+    #[arg(long, value_enum, default_value = "bao")]
+    game: GameKind,
     /// The project root holding spec/, src/ and tests/ (default: the current directory if it has spec/).
     #[arg(long)]
     root: Option<PathBuf>,
@@ -165,7 +166,8 @@ fn project_root(root: Option<PathBuf>) -> PathBuf {
     })
 }
 
-fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, String> {
+fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report, String> {
+    let game = kind.name();
     let spec_path = root.join("spec").join(format!("{game}.md"));
     let text =
         std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
@@ -173,11 +175,8 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
         coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
     let annotations =
         coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
-    if !matches!(game, "bao" | "oware") {
-        return Err(format!("unknown game '{game}' (known: bao, oware)"));
-    }
     if playouts > 0 {
-        let counts = clause_counts(game, playouts)?;
+        let counts = clause_counts(kind, playouts)?;
         let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
         Ok(Report::build(game, &spec, &annotations, Some(&f)))
     } else {
@@ -187,11 +186,9 @@ fn coverage_report(game: &str, root: &Path, playouts: u64) -> Result<Report, Str
 
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
 /// the game's default reading: the clause events of the moves and the clauses that end the games.
-fn clause_counts(game: &str, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
-    use mancala_lab::game::GameKind;
+fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
     use mancala_lab::playout::{AnyEngine, EngineKind};
     use mancala_lab::policy::Policy;
-    let kind: GameKind = game.parse()?;
     let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
     let mut counts = BTreeMap::new();
     engine.play(Policy::Random, 1, 0..games, 2000, |row, events| {
@@ -209,8 +206,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         None => {
             let root = project_root(None);
-            let bao = coverage_report("bao", &root, 0)?;
-            let oware = coverage_report("oware", &root, 0)?;
+            let bao = coverage_report(GameKind::Bao, &root, 0)?;
+            let oware = coverage_report(GameKind::Oware, &root, 0)?;
             let verdict = |r: &Report| {
                 let (n, ok) = r.normative_counts();
                 format!(
@@ -229,7 +226,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Some(Command::Coverage(args)) => {
             let root = project_root(args.root);
-            let report = coverage_report(&args.game, &root, args.playouts)?;
+            let report = coverage_report(args.game, &root, args.playouts)?;
             if args.quiet {
                 println!("{}", report.summary_line());
             } else {
@@ -390,6 +387,13 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
+    // instead of failing on the next write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(message) => {

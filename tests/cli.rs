@@ -377,3 +377,50 @@ fn diff_rows_compares_the_stats_rows_of_both_engines() {
         stderr(&strict)
     );
 }
+
+#[test]
+fn a_closed_standard_output_stops_a_command_quietly() {
+    // The reader goes away before the command writes: the command must stop without a panic.
+    let start = stdout(&run(&["bao", "start"], None));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["bao", "moves", "--position", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(start.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), Some(13), "{:?}", o.status);
+}
+
+#[test]
+fn game_ranges_past_the_last_index_are_refused() {
+    for extra in [&[][..], &["--batch"][..], &["--rows"][..]] {
+        let mut args = vec![
+            "diff",
+            "--game",
+            "oware",
+            "--games",
+            "10",
+            "--first",
+            "18446744073709551615",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("--first 18446744073709551615"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -263,10 +263,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         let [a, b] = engines;
         return Err(a.and(b).err().unwrap_or_default());
     };
-    let end = args
-        .first
-        .checked_add(args.games)
-        .ok_or("--first plus --games is past the last game index")?;
+    let end = args.first + args.games;
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
@@ -325,6 +322,14 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
 }
 
 pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
+    if args.first.checked_add(args.games).is_none() {
+        return Err(format!(
+            "--first {} with --games {}: the range passes the last game index ({})",
+            args.first,
+            args.games,
+            u64::MAX
+        ));
+    }
     if args.batch && args.game != GameKind::Oware {
         return Err("--batch applies to oware only".to_string());
     }
@@ -342,11 +347,17 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                 return Err("--infinite applies to bao only".to_string());
             }
             if args.batch {
-                let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
+                let v = args
+                    .variant
+                    .clone()
+                    .unwrap_or_else(|| args.game.default_variant().to_string());
                 return run_batch(&args, &v);
             }
             use mancala_lab::oware::engines::{Optimized, Reference};
-            let v = args.variant.clone().unwrap_or_else(|| "sheet".to_string());
+            let v = args
+                .variant
+                .clone()
+                .unwrap_or_else(|| args.game.default_variant().to_string());
             let rules =
                 mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
             let start = |rng: &mut ChaCha8Rng| {
@@ -367,7 +378,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             let v = args
                 .variant
                 .clone()
-                .unwrap_or_else(|| "default".to_string());
+                .unwrap_or_else(|| args.game.default_variant().to_string());
             let mut variant: Variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
             let mut label = v.clone();
             if let Some(inf) = &args.infinite {

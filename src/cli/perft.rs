@@ -6,6 +6,7 @@ use clap::Args;
 use mancala_lab::bao::engines::{fast_move_notation, to_fast};
 use mancala_lab::bao::fast::FastRules as BaoFast;
 use mancala_lab::bao::{position_text, Position as BaoPosition, Rules as BaoRules, Side};
+use mancala_lab::game::GameKind;
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Move, Position as OwarePosition, Rules as OwareRules};
 
@@ -13,10 +14,10 @@ use super::read_input;
 
 #[derive(Args)]
 pub struct PerftArgs {
-    /// The game: bao or oware.
-    #[arg(long)]
-    game: String,
-    /// The rule reading (preset of that game; default: default / sheet).
+    /// The game.
+    #[arg(long, value_enum)]
+    game: GameKind,
+    /// The rule reading (preset of that game) [default: default for bao, sheet for oware].
     #[arg(long)]
     variant: Option<String>,
     /// Depth in plies.
@@ -84,9 +85,12 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         return Err("--depth must be at least 1".to_string());
     }
     let d = args.depth - 1;
-    match args.game.as_str() {
-        "bao" => {
-            let v = args.variant.clone().unwrap_or_else(|| "default".into());
+    let v = args
+        .variant
+        .clone()
+        .unwrap_or_else(|| args.game.default_variant().into());
+    match args.game {
+        GameKind::Bao => {
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
             let (reference, fast) = (
                 BaoRules::new(variant),
@@ -120,8 +124,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             }
             Ok(report(lines, args.divide))
         }
-        "oware" => {
-            let v = args.variant.clone().unwrap_or_else(|| "sheet".into());
+        GameKind::Oware => {
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
             let (reference, fast) = (
                 OwareRules::new(variant),
@@ -157,6 +160,5 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             }
             Ok(report(lines, args.divide))
         }
-        other => Err(format!("unknown game '{other}' (known: bao, oware)")),
     }
 }
