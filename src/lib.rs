@@ -13,4 +13,5 @@ pub mod playout;
 pub mod policy;
 pub mod side;
 pub mod stats;
+pub mod text;
 pub mod walk;

@@ -424,3 +424,21 @@ fn game_ranges_past_the_last_index_are_refused() {
         );
     }
 }
+
+#[test]
+fn oware_transcripts_with_wrong_move_numbers_are_refused() {
+    for text in ["2. C f\n", "1. C f 3. A a\n", "18446744073709551617. C f\n"] {
+        let o = run(&["oware", "replay", "-"], Some(text));
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(stderr(&o).contains("move number"), "{text}: {}", stderr(&o));
+    }
+    let ok = run(&["oware", "replay", "-"], Some("1. C f 2: A a\n"));
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+#[test]
+fn bench_refuses_a_non_positive_time() {
+    let o = run(&["bench", "--seconds", "0"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--seconds 0"), "{}", stderr(&o));
+}

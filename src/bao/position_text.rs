@@ -49,22 +49,9 @@ fn syntax(line: usize, column: usize, message: impl Into<String>) -> PositionTex
 
 /// The words of a value with their 1-based columns in the line.
 fn words(value: &str, offset: usize) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in value.char_indices() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                out.push((offset + value[..s].chars().count() + 1, &value[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((offset + value[..s].chars().count() + 1, &value[s..]));
-    }
-    out
+    crate::text::words(value)
+        .map(|(column, w)| (offset + column, w))
+        .collect()
 }
 
 fn numbers<const N: usize>(

@@ -111,21 +111,9 @@ impl Transcript {
             let rest = &trimmed[colon + 1..];
             let body = rest.split(';').next().unwrap_or("");
             let body_offset = indent + colon + 1;
-            let mut moves = Vec::new();
-            let mut start = None;
-            for (i, c) in body
-                .char_indices()
-                .chain(std::iter::once((body.len(), ' ')))
-            {
-                match (c.is_whitespace(), start) {
-                    (false, None) => start = Some(i),
-                    (true, Some(s)) => {
-                        moves.push((body_offset + body[..s].chars().count() + 1, &body[s..i]));
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
+            let moves: Vec<(usize, &str)> = crate::text::words(body)
+                .map(|(column, w)| (body_offset + column, w))
+                .collect();
             match moves.len() {
                 0 => {
                     return Err(err(

@@ -30,6 +30,63 @@ pub struct BenchArgs {
     /// Master seed of the random games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Measure the text parsers instead: time per word on one long line of N and of 2N words
+    /// (a parser linear in the line's length takes the same time per word).
+    #[arg(long)]
+    parsers: bool,
+}
+
+/// Seconds to parse `text` with `parse` (the best of five runs).
+fn parse_seconds(text: &str, parse: &dyn Fn(&str) -> bool) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            std::hint::black_box(parse(std::hint::black_box(text)));
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// `bench --parsers`: each parser on one line of N and of 2N words.
+fn parsers() -> Result<ExitCode, String> {
+    type Parser = (&'static str, fn(usize) -> String, fn(&str) -> bool);
+    let cases: [Parser; 4] = [
+        (
+            "oware transcript (letters on one line)",
+            |n| format!("1. {}\n", "C f ".repeat(n / 2)),
+            |t| mancala_lab::oware::notation::parse_transcript(t).is_ok(),
+        ),
+        (
+            "bao transcript (moves on one line)",
+            |n| format!("1: {};\n", "A6<* a6< ".repeat(n / 2)),
+            |t| mancala_lab::bao::transcript::Transcript::parse(t).is_ok(),
+        ),
+        (
+            "bao position (numbers on one row)",
+            |n| format!("to_move: South\nA: {}\n", "0 ".repeat(n)),
+            |t| mancala_lab::bao::position_text::parse(t).is_ok(),
+        ),
+        (
+            "oware position (numbers on one row)",
+            |n| format!("south: {}\n", "4 ".repeat(n)),
+            |t| mancala_lab::oware::Position::parse(t).is_ok(),
+        ),
+    ];
+    let n = 200_000;
+    println!("parsers, one line of N = {n} and 2N words (best of 5 runs):");
+    for (name, text, parse) in cases {
+        let (a, b) = (
+            parse_seconds(&text(n), &parse),
+            parse_seconds(&text(2 * n), &parse),
+        );
+        println!(
+            "  {name:<40} N: {:>6.1} ns/word, 2N: {:>6.1} ns/word (ratio {:.2}; 1 = linear)",
+            1e9 * a / n as f64,
+            1e9 * b / (2 * n) as f64,
+            (b / 2.0) / a
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A measured playout rate.
@@ -172,6 +229,15 @@ fn line(name: &str, r: Rate) {
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
+    if args.parsers {
+        return parsers();
+    }
+    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+        return Err(format!(
+            "--seconds {}: expected a positive number",
+            args.seconds
+        ));
+    }
     let (secs, seed) = (args.seconds, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
     println!(

@@ -58,7 +58,7 @@ pub struct WrittenMove {
 
 /// A transcript token that is neither a move letter nor a move number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: expected a move letter A-F or a-f, or a move number, found '{found}'")]
+#[error("line {line}, column {column}: {problem}")]
 pub struct TranscriptError {
     /// 1-based line.
     pub line: usize,
@@ -66,48 +66,53 @@ pub struct TranscriptError {
     pub column: usize,
     /// The token.
     pub found: String,
+    /// What is wrong with it.
+    pub problem: String,
 }
 
 /// Parses a transcript: move letters separated by white space, optionally with move numbers
-/// (`1.` or `1:`); `#` and `;` start comments that run to the end of the line.
+/// (`1.` or `1:`) before the first move of each pair, which must count the pairs from 1; `#` and
+/// `;` start comments that run to the end of the line. Linear in the length of the text.
 pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError> {
     let mut out = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let content = raw.split(['#', ';']).next().unwrap_or("");
-        let mut start = None;
-        for (i, c) in content
-            .char_indices()
-            .chain(std::iter::once((content.len(), ' ')))
-        {
-            match (c.is_whitespace(), start) {
-                (false, None) => start = Some(i),
-                (true, Some(s)) => {
-                    let token = &content[s..i];
-                    let column = content[..s].chars().count() + 1;
-                    start = None;
-                    // spec: oware O.7.2 move numbers are optional and skipped
-                    let number = token.trim_end_matches(['.', ':']);
-                    if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
-                        continue;
-                    }
-                    let mut chars = token.chars();
-                    match (chars.next().and_then(Move::from_letter), chars.next()) {
-                        (Some((side, mv)), None) => out.push(WrittenMove {
-                            side,
-                            mv,
-                            line: index + 1,
-                            column,
-                        }),
-                        _ => {
-                            return Err(TranscriptError {
-                                line: index + 1,
-                                column,
-                                found: token.to_string(),
-                            })
+        for (at, token) in crate::text::words(content) {
+            let fail = |problem: String| TranscriptError {
+                line: index + 1,
+                column: at,
+                found: token.to_string(),
+                problem,
+            };
+            let number = token.trim_end_matches(['.', ':']);
+            if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+                // spec: oware O.7.2 move numbers are optional; one written must count the pairs
+                let want = out.len() / 2 + 1;
+                if out.len() % 2 == 1 || number.parse::<usize>().ok() != Some(want) {
+                    return Err(fail(format!(
+                        "move number '{token}' where {} expected",
+                        if out.len() % 2 == 1 {
+                            format!("the second move of pair {want} is")
+                        } else {
+                            format!("pair {want} begins")
                         }
-                    }
+                    )));
                 }
-                _ => {}
+                continue;
+            }
+            let mut chars = token.chars();
+            match (chars.next().and_then(Move::from_letter), chars.next()) {
+                (Some((side, mv)), None) => out.push(WrittenMove {
+                    side,
+                    mv,
+                    line: index + 1,
+                    column: at,
+                }),
+                _ => {
+                    return Err(fail(format!(
+                        "expected a move letter A-F or a-f, or a move number, found '{token}'"
+                    )))
+                }
             }
         }
     }
@@ -147,7 +152,25 @@ mod tests {
         assert_eq!((moves[4].line, moves[4].column), (3, 1));
         let e = parse_transcript("1. C g\n").unwrap_err();
         assert_eq!((e.line, e.column, e.found.as_str()), (1, 6, "g"));
+        // Columns count characters, not bytes.
+        let e = parse_transcript("1. C  é\n").unwrap_err();
+        assert_eq!((e.column, e.found.as_str()), (7, "é"));
         let printed = print_transcript(&moves.iter().map(|w| (w.side, w.mv)).collect::<Vec<_>>());
         assert_eq!(printed, "1. C f\n2. A a\n3. D\n");
+    }
+
+    #[test]
+    fn move_numbers_must_count_the_pairs() {
+        for (text, column) in [
+            ("2. C f\n", 1),
+            ("1. C f 3. A a\n", 8),
+            ("18446744073709551617. C f\n", 1),
+            ("1. C 2. f\n", 6),
+        ] {
+            let e = parse_transcript(text).unwrap_err();
+            assert_eq!((e.line, e.column), (1, column), "{text}: {e}");
+            assert!(e.to_string().contains("move number"), "{e}");
+        }
+        assert_eq!(parse_transcript("1. C f 2. A a 3: B\n").unwrap().len(), 5);
     }
 }

@@ -129,22 +129,11 @@ impl Position {
                 ));
             };
             let key = content[..colon].trim();
-            let mut words = Vec::new();
-            let mut start = None;
             let value = &content[colon + 1..];
-            for (i, c) in value
-                .char_indices()
-                .chain(std::iter::once((value.len(), ' ')))
-            {
-                match (c.is_whitespace(), start) {
-                    (false, None) => start = Some(i),
-                    (true, Some(s)) => {
-                        words.push((colon + 1 + s + 1, &value[s..i]));
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
+            let offset = content[..=colon].chars().count();
+            let words: Vec<(usize, &str)> = crate::text::words(value)
+                .map(|(column, w)| (offset + column, w))
+                .collect();
             let end_column = content.len() + 1;
             let counts = |n: usize| -> Result<Vec<u8>, PositionError> {
                 if words.len() != n {
