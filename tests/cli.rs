@@ -442,3 +442,36 @@ fn bench_refuses_a_non_positive_time() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--seconds 0"), "{}", stderr(&o));
 }
+
+#[test]
+fn plot_bounds_its_bins_and_reads_and_writes_standard_streams() {
+    let dir = std::env::temp_dir().join(format!("mancala-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.csv");
+    std::fs::write(&big, "game,plies\n0,4000000000\n1,3\n").unwrap();
+    let run_arg = format!("a={}", big.display());
+    let svg = dir.join("p.svg");
+    let svg = svg.to_str().unwrap();
+    // One bin per unit would need 4 x 10^9 bins: refused, naming a width that works.
+    let o = run(&["plot", "--bin", "1", "--out", svg, &run_arg], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("use --bin 400041 or more"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["plot", "--bin", "0", "--out", svg, &run_arg], None);
+    assert_eq!(o.status.code(), Some(2));
+    // The default width keeps the chart small.
+    let o = run(&["plot", "--out", svg, &run_arg], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata(svg).unwrap().len() < 100_000);
+    // Standard input in, standard output out.
+    let o = run(
+        &["plot", "--out", "-", "a=-"],
+        Some("game,plies\n0,40\n1,50\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("<svg"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

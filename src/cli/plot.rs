@@ -11,59 +11,126 @@ pub struct PlotArgs {
     /// The numeric column of games.csv to plot (e.g. plies, mtaji_plies, longest_move_seeds).
     #[arg(long, default_value = "plies")]
     column: String,
-    /// Width of a histogram bin.
-    #[arg(long, default_value_t = 5)]
-    bin: u32,
-    /// The SVG file to write.
+    /// Width of a histogram bin [default: 1, 2, 5, 10, 20, 50, ... whichever first gives at most
+    /// 200 bins].
+    #[arg(long)]
+    bin: Option<u32>,
+    /// The SVG file to write ('-' writes standard output).
     #[arg(long)]
     out: PathBuf,
     /// Chart title.
     #[arg(long, default_value = "")]
     title: String,
-    /// Runs to compare, each NAME=PATH/TO/games.csv.
+    /// Runs to compare, each NAME=PATH/TO/games.csv ('-' reads standard input).
     #[arg(required = true)]
     runs: Vec<String>,
 }
 
-fn column(path: &str, name: &str) -> Result<Vec<u32>, String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{path}: {e}"))?;
+/// Most bins a chart draws.
+const MAX_BINS: u64 = 10_000;
+
+/// Streams the values of column `name` of the CSV at `path` ('-': standard input) to `each`.
+fn each_value(path: &str, name: &str, mut each: impl FnMut(u32)) -> Result<u64, String> {
+    let input: Box<dyn std::io::Read> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?)
+    };
+    let mut r = csv::Reader::from_reader(std::io::BufReader::new(input));
     let headers = r.headers().map_err(|e| format!("{path}: {e}"))?.clone();
     let i = headers
         .iter()
         .position(|h| h == name)
         .ok_or(format!("{path}: no column '{name}'"))?;
-    let mut out = Vec::new();
-    for (n, rec) in r.records().enumerate() {
-        let rec = rec.map_err(|e| format!("{path}: row {}: {e}", n + 2))?;
-        out.push(
-            rec[i]
-                .parse()
-                .map_err(|e| format!("{path}: row {}: {name}: {e}", n + 2))?,
-        );
+    let mut rec = csv::StringRecord::new();
+    let mut n = 0u64;
+    while r
+        .read_record(&mut rec)
+        .map_err(|e| format!("{path}: row {}: {e}", n + 2))?
+    {
+        let v = rec.get(i).unwrap_or("");
+        each(v.parse().map_err(|_| {
+            format!(
+                "{path}: row {}: {name} '{v}' is not a whole number below 2^32",
+                n + 2
+            )
+        })?);
+        n += 1;
     }
-    Ok(out)
+    Ok(n)
+}
+
+/// The default bin width for values up to `max`: 1, 2, 5, 10, 20, 50, ... giving at most 200 bins.
+fn auto_bin(max: u32) -> u32 {
+    let mut width = 1u64;
+    let mut k = 0;
+    while u64::from(max) / width >= 200 {
+        width = [2, 5, 10][k % 3] * 10u64.pow((k / 3) as u32);
+        k += 1;
+    }
+    width as u32
 }
 
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
-    let bin = args.bin.max(1);
-    let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    let mut runs = Vec::new();
     for run in &args.runs {
         let (name, path) = run
             .split_once('=')
             .ok_or(format!("'{run}': expected NAME=PATH"))?;
-        let values = column(path, &args.column)?;
-        if values.is_empty() {
+        runs.push((name, path));
+    }
+    if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
+        return Err("standard input ('-') can feed one run only".into());
+    }
+    // Standard input is read once, into memory; files are read twice (range, then bins), so the
+    // memory does not grow with their length.
+    let mut stdin_values = Vec::new();
+    let mut max = 0u32;
+    for &(_, path) in &runs {
+        let n = if path == "-" {
+            each_value(path, &args.column, |v| stdin_values.push(v))?
+        } else {
+            each_value(path, &args.column, |v| max = max.max(v))?
+        };
+        if n == 0 {
             return Err(format!("{path}: no games"));
         }
-        let max = *values.iter().max().expect("non-empty");
-        let mut counts = vec![0u32; (max / bin + 1) as usize];
-        for v in &values {
-            counts[(v / bin) as usize] += 1;
-        }
+    }
+    max = stdin_values.iter().copied().fold(max, u32::max);
+    let bin = match args.bin {
+        Some(0) => return Err("--bin 0: a bin is at least 1 wide".into()),
+        Some(w) => w,
+        None => auto_bin(max),
+    };
+    let bins = u64::from(max / bin) + 1;
+    if bins > MAX_BINS {
+        return Err(format!(
+            "--bin {bin}: values of {} up to {max} would need {bins} bins, at most {MAX_BINS} can be \
+             drawn; use --bin {} or more",
+            args.column,
+            max / (MAX_BINS as u32 - 1) + 1
+        ));
+    }
+    let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    for &(name, path) in &runs {
+        let mut counts = vec![0u64; bins as usize];
+        let n = if path == "-" {
+            for &v in &stdin_values {
+                counts[(v / bin) as usize] += 1;
+            }
+            stdin_values.len() as u64
+        } else {
+            each_value(path, &args.column, |v| {
+                // A file changed between the two reads is caught, not indexed out of range.
+                if let Some(c) = counts.get_mut((v / bin) as usize) {
+                    *c += 1;
+                }
+            })?
+        };
         let share = counts
             .iter()
             .enumerate()
-            .map(|(i, &c)| (i as u32 * bin, f64::from(c) / values.len() as f64))
+            .map(|(i, &c)| (i as u32 * bin, c as f64 / n as f64))
             .collect();
         series.push((name.to_string(), share));
     }
@@ -78,47 +145,59 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         .flat_map(|(_, s)| s.iter().map(|p| p.1))
         .fold(0.0, f64::max)
         * 1.1;
-    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.out.display());
-    let root = SVGBackend::new(&args.out, (800, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let title = if args.title.is_empty() {
-        format!("distribution of {}", args.column)
-    } else {
-        args.title.clone()
-    };
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0u32..x_max, 0f64..y_max.max(0.01))
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(format!("{} (bins of {bin})", args.column))
-        .y_desc("share of games")
-        .draw()
-        .map_err(|e| err(&e))?;
-    for (i, (name, points)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
+    let to_stdout = args.out.as_os_str() == "-";
+    let mut svg = String::new();
+    {
+        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.out.display());
+        let root = if to_stdout {
+            SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area()
+        } else {
+            SVGBackend::new(&args.out, (800, 480)).into_drawing_area()
+        };
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let title = if args.title.is_empty() {
+            format!("distribution of {}", args.column)
+        } else {
+            args.title.clone()
+        };
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0u32..x_max, 0f64..y_max.max(0.01))
+            .map_err(|e| err(&e))?;
         chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|&(x, y)| (x + bin / 2, y)),
-                color.stroke_width(2),
-            ))
-            .map_err(|e| err(&e))?
-            .label(name.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            .configure_mesh()
+            .x_desc(format!("{} (bins of {bin})", args.column))
+            .y_desc("share of games")
+            .draw()
+            .map_err(|e| err(&e))?;
+        for (i, (name, points)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|&(x, y)| (x + bin / 2, y)),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
-    println!("wrote {}", args.out.display());
+    if to_stdout {
+        print!("{svg}");
+    } else {
+        println!("wrote {}", args.out.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
