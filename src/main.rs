@@ -260,6 +260,12 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
             for mv in rules.legal_moves(&pos) {
                 println!("{}", rules.notation(&pos, mv).map_err(|e| e.to_string())?);
             }
+            if let Some(out) = rules.outcome(&pos) {
+                eprintln!(
+                    "no legal move: the game is over, {} wins (bao {})",
+                    out.winner, out.clause
+                );
+            }
         }
         BaoCommand::Play {
             position,

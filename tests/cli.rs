@@ -475,3 +475,70 @@ fn plot_bounds_its_bins_and_reads_and_writes_standard_streams() {
     assert!(stdout(&o).starts_with("<svg"), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn small_hostile_inputs_get_clear_answers() {
+    let dir = std::env::temp_dir().join(format!("mancala-small-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A byte-order mark before the first key.
+    let start = stdout(&run(&["bao", "start"], None));
+    let o = run(
+        &["bao", "moves", "--position", "-"],
+        Some(&format!("\u{feff}{start}")),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Zero threads, a huge mutation count.
+    let out = dir.join("s");
+    let o = run(
+        &["stats", "--threads", "0", "--out", out.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = run(&["diff", "--game", "bao", "--mutate", "4294967295"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // --out naming a file.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let o = run(
+        &["stats", "--games", "1", "--out", file.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    // The Bao findings written into the Oware catalog.
+    let catalog = dir.join("oware.md");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/spec/findings/oware.md"),
+        &catalog,
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "inconsistencies",
+            "--game",
+            "bao",
+            "--games",
+            "5",
+            "--update",
+            catalog.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not the bao catalog"), "{}", stderr(&o));
+    // Moves of a finished game: none, and why.
+    let over = "to_move: South\nstores: 0 0\nhouses: lost lost\nb: 0 0 0 0 0 0 0 0\na: 0 0 0 0 0 0 0 0\nA: 2 0 0 0 0 0 0 0\nB: 0 0 0 0 0 0 0 62\n";
+    let o = run(&["bao", "moves", "--position", "-"], Some(over));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("the game is over, South wins (bao 1.2.1)"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -36,8 +36,8 @@ pub struct DiffArgs {
     infinite: Option<String>,
     /// Start each game from a reachable position (0-59 random plies) changed by this many random
     /// valid mutations (seeds moved, stores, houses, marks; bao/mutate.rs, oware/mutate.rs).
-    #[arg(long, default_value_t = 0)]
-    mutate: usize,
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    mutate: u16,
     /// Oware only: check the batch engine (64 games at a time in vector lanes) against the scalar
     /// optimized engine, game by game (plies, scores, pits, result), with the batch's own draws.
     #[arg(long, conflicts_with = "rows")]
@@ -361,7 +361,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             let rules =
                 mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
             let start = |rng: &mut ChaCha8Rng| {
-                mancala_lab::oware::mutate::mutated_start(&rules, args.mutate, rng).print()
+                mancala_lab::oware::mutate::mutated_start(&rules, usize::from(args.mutate), rng)
+                    .print()
             };
             run_pair(
                 &Reference::new(&v)?,
@@ -407,7 +408,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             };
             let rules = mancala_lab::bao::Rules::new(variant);
             let start = |rng: &mut ChaCha8Rng| {
-                let m = mancala_lab::bao::mutate::mutated_start(&rules, args.mutate, rng);
+                let m =
+                    mancala_lab::bao::mutate::mutated_start(&rules, usize::from(args.mutate), rng);
                 mancala_lab::bao::position_text::print(&m)
             };
             run_pair(

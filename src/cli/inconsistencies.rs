@@ -34,6 +34,16 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
     print!("{report}");
     if let Some(path) = args.update {
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+        let title = match args.game {
+            GameKind::Bao => "# Bao la Kiswahili",
+            GameKind::Oware => "# Oware",
+        };
+        if !text.starts_with(title) {
+            return Err(format!(
+                "{path}: not the {} catalog (its first line does not start with '{title}')",
+                args.game
+            ));
+        }
         let Some(at) = text.find(MARKER) else {
             return Err(format!("{path}: no line '{MARKER}' to update after"));
         };

@@ -23,9 +23,19 @@ pub fn read_input(path: &str) -> Result<String, String> {
         std::io::stdin()
             .read_to_string(&mut s)
             .map_err(|e| format!("standard input: {e}"))?;
-        Ok(s)
+        Ok(without_bom(s))
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+        std::fs::read_to_string(path)
+            .map(without_bom)
+            .map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+/// The text without a leading UTF-8 byte-order mark (some editors write one).
+fn without_bom(s: String) -> String {
+    match s.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => s,
     }
 }
 

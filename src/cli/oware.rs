@@ -127,6 +127,10 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             for m in rules.legal_moves(&g) {
                 println!("{}", m.letter(side));
             }
+            if g.outcome().is_some() {
+                eprintln!("no legal move: the game is over");
+                eprintln!("{}", result_line(&g));
+            }
         }
         OwareCommand::Play {
             position,

@@ -77,8 +77,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "out/stats")]
     out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long)]
     resume: bool,
@@ -218,6 +218,17 @@ impl Drop for DirLock {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.0);
     }
+}
+
+/// Creates the output folder `dir` (and its parents); a file in its place is named as such.
+fn make_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "--out {}: a file, not a folder; choose a folder for the results",
+            dir.display()
+        ));
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
 }
 
 fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
@@ -521,13 +532,12 @@ pub fn run_job(
     interrupt: &AtomicBool,
     quiet: bool,
 ) -> Result<(ExitCode, Option<Summary>), String> {
-    fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    make_dir(&args.out)?;
     let _lock = DirLock::take(&args.out)?;
     let games_path = args.out.join(GAMES);
     let threads = args
         .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+        .map_or_else(rayon::current_num_threads, usize::from);
     let (job, old) = if args.resume {
         let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
         (
@@ -751,7 +761,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             base.job.games
         ));
     }
-    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    make_dir(out)?;
     let _lock = DirLock::take(out)?;
     clear_for_new_run(out, force, false)?;
     let game: GameKind = base.job.game.parse()?;
