@@ -393,3 +393,36 @@ pub fn position_parse(text: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A study folder read back (`stats --resume`, `stats merge`): the bytes before the first 0 byte
+/// are manifest.json, the rest games.csv. Reading them must give an answer, never a panic; a
+/// folder that verifies must hold exactly the rows its manifest counts.
+pub fn study_files(data: &[u8]) -> Result<(), String> {
+    use crate::study::{read_manifest, verify_rows, GAMES, MANIFEST};
+    let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let (manifest, games) = (&data[..split], data.get(split + 1..).unwrap_or(&[]));
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-lab-study-check-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join(MANIFEST), manifest).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join(GAMES), games).map_err(|e| e.to_string())?;
+    let Ok(m) = read_manifest(&dir) else {
+        return Ok(());
+    };
+    let mut rows = 0u64;
+    if let Ok(v) = verify_rows(&dir, &m, |_| {
+        rows += 1;
+        Ok(())
+    }) {
+        if rows != m.games_done || v.summary.games != m.games_done {
+            return Err(format!(
+                "verified {rows} rows (summary {}) but the manifest counts {}",
+                v.summary.games, m.games_done
+            ));
+        }
+    }
+    Ok(())
+}

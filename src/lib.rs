@@ -13,5 +13,6 @@ pub mod playout;
 pub mod policy;
 pub mod side;
 pub mod stats;
+pub mod study;
 pub mod text;
 pub mod walk;

@@ -13,7 +13,7 @@ fn text(f: fn(&str) -> Result<(), String>, data: &[u8]) -> Result<(), String> {
     f(&String::from_utf8_lossy(data))
 }
 
-const TARGETS: [(&str, Check); 10] = [
+const TARGETS: [(&str, Check); 11] = [
     ("bao_playout_invariants", bao_playout_invariants),
     ("oware_playout_invariants", oware_playout_invariants),
     ("bao_reference_vs_optimized", bao_reference_vs_optimized),
@@ -24,6 +24,7 @@ const TARGETS: [(&str, Check); 10] = [
     ("notation_roundtrip", |d| text(notation_roundtrip, d)),
     ("transcript_parse", |d| text(transcript_parse, d)),
     ("position_parse", |d| text(position_parse, d)),
+    ("study_files", study_files),
 ];
 
 fn files(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -77,5 +78,28 @@ fn seeded_random_inputs_pass() {
                 panic!("{name} input {i}: {e}");
             }
         }
+    }
+}
+
+#[test]
+fn study_seed_folders_verify_or_not_as_named() {
+    use mancala_lab::study::{read_manifest, verify_rows, GAMES, MANIFEST};
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/study_files");
+    for path in files(&seeds) {
+        let data = std::fs::read(&path).unwrap();
+        let split = data.iter().position(|&b| b == 0).unwrap();
+        let dir = std::env::temp_dir().join(format!(
+            "mancala-lab-seed-{}-{}",
+            std::process::id(),
+            path.file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(MANIFEST), &data[..split]).unwrap();
+        std::fs::write(dir.join(GAMES), &data[split + 1..]).unwrap();
+        let m = read_manifest(&dir).unwrap();
+        let verified = verify_rows(&dir, &m, |_| Ok(()));
+        let valid = path.to_string_lossy().ends_with("-valid");
+        assert_eq!(verified.is_ok(), valid, "{}", path.display());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
