@@ -288,13 +288,19 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
             let mv = ms[rng.gen_range(0..ms.len())];
             let next = sheet.play(&game, mv).expect("legal").game;
             let np = next.position();
-            // The sheet ends the game for want of an allowed move where the lenient reading plays
-            // on: every move is a grand slam and both rows still hold seeds.
+            // O-U1: the sheet ends the game for want of an allowed move while both rows still hold
+            // seeds (every move of the player to move would capture all the opponent's seeds).
+            // With one row empty the sheet names the player who takes the seeds, so that case is
+            // settled and not reported. The lenient reading's position is the one before any sweep.
             let lenient_next = lenient.play(&game, mv).expect("legal under both").game;
+            let before_sweep = lenient_next.position();
+            let both_rows = before_sweep.row_seeds(crate::oware::Side::South) > 0
+                && before_sweep.row_seeds(crate::oware::Side::North) > 0;
             if next.outcome().is_some_and(|o| o.clause == "O.4.2")
+                && both_rows
                 && lenient_next.outcome().is_none()
             {
-                findings[1].note(&mut seen[1], ply + 1, || lenient_next.position().print());
+                findings[1].note(&mut seen[1], ply + 1, || before_sweep.print());
             }
             let with_history = abapa.play(&game, mv).map(|p| p.game);
             if with_history

@@ -10,12 +10,58 @@ fn oware_findings_have_true_witnesses() {
     let get = |id: &str| findings.iter().find(|f| f.id == id).unwrap();
     assert!(get("O-R1").games > 0, "grand slams occur in random play");
     assert!(get("O-R3").games > 0, "games end at 25 with seeds left");
-    // O-U1's witness: every move forbidden by the sheet while both rows hold seeds.
-    if let Some((_, w)) = &get("O-U1").witness {
-        let p = Position::parse(w).unwrap();
-        assert!(p.row_seeds(p.to_move()) > 0 && p.row_seeds(p.to_move().opponent()) > 0);
-        let sheet = Rules::new(Variant::SHEET);
-        assert_eq!(sheet.game_from(p).outcome().unwrap().clause, "O.4.2");
+}
+
+/// O-U1 says: both rows hold seeds and the player to move has no allowed move (every move would
+/// capture all the opponent's seeds). Its witness must show exactly that, and nothing the sheet
+/// settles (one row empty).
+#[test]
+fn oware_no_allowed_move_witness_matches_the_finding() {
+    use mancala_lab::oware::rules::Verdict;
+    // Seed 3, 300 games: the one game ending by O.4.2 there does so with the opponent's row empty
+    // and the only feeding move a grand slam. The sheet settles that (the mover takes every seed),
+    // so O-U1 must not report it.
+    let settled = inconsistencies::oware(300, 3);
+    assert_eq!(settled.iter().find(|f| f.id == "O-U1").unwrap().games, 0);
+    // Seed 24, 300 games: O-U1 arises, and its witness must be what the finding describes.
+    let findings = inconsistencies::oware(300, 24);
+    let u1 = findings.iter().find(|f| f.id == "O-U1").unwrap();
+    let (_, w) = u1
+        .witness
+        .as_ref()
+        .expect("random play meets O-U1 in these 300 games");
+    let p = Position::parse(w).unwrap();
+    let (me, them) = (p.to_move(), p.to_move().opponent());
+    assert!(p.row_seeds(me) > 0 && p.row_seeds(them) > 0, "{w}");
+    // The sheet reading: no allowed move, the game ends by O.4.2.
+    let sheet = Rules::new(Variant::SHEET);
+    assert_eq!(
+        sheet.game_from(p.clone()).outcome().unwrap().clause,
+        "O.4.2"
+    );
+    // The sheet as worded (strict) finds itself silent here: no winner, clause O.4.2.
+    let strict = Rules::new(Variant::STRICT).game_from(p.clone());
+    let out = strict.outcome().unwrap();
+    assert_eq!((out.clause, out.verdict), ("O.4.2", Verdict::RulesSilent));
+    // Checked move by move: every non-empty pit of the mover, sown with the grand slam allowed,
+    // captures all the opponent's seeds (so the sheet forbids it), and no other move exists.
+    let abapa = Rules::new(Variant::ABAPA);
+    let game = abapa.game_from(p.clone());
+    let non_empty: Vec<u8> = (0..6u8)
+        .filter(|&i| p.pit(usize::from(i) + 6 * me.index()) > 0)
+        .collect();
+    let legal: Vec<u8> = abapa.legal_moves(&game).iter().map(|m| m.pit).collect();
+    assert_eq!(legal, non_empty, "{w}");
+    for mv in abapa.legal_moves(&game) {
+        let played = abapa.play(&game, mv).unwrap();
+        assert!(
+            played
+                .trace
+                .iter()
+                .any(|s| s.clause == "O.4.1" && s.text.contains("grand slam")),
+            "{} is not a grand slam in\n{w}",
+            mv.letter(me)
+        );
     }
 }
 
