@@ -116,9 +116,74 @@ pub struct PlyFacts {
     pub mtaji: bool,
     /// Points of the move where the sources are silent or disagree and the reading decided.
     pub undefined: u32,
-    /// The clause ids the move applied, one per event (only engines with a trace fill this).
-    pub events: Vec<&'static str>,
+    /// The clause events the move passed, by clause id (what an engine reports: see
+    /// [`Game::counted_events`]).
+    pub events: Events,
 }
+
+/// Clause events by clause id, a handful kept without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct Events {
+    inline: [(&'static str, u64); 8],
+    len: usize,
+    more: Vec<(&'static str, u64)>,
+}
+
+impl Events {
+    /// Counts `n` more events of `clause`.
+    #[inline]
+    pub fn add(&mut self, clause: &'static str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        if let Some(e) = self.inline[..self.len]
+            .iter_mut()
+            .chain(self.more.iter_mut())
+            .find(|e| e.0 == clause)
+        {
+            e.1 += n;
+        } else if self.len < self.inline.len() {
+            self.inline[self.len] = (clause, n);
+            self.len += 1;
+        } else {
+            self.more.push((clause, n));
+        }
+    }
+
+    /// Adds every event of `other`.
+    pub fn merge(&mut self, other: &Events) {
+        for (clause, n) in other.iter() {
+            self.add(clause, n);
+        }
+    }
+
+    /// The clauses and their counts, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        self.inline[..self.len].iter().chain(&self.more).copied()
+    }
+
+    /// Keeps only the clauses `keep` accepts.
+    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        let all: Vec<_> = self.iter().filter(|(c, _)| keep(c)).collect();
+        *self = Events::default();
+        for (c, n) in all {
+            self.add(c, n);
+        }
+    }
+
+    /// The counts as a sorted map.
+    pub fn sorted(&self) -> std::collections::BTreeMap<&'static str, u64> {
+        self.iter().collect()
+    }
+}
+
+impl PartialEq for Events {
+    fn eq(&self, other: &Events) -> bool {
+        self.sorted() == other.sorted()
+    }
+}
+
+impl Eq for Events {}
 
 /// A ply played: the state reached and what happened.
 #[derive(Clone, Debug)]
@@ -207,6 +272,9 @@ pub trait Game: Sync {
     fn capture_and_best_reply(&self, _s: &Self::State, _mv: Self::Move) -> Option<(u32, u32)> {
         None
     }
+    /// The clause ids whose events this game's engines all report in [`PlyFacts::events`] (the
+    /// reference engines' traces hold more; those are kept only where this list names them).
+    fn counted_events(&self) -> &'static [&'static str];
     /// The move in the game's canonical notation.
     fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
     /// The final scores (Oware: seeds taken, after any sweep; Bao: seeds on each side).

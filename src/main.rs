@@ -192,7 +192,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
     let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
     let mut counts = BTreeMap::new();
     engine.play(Policy::Random, 1, 0..games, 2000, |row, events| {
-        for (clause, n) in events {
+        for (clause, n) in events.iter() {
             *counts.entry(clause).or_default() += n;
         }
         if let Some(end) = row.ending {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::game::{game_keys, Draw, Ending, Game, GameKind, Verdict};
+use crate::game::{game_keys, Draw, Ending, Events, Game, GameKind, Verdict};
 use crate::policy::{choose, Policy};
 
 /// Clause id → times it fired.
@@ -125,20 +125,20 @@ impl Row {
 }
 
 /// Plays game `index` of `seed` with `policy` on `engine` to its end or `max_plies` plies; the
-/// row, and the clause events of its moves when the engine keeps a trace (else empty).
+/// row, and the clause events the engine reported for its moves.
 pub fn play_game<G: Game>(
     engine: &G,
     policy: Policy,
     seed: u64,
     index: u64,
     max_plies: u32,
-) -> (Row, ClauseCounts) {
+) -> (Row, Events) {
     let keys = game_keys(seed, index);
     let mut row = Row {
         game: index,
         ..Row::default()
     };
-    let mut events = ClauseCounts::new();
+    let mut events = Events::default();
     let mut scratch = crate::policy::Scratch::default();
     let mut state = engine.start();
     let mut stopped = None;
@@ -170,9 +170,7 @@ pub fn play_game<G: Game>(
         row.houses_lost += f.houses_lost;
         row.longest_move_seeds = row.longest_move_seeds.max(f.sown);
         row.undefined_cases += f.undefined;
-        for &clause in &f.events {
-            *events.entry(clause).or_default() += 1;
-        }
+        events.merge(&f.events);
         row.plies += 1;
     }
     row.ending = stopped.or_else(|| engine.ending(&state));
@@ -247,7 +245,7 @@ impl AnyEngine {
         seed: u64,
         games: std::ops::Range<u64>,
         max_plies: u32,
-        mut each: impl FnMut(Row, ClauseCounts),
+        mut each: impl FnMut(Row, Events),
     ) {
         fn all<G: Game>(
             engine: &G,
@@ -255,7 +253,7 @@ impl AnyEngine {
             seed: u64,
             games: std::ops::Range<u64>,
             max_plies: u32,
-            each: &mut impl FnMut(Row, ClauseCounts),
+            each: &mut impl FnMut(Row, Events),
         ) {
             for i in games {
                 let (row, events) = play_game(engine, policy, seed, i, max_plies);
@@ -274,7 +272,7 @@ impl AnyEngine {
                         batch.play(games, |p| playouts.push(p));
                         playouts.sort_unstable_by_key(|p| p.game);
                         for p in &playouts {
-                            each(p.row(), ClauseCounts::new());
+                            each(p.row(), p.events());
                         }
                     }
                     _ => all(e, policy, seed, games, max_plies, &mut each),
@@ -283,12 +281,23 @@ impl AnyEngine {
         }
     }
 
-    /// Whether this engine reports the clause events of each move (only the reference engines).
-    pub fn counts_events(&self) -> bool {
+    /// Whether this engine keeps a full clause trace (the reference engines), beyond the
+    /// events every engine of the game reports ([`AnyEngine::counted_events`]).
+    pub fn traces(&self) -> bool {
         matches!(
             self,
             AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_)
         )
+    }
+
+    /// The clause events every engine of this game reports.
+    pub fn counted_events(&self) -> &'static [&'static str] {
+        match self {
+            AnyEngine::BaoReference(e) => e.counted_events(),
+            AnyEngine::BaoOptimized(e) => e.counted_events(),
+            AnyEngine::OwareReference(e) => e.counted_events(),
+            AnyEngine::OwareOptimized(e, _) => e.counted_events(),
+        }
     }
 
     /// What plays the games, for reports: e.g. `oware optimized (64-lane AVX-512 batch)`.

@@ -9,7 +9,7 @@ use super::position_text;
 use super::rules::{IllegalMove, Rules};
 use super::variant::Variant;
 use crate::engine::{legal_then_result, Engine};
-use crate::game::{Draw, Ending, Game, GameKind, Ply, PlyFacts, Silent, Verdict};
+use crate::game::{Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict};
 
 /// The reference engine under a named preset.
 pub struct Reference {
@@ -254,6 +254,11 @@ impl Engine for Optimized {
     }
 }
 
+/// The clause events both Bao engines report: a kutakatia (5.1). The optimized engine does not
+/// trace its sowings, harvests, house events or the way each move ends, so those are counted by
+/// the reference engine only.
+pub const BAO_COUNTED_EVENTS: &[&str] = &["5.1"];
+
 /// The optimized engine's byte of a move.
 pub fn to_fast_move(mv: Move) -> FastMove {
     mv.pit.ring() as u8
@@ -322,7 +327,13 @@ impl Game for Rules {
                 .count() as u32,
             mtaji: s.stage() == Stage::Mtaji,
             undefined: played.undefined.len() as u32,
-            events: played.trace.iter().map(|step| step.clause).collect(),
+            events: {
+                let mut events = Events::default();
+                for step in &played.trace {
+                    events.add(step.clause, 1);
+                }
+                events
+            },
         };
         Ok(Ply {
             state: played.position,
@@ -364,6 +375,10 @@ impl Game for Rules {
         }
     }
 
+    fn counted_events(&self) -> &'static [&'static str] {
+        BAO_COUNTED_EVENTS
+    }
+
     fn notation(&self, s: &Position, mv: Move) -> String {
         Rules::notation(self, s, mv).unwrap_or_else(|e| format!("?{e}"))
     }
@@ -401,7 +416,12 @@ impl FastRules {
             houses_lost: (before.houses & !after.houses).count_ones(),
             mtaji: !kunamua,
             undefined: u32::from(house_of_five) + u32::from(after.blocked != NONE),
-            events: Vec::new(),
+            events: {
+                let mut events = Events::default();
+                // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
+                events.add("5.1", u64::from(after.blocked != NONE));
+                events
+            },
         }
     }
 }
@@ -488,6 +508,10 @@ impl Game for FastRules {
         let facts = FastRules::facts(&s.pos, mv, &played);
         *s = played.state;
         Some(Ok((from_fast_move(mv), facts)))
+    }
+
+    fn counted_events(&self) -> &'static [&'static str] {
+        BAO_COUNTED_EVENTS
     }
 
     fn notation(&self, s: &FastState, mv: Move) -> String {

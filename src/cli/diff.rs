@@ -43,7 +43,7 @@ pub struct DiffArgs {
     #[arg(long, conflicts_with = "rows")]
     batch: bool,
     /// Play each game with the stats job's typed engines, reference and optimized, and compare
-    /// the games.csv rows they give (with --policy; the same draws as `stats`).
+    /// the games.csv rows and the clause events they give (with --policy; the draws of `stats`).
     #[arg(long, conflicts_with = "mutate")]
     rows: bool,
     /// With --rows: the move policy.
@@ -167,7 +167,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     let end = args.first + args.games;
     let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
     // One chunk: its plies and batch figures, or its first game the engines disagree on.
-    let check = |c: u64| -> Result<(u64, BatchStats), (Playout, Playout)> {
+    let check = |c: u64| -> Result<(u64, BatchStats), Box<(Playout, Playout)>> {
         let mut got = Vec::new();
         let stats = batch.play(chunk_range(c), |p| got.push(p));
         got.sort();
@@ -175,7 +175,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         for (game, b) in chunk_range(c).zip(&got) {
             let s = scalar_playout(&scalar, args.seed, game, max_plies);
             if b.game != game || *b != s {
-                return Err((*b, s));
+                return Err(Box::new((*b, s)));
             }
             plies += u64::from(b.plies);
         }
@@ -213,7 +213,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
          engine",
         stats.steps, stats.filter_hits, stats.handed_over
     );
-    if let Some((b, s)) = failure {
+    if let Some((b, s)) = failure.map(|pair| *pair) {
         let game = s.game;
         // The first ply limit at which the two engines' positions differ.
         let at = (1..=s.plies.max(b.plies))
@@ -268,11 +268,21 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let interrupt = super::interrupt_on_ctrl_c();
     let (bar, pool) = super::bar_and_pool(args.games)?;
+    // The row and the clause events every engine of the game reports.
+    let counted = reference.counted_events();
     let row = |engine: &AnyEngine, i: u64| {
         let mut text = String::new();
-        engine.play(args.policy, args.seed, i..i + 1, max_plies, |row, _| {
-            row.write_csv(args.game, &variant, args.policy, &mut text)
-        });
+        engine.play(
+            args.policy,
+            args.seed,
+            i..i + 1,
+            max_plies,
+            |row, mut events| {
+                row.write_csv(args.game, &variant, args.policy, &mut text);
+                events.retain(|c| counted.contains(&c));
+                text.push_str(&format!("  events: {:?}\n", events.sorted()));
+            },
+        );
         text
     };
     let mut failure = None;

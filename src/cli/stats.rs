@@ -209,7 +209,10 @@ struct Chunk {
     text: String,
     rows: u64,
     summary: Summary,
+    /// The events every engine of the game reports.
     events: ClauseCounts,
+    /// The reference engine's whole trace (empty for the optimized engines).
+    trace: ClauseCounts,
 }
 
 /// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
@@ -229,12 +232,19 @@ fn play_chunk(engine: &AnyEngine, job: &Job, policy: Policy, games: std::ops::Ra
         rows: 0,
         summary: Summary::default(),
         events: ClauseCounts::new(),
+        trace: ClauseCounts::new(),
     };
+    let (counted, traces) = (engine.counted_events(), engine.traces());
     engine.play(policy, job.seed, games, job.max_plies, |row, events| {
         row.write_csv(game, &job.variant, policy, &mut c.text);
         let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
-        for (clause, n) in events {
-            *c.events.entry(clause).or_default() += n;
+        for (clause, n) in events.iter() {
+            if counted.contains(&clause) {
+                *c.events.entry(clause).or_default() += n;
+            }
+            if traces {
+                *c.trace.entry(clause).or_default() += n;
+            }
         }
         c.rows += 1;
     });
@@ -290,8 +300,12 @@ pub fn run_job(
         games_done: 0,
         rows_bytes: 0,
         rows_crc32: 0,
-        clause_events: BTreeMap::new(),
-        clause_events_counted: engine.counts_events(),
+        clause_events: engine
+            .counted_events()
+            .iter()
+            .map(|c| (c.to_string(), 0))
+            .collect(),
+        trace_events: BTreeMap::new(),
     };
     let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
     if let Some(old) = old {
@@ -319,6 +333,7 @@ pub fn run_job(
         manifest.rows_bytes = old.rows_bytes;
         manifest.rows_crc32 = old.rows_crc32;
         manifest.clause_events = old.clause_events;
+        manifest.trace_events = old.trace_events;
     } else {
         fs::write(&games_path, header(game))
             .map_err(|e| format!("{}: {e}", games_path.display()))?;
@@ -381,6 +396,9 @@ pub fn run_job(
                     .clause_events
                     .entry(clause.to_string())
                     .or_default() += n;
+            }
+            for (clause, n) in chunk.trace {
+                *manifest.trace_events.entry(clause.to_string()).or_default() += n;
             }
             bar.set_position(manifest.games_done);
             if saved_at.elapsed() >= Duration::from_secs(1) {
@@ -497,6 +515,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     w.write_all(header(game).as_bytes()).map_err(werr)?;
     let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
     let mut events: BTreeMap<String, u64> = BTreeMap::new();
+    let mut trace: BTreeMap<String, u64> = BTreeMap::new();
     for &i in &order {
         let v = verify_rows(&shards[i], &parts[i], |row| {
             hasher.update(row);
@@ -515,6 +534,9 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         for (c, n) in &parts[i].clause_events {
             *events.entry(c.clone()).or_default() += n;
         }
+        for (c, n) in &parts[i].trace_events {
+            *trace.entry(c.clone()).or_default() += n;
+        }
     }
     w.flush().map_err(werr)?;
     drop(w);
@@ -531,6 +553,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         rows_bytes: bytes,
         rows_crc32: hasher.finalize(),
         clause_events: events,
+        trace_events: trace,
         ..base
     };
     write_results(out, &merged, &summary)?;

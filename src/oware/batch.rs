@@ -31,6 +31,31 @@ pub struct Playout {
     pub end: &'static str,
     /// Seeds each side took from its own row when the game ended (0 without a sweep).
     pub swept: [u8; 2],
+    /// What the moves did, for the clause events.
+    pub events: PlayoutEvents,
+}
+
+/// The clause events of a playout beyond its plies (one sowing each, O.2.3) and its ending.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PlayoutEvents {
+    /// Sowings of 12 seeds or more, which skip the emptied pit (O.2.4).
+    pub laps: u32,
+    /// Moves that captured (O.3.1).
+    pub capturing_moves: u32,
+    /// Pits captured (O.3.1 for the last, O.3.2 for those before it).
+    pub pits_captured: u32,
+    /// Grand slams that captured nothing (O.4.1).
+    pub empty_slams: u32,
+}
+
+impl PlayoutEvents {
+    /// Counts what sowing `sown` did.
+    fn add(&mut self, sown: super::fast::SowEvents) {
+        self.laps += u32::from(sown.lap);
+        self.capturing_moves += u32::from(sown.pits_captured > 0);
+        self.pits_captured += u32::from(sown.pits_captured);
+        self.empty_slams += u32::from(sown.empty_slam);
+    }
 }
 
 use crate::game::GOLDEN;
@@ -39,7 +64,16 @@ pub use crate::game::{draw_word, game_keys, pick};
 /// Game `game` played on the scalar optimized engine with the batch's draws.
 pub fn scalar_playout(rules: &FastRules, seed: u64, game: u64, max_plies: u32) -> Playout {
     let mut g = rules.start();
-    finish_scalar(rules, &mut g, game_keys(seed, game), game, 0, max_plies)
+    let keys = game_keys(seed, game);
+    finish_scalar(
+        rules,
+        &mut g,
+        keys,
+        game,
+        0,
+        max_plies,
+        PlayoutEvents::default(),
+    )
 }
 
 /// Plays `g`, at ply `ply` of game `game`, to its end or the ply limit.
@@ -50,6 +84,7 @@ fn finish_scalar(
     game: u64,
     mut ply: u32,
     max_plies: u32,
+    mut events: PlayoutEvents,
 ) -> Playout {
     loop {
         let mask = rules.legal_mask(g);
@@ -62,10 +97,13 @@ fn finish_scalar(
                 pits: g.pits(),
                 end: if g.result.is_some() { g.end_clause } else { "" },
                 swept: g.swept,
+                events,
             };
         }
         let k = pick(draw_word(keys, ply), mask.count_ones());
-        rules.play(g, SELECT[usize::from(mask)][k as usize]);
+        let pit = SELECT[usize::from(mask)][k as usize];
+        events.add(rules.sow_events(g, pit));
+        rules.play(g, pit);
         ply += 1;
     }
 }
@@ -76,16 +114,30 @@ pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) ->
     let p = g.position();
     // The seeds swept at the end: the final scores less those captured in play.
     let mut captured = [0u8; 2];
+    let mut events = PlayoutEvents::default();
     let mut replay = rules.new_game();
     for &letter in &moves {
         let side = replay.position().to_move();
         let (_, mv) = super::Move::from_letter(letter).expect("a move played");
         let played = rules.play(&replay, mv).expect("a move played");
         captured[side.index()] += played.captured;
+        for step in &played.trace {
+            match step.clause {
+                "O.2.4" => events.laps += 1,
+                "O.3.1" => {
+                    events.capturing_moves += 1;
+                    events.pits_captured += 1;
+                }
+                "O.3.2" => events.pits_captured += 1,
+                "O.4.1" => events.empty_slams += 1,
+                _ => {}
+            }
+        }
         replay = played.game;
     }
     let scores = [p.score(Side::South), p.score(Side::North)];
     Playout {
+        events,
         swept: [scores[0] - captured[0], scores[1] - captured[1]],
         game,
         plies: moves.len() as u32,
@@ -333,6 +385,8 @@ mod avx512 {
         since: [u64; LANES],
         /// Per-lane filter of board keys since the last capture (1024 bits).
         filter: Vec<[u64; 16]>,
+        /// What each lane's moves did so far, for the clause events.
+        events: [PlayoutEvents; LANES],
         /// Past boards and keys by step (index step % ring).
         ring: Vec<[Row; 12]>,
         ring_key: Vec<[Row; 2]>,
@@ -359,6 +413,7 @@ mod avx512 {
             start: [0; LANES],
             since: [0; LANES],
             filter: vec![[0; 16]; LANES],
+            events: [PlayoutEvents::default(); LANES],
             ring: vec![[Row([0; 64]); 12]; batch.ring],
             ring_key: vec![[Row([0; 64]); 2]; batch.ring],
         };
@@ -425,6 +480,7 @@ mod avx512 {
         lanes.start[l] = step;
         lanes.since[l] = step;
         lanes.filter[l] = [0; 16];
+        lanes.events[l] = PlayoutEvents::default();
         insert(&mut lanes.filter[l], start_key);
         let slot = (step as usize) & (batch.ring - 1);
         let [lo, hi] = start_key.to_le_bytes();
@@ -450,6 +506,12 @@ mod avx512 {
         over: u64,
         /// Lanes whose new mover has no legal move.
         stuck: u64,
+        /// Lanes whose sowing lapped the board (12 seeds or more).
+        laps: u64,
+        /// Per opponent pit (0–5 of that row), the lanes that captured it.
+        taken: [u64; 6],
+        /// Lanes that played a grand slam capturing nothing.
+        empty_slams: u64,
     }
 
     /// What the reading does with grand slams.
@@ -540,9 +602,12 @@ mod avx512 {
         // A run that would take every seed of the row is a grand slam: it captures nothing (the
         // readings that forbid grand slams never let one be played while it would capture).
         let captured = any_run & outside;
+        let laps = _mm512_cmpge_epu8_mask(n, splat(12));
+        let mut taken = [0u64; 6];
         let mut gain = _mm512_setzero_si512();
         for j in 6..12 {
             let take = run[j] & captured;
+            taken[j - 6] = take;
             gain = _mm512_mask_add_epi8(gain, take, gain, pits[j]);
             pits[j] = _mm512_mask_mov_epi8(pits[j], take, _mm512_setzero_si512());
         }
@@ -613,6 +678,9 @@ mod avx512 {
             captured,
             over,
             stuck: !any,
+            laps,
+            taken,
+            empty_slams: any_run & !outside,
         }
     }
 
@@ -716,6 +784,20 @@ mod avx512 {
         let occurrences = u32::from(batch.variant.cycle_end.applies_at());
         let mut repeated = 0u64;
         let mut finished = out.over | out.stuck;
+        // What this step's moves did, into each lane's events.
+        let mut count = |mask: u64, field: fn(&mut PlayoutEvents) -> &mut u32| {
+            let mut m = mask & lanes.active;
+            while m != 0 {
+                *field(&mut lanes.events[m.trailing_zeros() as usize]) += 1;
+                m &= m - 1;
+            }
+        };
+        count(out.laps, |e| &mut e.laps);
+        count(out.captured, |e| &mut e.capturing_moves);
+        count(out.empty_slams, |e| &mut e.empty_slams);
+        for &take in &out.taken {
+            count(take, |e| &mut e.pits_captured);
+        }
         // Captures start a new span.
         let mut m = out.captured;
         while m != 0 {
@@ -820,6 +902,7 @@ mod avx512 {
                     pits,
                     end: clause,
                     swept,
+                    events: lanes.events[l],
                 });
             }
             restart(batch, lanes, l, step, next, end, start_key);
@@ -867,11 +950,27 @@ mod avx512 {
             lanes.game[l],
             ply,
             batch.max_plies,
+            lanes.events[l],
         ));
     }
 }
 
 impl Playout {
+    /// The clause events of this playout, as the reference engine's trace counts them.
+    pub fn events(&self) -> crate::game::Events {
+        let mut events = crate::game::Events::default();
+        let e = &self.events;
+        events.add("O.2.3", u64::from(self.plies));
+        events.add("O.2.4", u64::from(e.laps));
+        events.add("O.3.1", u64::from(e.capturing_moves));
+        events.add("O.3.2", u64::from(e.pits_captured - e.capturing_moves));
+        events.add("O.4.1", u64::from(e.empty_slams));
+        if self.result.is_some() {
+            events.add(self.end, 1);
+        }
+        events
+    }
+
     /// The games.csv row of this playout (the same row the typed engines give for this game).
     pub fn row(&self) -> crate::playout::Row {
         use crate::game::{Ending, Verdict};

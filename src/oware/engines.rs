@@ -1,13 +1,13 @@
 //! The reference and optimized Oware engines behind the common faces: the typed
 //! [`crate::game::Game`] and the text-based [`Engine`] of the differential checker.
 
-use super::fast::{FastGame, FastRules, SELECT};
+use super::fast::{FastGame, FastRules, SowEvents, SELECT};
 use super::notation::Move;
 use super::position::Position;
 use super::rules::{Rules, Verdict as RulesVerdict};
 use super::{Game, Side, Variant};
 use crate::engine::Engine;
-use crate::game::{Draw, Ending, GameKind, Ply, PlyFacts, Silent, Verdict};
+use crate::game::{Draw, Ending, Events, GameKind, Ply, PlyFacts, Silent, Verdict};
 
 /// The reference engine under a named preset.
 pub struct Reference {
@@ -190,7 +190,13 @@ impl crate::game::Game for Rules {
         let facts = PlyFacts {
             seeds_captured: u32::from(played.captured),
             undefined: played.undefined.len() as u32,
-            events: played.trace.iter().map(|step| step.clause).collect(),
+            events: {
+                let mut events = Events::default();
+                for step in &played.trace {
+                    events.add(step.clause, 1);
+                }
+                events
+            },
             ..PlyFacts::default()
         };
         Ok(Ply {
@@ -217,6 +223,10 @@ impl crate::game::Game for Rules {
         Some(self.play_in_place(s, mv).map(|facts| (mv, facts)))
     }
 
+    fn counted_events(&self) -> &'static [&'static str] {
+        OWARE_COUNTED_EVENTS
+    }
+
     fn notation(&self, s: &Game, mv: Move) -> String {
         mv.letter(s.position().to_move()).to_string()
     }
@@ -224,6 +234,24 @@ impl crate::game::Game for Rules {
     fn scores(&self, s: &Game) -> [u32; 2] {
         [Side::South, Side::North].map(|side| u32::from(s.position().score(side)))
     }
+}
+
+/// Every clause event of the Oware rules: both engines report all of them.
+pub const OWARE_COUNTED_EVENTS: &[&str] = &[
+    "O.2.3", "O.2.4", "O.3.1", "O.3.2", "O.4.1", "O.4.2", "O.5.2", "O.6.1", "O.6.2",
+];
+
+/// The clause events of one sowing, as the reference engine's trace names them.
+pub fn sow_clause_events(sown: SowEvents) -> Events {
+    let mut events = Events::default();
+    // spec: oware O.2.3 every move sows
+    events.add("O.2.3", 1);
+    events.add("O.2.4", u64::from(sown.lap));
+    let pits = u64::from(sown.pits_captured);
+    events.add("O.3.1", pits.min(1));
+    events.add("O.3.2", pits.saturating_sub(1));
+    events.add("O.4.1", u64::from(sown.empty_slam));
+    events
 }
 
 impl FastRules {
@@ -238,7 +266,12 @@ impl FastRules {
     fn ply_in_place(&self, next: &mut FastGame, pit: u8) -> PlyFacts {
         let me = usize::from(next.to_move());
         let before = next.scores()[me];
+        let sown = self.sow_events(next, pit);
         self.play(next, pit);
+        let mut events = sow_clause_events(sown);
+        if next.result.is_some() {
+            events.add(next.end_clause, 1);
+        }
         let gained = next.scores()[me] - before - next.swept[me];
         // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
         let undefined = match next.end_clause {
@@ -249,6 +282,7 @@ impl FastRules {
         PlyFacts {
             seeds_captured: u32::from(gained),
             undefined,
+            events,
             ..PlyFacts::default()
         }
     }
@@ -334,6 +368,10 @@ impl crate::game::Game for FastRules {
         let k = draw.below(mask.count_ones() as usize, 0);
         let pit = SELECT[usize::from(mask)][k];
         Some(Ok((Move { pit }, self.ply_in_place(s, pit))))
+    }
+
+    fn counted_events(&self) -> &'static [&'static str] {
+        OWARE_COUNTED_EVENTS
     }
 
     fn notation(&self, s: &FastGame, mv: Move) -> String {

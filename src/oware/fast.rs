@@ -110,6 +110,17 @@ impl FastGame {
     }
 }
 
+/// What a sowing does besides moving seeds ([`FastRules::sow_events`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SowEvents {
+    /// 12 seeds or more: the sowing skips the emptied pit on its lap.
+    pub lap: bool,
+    /// Opponent pits captured.
+    pub pits_captured: u8,
+    /// A grand slam that captures nothing.
+    pub empty_slam: bool,
+}
+
 /// A reading the optimized engine refuses rather than silently playing differently.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the optimized Oware engine does not support {0}; use the reference engine")]
@@ -285,6 +296,36 @@ impl FastRules {
             slam_captures,
         )
         .1
+    }
+
+    /// What sowing the legal move `pit` does besides moving seeds, without playing it: whether
+    /// it laps the board (12 seeds or more skip the emptied pit), how many of the opponent's pits
+    /// it captures, and whether it is a grand slam that captures nothing.
+    #[inline]
+    pub fn sow_events(&self, g: &FastGame, pit: u8) -> SowEvents {
+        let me = usize::from(g.to_move());
+        let from = me * 6 + usize::from(pit);
+        let n = usize::from((half(g.board, me) >> (8 * pit)) as u8);
+        let mut ev = SowEvents {
+            lap: n >= 12,
+            ..SowEvents::default()
+        };
+        let board = g.board.wrapping_add(SOW[from][n]);
+        let last = usize::from(LAST[from][n]);
+        let opp = 1 - me;
+        if (last >= 6) != (opp == 1) {
+            return ev;
+        }
+        let seeds = row(board, opp);
+        let run = capture_run(seeds, last - 6 * opp);
+        let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
+        if run == 0 {
+        } else if seeds & !run == 0 && !slam_captures {
+            ev.empty_slam = true;
+        } else {
+            ev.pits_captured = (run.count_ones() / 8) as u8;
+        }
+        ev
     }
 
     /// For a two-ply search, without playing the legal move `pit`: the seeds it captures and the
