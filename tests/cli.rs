@@ -542,3 +542,23 @@ fn small_hostile_inputs_get_clear_answers() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The fenced block that follows `heading` in README.md.
+fn readme_block(heading: &str) -> String {
+    let readme = include_str!("../README.md");
+    let after = &readme[readme.find(heading).expect(heading)..];
+    let start = after.find("```\n").expect("a block") + 4;
+    let len = after[start..].find("```").expect("its end");
+    after[start..start + len].to_string()
+}
+
+#[test]
+fn the_readme_examples_of_positions_and_transcripts_are_accepted() {
+    let position = readme_block("### Bao position format");
+    let o = run(&["bao", "moves", "--position", "-"], Some(&position));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).is_empty());
+    let transcript = readme_block("### Bao transcript format");
+    let o = run(&["bao", "replay", "-"], Some(&transcript));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
