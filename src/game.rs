@@ -177,6 +177,17 @@ impl Events {
     }
 }
 
+impl FromIterator<&'static str> for Events {
+    /// One event per clause id given (a trace, step by step).
+    fn from_iter<I: IntoIterator<Item = &'static str>>(clauses: I) -> Events {
+        let mut events = Events::default();
+        for clause in clauses {
+            events.add(clause, 1);
+        }
+        events
+    }
+}
+
 impl PartialEq for Events {
     fn eq(&self, other: &Events) -> bool {
         self.sorted() == other.sorted()

@@ -327,13 +327,7 @@ impl Game for Rules {
                 .count() as u32,
             mtaji: s.stage() == Stage::Mtaji,
             undefined: played.undefined.len() as u32,
-            events: {
-                let mut events = Events::default();
-                for step in &played.trace {
-                    events.add(step.clause, 1);
-                }
-                events
-            },
+            events: played.trace.iter().map(|step| step.clause).collect(),
         };
         Ok(Ply {
             state: played.position,

@@ -128,19 +128,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
     );
-    if let Some(first) = failure {
-        println!("first divergence:\n{first}");
-        return Ok(ExitCode::FAILURE);
-    }
-    if done < args.games {
-        eprintln!(
-            "interrupted after {done} of {} games; continue with --first {}",
-            args.games,
-            args.first + done
-        );
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(outcome(failure.map(|f| format!("\n{f}")), done, args))
 }
 
 /// Games per batch call under `--batch`.
@@ -316,9 +304,15 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
     );
+    Ok(outcome(failure.map(|f| format!(" {f}")), done, args))
+}
+
+/// The exit of a diff run that checked `done` games: the first divergence (exit 1), an
+/// interruption (exit 130, with the `--first` to continue from), or success.
+fn outcome(failure: Option<String>, done: u64, args: &DiffArgs) -> ExitCode {
     if let Some(first) = failure {
-        println!("first divergence: {first}");
-        return Ok(ExitCode::FAILURE);
+        println!("first divergence:{first}");
+        return ExitCode::FAILURE;
     }
     if done < args.games {
         eprintln!(
@@ -326,9 +320,9 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
             args.games,
             args.first + done
         );
-        return Ok(ExitCode::from(130));
+        return ExitCode::from(130);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 pub fn run(args: DiffArgs) -> Result<ExitCode, String> {

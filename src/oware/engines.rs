@@ -190,13 +190,7 @@ impl crate::game::Game for Rules {
         let facts = PlyFacts {
             seeds_captured: u32::from(played.captured),
             undefined: played.undefined.len() as u32,
-            events: {
-                let mut events = Events::default();
-                for step in &played.trace {
-                    events.add(step.clause, 1);
-                }
-                events
-            },
+            events: played.trace.iter().map(|step| step.clause).collect(),
             ..PlyFacts::default()
         };
         Ok(Ply {
