@@ -254,10 +254,21 @@ impl Engine for Optimized {
     }
 }
 
-/// The clause events both Bao engines report: a kutakatia (5.1). The optimized engine does not
-/// trace its sowings, harvests, house events or the way each move ends, so those are counted by
-/// the reference engine only.
-pub const BAO_COUNTED_EVENTS: &[&str] = &["5.1"];
+/// The clause events both Bao engines report: how each move ends (1.2.1 game over, 1.5.4 empty
+/// pit, 1.6.2 and 4.2.2.3.1 a kutakata in the owned house, 4.2.2.3.2 a harvest stopping there,
+/// 5.2 the kutakatia-ed pit), the house played at a house decision (4.2.1.2) and a kutakatia (5.1).
+/// The optimized engine does not trace sowings, harvests, kichwa choices or house losses, so those
+/// are counted by the reference engine only.
+pub const BAO_COUNTED_EVENTS: &[&str] = &[
+    "1.2.1",
+    "1.5.4",
+    "1.6.2",
+    "4.2.1.2",
+    "4.2.2.3.1",
+    "4.2.2.3.2",
+    "5.1",
+    "5.2",
+];
 
 /// The optimized engine's byte of a move.
 pub fn to_fast_move(mv: Move) -> FastMove {
@@ -412,6 +423,10 @@ impl FastRules {
             undefined: u32::from(house_of_five) + u32::from(after.blocked != NONE),
             events: {
                 let mut events = Events::default();
+                // How the move ended; a move that ends the game logs 1.2.1 as its end and as the
+                // game's (rules.rs).
+                events.add(played.end, if played.end == "1.2.1" { 2 } else { 1 });
+                events.add("4.2.1.2", u64::from(played.house_played));
                 // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
                 events.add("5.1", u64::from(after.blocked != NONE));
                 events

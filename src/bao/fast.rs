@@ -83,6 +83,10 @@ struct Ran {
     /// The harvesting starts of the player to move in `pos`, when the kutakatia test worked
     /// them out (so the next ply need not).
     next_captures: Option<u32>,
+    /// The clause that ended the move (as the reference engine's trace names it).
+    end: &'static str,
+    /// The move went on through the owned house at a house decision.
+    house_played: bool,
 }
 
 /// A position with, when the move that reached it worked them out, the mover's harvesting starts
@@ -113,6 +117,11 @@ pub struct FastPlay {
     pub sown: u32,
     /// Harvests made.
     pub harvests: u32,
+    /// The clause that ended the move, as the reference engine's trace names it (1.2.1, 1.5.4,
+    /// 1.6.2, 4.2.2.3.1, 4.2.2.3.2, 5.2).
+    pub end: &'static str,
+    /// The move played the owned house at a house decision (`+`, 4.2.1.2).
+    pub house_played: bool,
 }
 
 impl FastPlay {
@@ -124,6 +133,8 @@ impl FastPlay {
             },
             sown: ran.sown,
             harvests: ran.captures,
+            end: ran.end,
+            house_played: ran.house_played,
         }
     }
 }
@@ -379,6 +390,21 @@ struct Kutakata {
     owned: bool,
     sown: u32,
     infinite: bool,
+    /// How the sowing ended.
+    end: KutakataEnd,
+}
+
+/// How a kutakata's relay sowing ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KutakataEnd {
+    /// In an empty pit (1.5.4).
+    EmptyPit,
+    /// In the kutakatia-ed pit (5.2).
+    Blocked,
+    /// In the owned house with six or more (4.2.2.3.1 in kunamua, 1.6.2 in mtaji).
+    House,
+    /// Never: the sowing is infinite (1.5.6).
+    Infinite,
 }
 
 impl Kutakata {
@@ -403,11 +429,17 @@ impl Kutakata {
             debug_assert!(sown - phase_start < 16 * 65);
             debug_assert_eq!(here, pit(mine, e));
             if here == 1 {
+                self.end = KutakataEnd::EmptyPit;
                 self.done(mine, owned, sown);
                 return;
             }
             if special >> e & 1 != 0 {
                 if usize::from(blocked) == e || (e == HOUSE && owned && here >= 6) {
+                    self.end = if usize::from(blocked) == e {
+                        KutakataEnd::Blocked
+                    } else {
+                        KutakataEnd::House
+                    };
                     self.done(mine, owned, sown);
                     return;
                 }
@@ -423,6 +455,7 @@ impl Kutakata {
             }
             if sown > limit {
                 self.infinite = true;
+                self.end = KutakataEnd::Infinite;
                 self.done(mine, owned, sown);
                 return;
             }
@@ -435,10 +468,12 @@ impl Kutakata {
         loop {
             debug_assert_eq!(here, pit(mine, e));
             if here == 1 {
+                self.end = KutakataEnd::EmptyPit;
                 break;
             }
             if sown > limit || cycle.repeats(Turned(mine.rotate_right(8 * e as u32))) {
                 self.infinite = true;
+                self.end = KutakataEnd::Infinite;
                 break;
             }
             sown += u64::from(here);
@@ -695,6 +730,8 @@ impl FastRules {
         let mut captures = 0u32;
         let mut decision = false;
         let mut over = false;
+        // The clause that ends the move, as the reference engine's trace names it.
+        let mut move_end = "";
         let my_bit = 1u8 << side;
         let mut cw;
         let mut end: Option<usize>;
@@ -753,6 +790,7 @@ impl FastRules {
                         && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop;
                     if house_stop {
                         end = None;
+                        move_end = "4.2.2.3.1";
                     } else {
                         let n = usize::from(take(&mut mine, ring));
                         if ring == HOUSE {
@@ -790,6 +828,7 @@ impl FastRules {
                     owned: houses & my_bit != 0,
                     sown,
                     infinite: false,
+                    end: KutakataEnd::Infinite,
                 };
                 if cw {
                     k.relays::<true>(e, p.blocked, limit);
@@ -799,6 +838,13 @@ impl FastRules {
                 mine = k.mine;
                 sown = k.sown;
                 infinite = k.infinite;
+                move_end = match k.end {
+                    KutakataEnd::EmptyPit => "1.5.4",
+                    KutakataEnd::Blocked => "5.2",
+                    KutakataEnd::House if kunamua => "4.2.2.3.1",
+                    KutakataEnd::House => "1.6.2",
+                    KutakataEnd::Infinite => "1.5.6",
+                };
                 if !k.owned {
                     houses &= !my_bit;
                 }
@@ -807,10 +853,12 @@ impl FastRules {
             let mut cycle = CycleCheck::<InMove>::new();
             while let Some(e) = end {
                 if over {
+                    move_end = "1.2.1";
                     break;
                 }
                 let here = pit(mine, e);
                 if here == 1 {
+                    move_end = "1.5.4";
                     break;
                 }
                 if e < 8 && pit(theirs, facing(e)) > 0 {
@@ -820,11 +868,13 @@ impl FastRules {
                 if e == HOUSE && houses & my_bit != 0 && here >= 6 {
                     decision = true;
                     if !plus {
+                        move_end = "4.2.2.3.2";
                         break;
                     }
                 }
                 if sown > limit || cycle.repeats((mine, theirs, houses, e, cw)) {
                     infinite = true;
+                    move_end = "1.5.6";
                     break;
                 }
                 if e == HOUSE {
@@ -858,6 +908,8 @@ impl FastRules {
             captures,
             sown,
             next_captures,
+            end: move_end,
+            house_played: decision && plus,
         }
     }
 
@@ -1220,6 +1272,7 @@ mod tests {
                 owned,
                 sown: 0,
                 infinite: false,
+                end: KutakataEnd::Infinite,
             };
             if cw {
                 k.relays::<true>(e, blocked, u32::MAX);
