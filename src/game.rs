@@ -292,6 +292,25 @@ pub trait Game: Sync {
     fn scores(&self, s: &Self::State) -> [u32; 2];
 }
 
+/// Move-path count to `depth` plies from `s` (a game over, or a move the reading leaves open,
+/// ends a path early and counts nothing further): the same function for every engine.
+pub fn perft<G: Game>(game: &G, s: &G::State, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        let mut moves = Vec::new();
+        game.legal_moves(s, &mut moves);
+        return moves.len() as u64;
+    }
+    let mut plies = Vec::new();
+    game.successors(s, &mut plies);
+    plies
+        .iter()
+        .map(|(_, ply)| ply.as_ref().map_or(0, |p| perft(game, &p.state, depth - 1)))
+        .sum()
+}
+
 /// The random words of one ply of one game: a counter-based function of (seed, game, ply,
 /// attempt), so a game index names one game whatever the engine, thread, shard or vector lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! limit per engine that keeps CI fast.
 
 use mancala_lab::bao::engines::to_fast;
-use mancala_lab::bao::fast::FastRules as BaoFast;
+use mancala_lab::bao::fast::{FastRules as BaoFast, FastState};
 use mancala_lab::bao::{position_text, Position, Rules as BaoRules};
+use mancala_lab::game::perft;
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
 
@@ -38,20 +39,6 @@ fn parse(text: &str) -> Vec<Entry> {
     out
 }
 
-fn bao_ref_perft(r: &BaoRules, p: &Position, d: u32) -> u64 {
-    if d == 0 {
-        return 1;
-    }
-    let moves = r.legal_moves(p);
-    if d == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| bao_ref_perft(r, &r.play(p, m).unwrap().position, d - 1))
-        .sum()
-}
-
 #[test]
 fn bao_perft_tables() {
     let (reference, fast) = (
@@ -67,7 +54,7 @@ fn bao_perft_tables() {
         for &(d, n) in &e.counts {
             if n <= 3_000_000 {
                 assert_eq!(
-                    fast.perft(&to_fast(&p), d),
+                    perft(&fast, &FastState::new(to_fast(&p)), d),
                     n,
                     "{} depth {d} (optimized)",
                     e.id
@@ -76,7 +63,7 @@ fn bao_perft_tables() {
             }
             if n <= 150_000 {
                 assert_eq!(
-                    bao_ref_perft(&reference, &p, d),
+                    perft(&reference, &p, d),
                     n,
                     "{} depth {d} (reference)",
                     e.id
@@ -96,7 +83,7 @@ fn oware_perft_tables() {
             for &(d, n) in &e.counts {
                 if n <= 4_000_000 {
                     assert_eq!(
-                        fast.perft(&fast.start(), d),
+                        perft(&fast, &fast.start(), d),
                         n,
                         "{} depth {d} (optimized)",
                         e.id
@@ -104,7 +91,7 @@ fn oware_perft_tables() {
                 }
                 if n <= 800_000 {
                     assert_eq!(
-                        reference.perft(&reference.new_game(), d),
+                        perft(&reference, &reference.new_game(), d),
                         n,
                         "{} depth {d} (reference)",
                         e.id

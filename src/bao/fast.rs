@@ -1040,21 +1040,6 @@ impl FastRules {
             clause,
         })
     }
-
-    /// Move-path count to `depth` (terminal positions end a path).
-    pub fn perft(&self, p: &FastPos, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let list = self.legal_moves(p);
-        if depth == 1 {
-            return list.len as u64;
-        }
-        list.moves[..list.len]
-            .iter()
-            .map(|&m| self.perft(&self.play(p, m).0, depth - 1))
-            .sum()
-    }
 }
 
 impl FastRules {

@@ -3,12 +3,12 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_lab::bao::engines::{fast_move_notation, to_fast};
-use mancala_lab::bao::fast::FastRules as BaoFast;
+use mancala_lab::bao::engines::to_fast;
+use mancala_lab::bao::fast::{FastRules as BaoFast, FastState};
 use mancala_lab::bao::{position_text, Position as BaoPosition, Rules as BaoRules, Side};
-use mancala_lab::game::GameKind;
+use mancala_lab::game::{perft, Game, GameKind};
 use mancala_lab::oware::fast::FastRules as OwareFast;
-use mancala_lab::oware::{Move, Position as OwarePosition, Rules as OwareRules};
+use mancala_lab::oware::{Position as OwarePosition, Rules as OwareRules};
 
 use super::read_input;
 
@@ -34,21 +34,39 @@ pub struct PerftArgs {
     fast_only: bool,
 }
 
-fn bao_ref(r: &BaoRules, p: &BaoPosition, d: u32) -> u64 {
-    if d == 0 {
-        return 1;
+/// Per first move of `rs` / `fs`: its notation, the optimized engine's count below it and the
+/// reference engine's (unless `fast_only`); an error when the engines list different moves.
+#[allow(clippy::type_complexity)]
+fn divide<R: Game, F: Game<Move = R::Move>>(
+    reference: &R,
+    fast: &F,
+    rs: &R::State,
+    fs: &F::State,
+    depth: u32,
+    fast_only: bool,
+) -> Result<Vec<(String, u64, Option<u64>)>, ExitCode> {
+    let mut plies = Vec::new();
+    fast.successors(fs, &mut plies);
+    if !fast_only {
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        reference.legal_moves(rs, &mut want);
+        fast.legal_moves(fs, &mut got);
+        if want != got {
+            println!("engines disagree on the legal moves: {want:?} (reference) vs {got:?}");
+            return Err(ExitCode::FAILURE);
+        }
     }
-    let moves = r.legal_moves(p);
-    moves
+    Ok(plies
         .iter()
-        .map(|&m| {
-            if d == 1 {
-                1
-            } else {
-                bao_ref(r, &r.play(p, m).expect("legal").position, d - 1)
-            }
+        .map(|(mv, ply)| {
+            let n = ply.as_ref().map_or(0, |p| perft(fast, &p.state, depth));
+            let r = (!fast_only).then(|| match reference.play(rs, *mv) {
+                Ok(p) => perft(reference, &p.state, depth),
+                Err(_) => 0,
+            });
+            (fast.notation(fs, *mv), n, r)
         })
-        .sum()
+        .collect())
 }
 
 fn report(lines: Vec<(String, u64, Option<u64>)>, divide: bool) -> ExitCode {
@@ -89,7 +107,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         .variant
         .clone()
         .unwrap_or_else(|| args.game.default_variant().into());
-    match args.game {
+    let lines = match args.game {
         GameKind::Bao => {
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
             let (reference, fast) = (
@@ -102,27 +120,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
                 }
                 None => BaoPosition::start(),
             };
-            let side = p.to_move();
-            let fp = to_fast(&p);
-            let list = fast.legal_moves(&fp);
-            let mut lines = Vec::new();
-            for i in 0..list.len {
-                let name = fast_move_notation(side, list.moves[i], list.kinds[i]);
-                let n = fast.perft(&fast.play(&fp, list.moves[i]).0, d);
-                let r = (!args.fast_only).then(|| {
-                    let text = mancala_lab::bao::MoveText::parse(&name).expect("canonical");
-                    match reference.play_text(&p, &text) {
-                        Ok((_, played)) => bao_ref(&reference, &played.position, d),
-                        Err(_) => u64::MAX,
-                    }
-                });
-                lines.push((name, n, r));
-            }
-            if !args.fast_only && reference.legal_moves(&p).len() != list.len {
-                println!("engines disagree on the number of legal moves");
-                return Ok(ExitCode::FAILURE);
-            }
-            Ok(report(lines, args.divide))
+            let fp = FastState::new(to_fast(&p));
+            divide(&reference, &fast, &p, &fp, d, args.fast_only)
         }
         GameKind::Oware => {
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
@@ -142,23 +141,11 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
                 [p.score(Side::South), p.score(Side::North)],
                 p.to_move().index() as u8,
             );
-            let mask = fast.legal_mask(&fg);
-            let mut lines = Vec::new();
-            for pit in (0..6u8).filter(|i| mask & (1 << i) != 0) {
-                let mut child = fg.clone();
-                fast.play(&mut child, pit);
-                let n = fast.perft(&child, d);
-                let r = (!args.fast_only).then(|| match reference.play(&g, Move { pit }) {
-                    Ok(played) => reference.perft(&played.game, d),
-                    Err(_) => u64::MAX,
-                });
-                lines.push((Move { pit }.letter(p.to_move()).to_string(), n, r));
-            }
-            if !args.fast_only && reference.legal_moves(&g).len() != lines.len() {
-                println!("engines disagree on the number of legal moves");
-                return Ok(ExitCode::FAILURE);
-            }
-            Ok(report(lines, args.divide))
+            divide(&reference, &fast, &g, &fg, d, args.fast_only)
         }
-    }
+    };
+    Ok(match lines {
+        Ok(lines) => report(lines, args.divide),
+        Err(code) => code,
+    })
 }

@@ -430,26 +430,6 @@ impl FastRules {
         });
         g.end_clause = clause;
     }
-
-    /// Move-path count to `depth`.
-    pub fn perft(&self, g: &FastGame, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mask = self.legal_mask(g);
-        if depth == 1 {
-            return u64::from(mask.count_ones());
-        }
-        let mut total = 0;
-        for pit in 0..6 {
-            if mask & (1 << pit) != 0 {
-                let mut child = g.clone();
-                self.play(&mut child, pit);
-                total += self.perft(&child, depth - 1);
-            }
-        }
-        total
-    }
 }
 
 /// The board of pits A..F a..f, scores and mover.

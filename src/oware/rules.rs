@@ -393,15 +393,4 @@ impl Rules {
         }
         undefined
     }
-
-    /// Counts move paths of length `depth` (terminal games end a path early and count nothing).
-    pub fn perft(&self, game: &Game, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.legal_moves(game)
-            .into_iter()
-            .map(|m| self.perft(&self.play(game, m).expect("legal").game, depth - 1))
-            .sum()
-    }
 }
