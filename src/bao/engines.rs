@@ -7,7 +7,7 @@ use super::notation::{Move, MoveKind, MoveText};
 use super::position::{Position, Setup, Stage};
 use super::position_text;
 use super::rules::{IllegalMove, Rules};
-use super::variant::Variant;
+use super::variant::{HouseLoss, Variant};
 use crate::engine::{legal_then_result, Engine};
 use crate::game::{Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict};
 
@@ -256,12 +256,30 @@ impl Engine for Optimized {
 
 /// The clause events both Bao engines report: how each move ends (1.2.1 game over, 1.5.4 empty
 /// pit, 1.6.2 and 4.2.2.3.1 a kutakata in the owned house, 4.2.2.3.2 a harvest stopping there,
-/// 5.2 the kutakatia-ed pit), the house played at a house decision (4.2.1.2) and a kutakatia (5.1).
-/// The optimized engine does not trace sowings, harvests, kichwa choices or house losses, so those
-/// are counted by the reference engine only.
+/// 5.2 the kutakatia-ed pit), harvests (1.4.2 the first of a move, 1.6.1 those after it), the house
+/// played at a house decision (4.2.1.2) and a kutakatia (5.1). The optimized engine does not trace
+/// sowings, kichwa choices or house losses, so those are counted by the reference engine only.
 pub const BAO_COUNTED_EVENTS: &[&str] = &[
     "1.2.1",
+    "1.4.2",
     "1.5.4",
+    "1.6.1",
+    "1.6.2",
+    "4.2.1.1",
+    "4.2.1.2",
+    "4.2.2.3.1",
+    "4.2.2.3.2",
+    "5.1",
+    "5.2",
+];
+
+/// [`BAO_COUNTED_EVENTS`] without house losses (4.2.1.1), for the reading that also loses houses
+/// at the first mtaji harvest (3.2), where the optimized engine does not tell the two apart.
+const BAO_COUNTED_EVENTS_NO_HOUSE_LOSS: &[&str] = &[
+    "1.2.1",
+    "1.4.2",
+    "1.5.4",
+    "1.6.1",
     "1.6.2",
     "4.2.1.2",
     "4.2.2.3.1",
@@ -269,6 +287,15 @@ pub const BAO_COUNTED_EVENTS: &[&str] = &[
     "5.1",
     "5.2",
 ];
+
+/// The clause events both Bao engines report under `variant`.
+fn bao_counted_events(variant: Variant) -> &'static [&'static str] {
+    if variant.house_loss == HouseLoss::EmptiedOrFirstMtajiCapture {
+        BAO_COUNTED_EVENTS_NO_HOUSE_LOSS
+    } else {
+        BAO_COUNTED_EVENTS
+    }
+}
 
 /// The optimized engine's byte of a move.
 pub fn to_fast_move(mv: Move) -> FastMove {
@@ -381,7 +408,7 @@ impl Game for Rules {
     }
 
     fn counted_events(&self) -> &'static [&'static str] {
-        BAO_COUNTED_EVENTS
+        bao_counted_events(self.variant)
     }
 
     fn notation(&self, s: &Position, mv: Move) -> String {
@@ -427,8 +454,18 @@ impl FastRules {
                 // game's (rules.rs).
                 events.add(played.end, if played.end == "1.2.1" { 2 } else { 1 });
                 events.add("4.2.1.2", u64::from(played.house_played));
+                // The first harvest of a move (1.4.2) and those that follow it (1.6.1).
+                let harvests = u64::from(played.harvests);
+                events.add("1.4.2", harvests.min(1));
+                events.add("1.6.1", harvests.saturating_sub(1));
                 // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
                 events.add("5.1", u64::from(after.blocked != NONE));
+                // Houses lost by being emptied or harvested (4.2.1.1); under the reading that
+                // also ends them at the first mtaji harvest (3.2) the two are not told apart.
+                events.add(
+                    "4.2.1.1",
+                    u64::from((before.houses & !after.houses).count_ones()),
+                );
                 events
             },
         }
@@ -520,7 +557,7 @@ impl Game for FastRules {
     }
 
     fn counted_events(&self) -> &'static [&'static str] {
-        BAO_COUNTED_EVENTS
+        bao_counted_events(self.variant())
     }
 
     fn notation(&self, s: &FastState, mv: Move) -> String {

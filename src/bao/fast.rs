@@ -615,6 +615,11 @@ impl FastRules {
         Ok(FastRules { variant })
     }
 
+    /// The reading this engine plays.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
     /// The start position.
     pub fn start() -> FastPos {
         let mut b = [0u8; 32];
