@@ -35,7 +35,7 @@ enum Command {
     /// Bao la Kiswahili: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
     Bao(BaoCommand),
-    /// Oware: legal moves, playing, replaying, explaining moves and perft.
+    /// Oware: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
     Oware(cli::oware::OwareCommand),
     /// Differential check: the reference and optimized engines in lock step on random games.

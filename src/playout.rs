@@ -301,13 +301,15 @@ impl AnyEngine {
     }
 
     /// What plays the games, for reports: e.g. `oware optimized (64-lane AVX-512 batch)`.
-    pub fn describe(&self, policy: Policy) -> String {
+    pub fn describe(&self, policy: Policy, max_plies: u32) -> String {
         match self {
             AnyEngine::BaoReference(_) => "bao reference engine".into(),
             AnyEngine::BaoOptimized(_) => "bao optimized engine".into(),
             AnyEngine::OwareReference(_) => "oware reference engine".into(),
-            AnyEngine::OwareOptimized(..) => {
-                if policy == Policy::Random && crate::oware::batch::vector_engine_available() {
+            AnyEngine::OwareOptimized(_, v) => {
+                let batch = crate::oware::batch::Batch::new(*v, 0, max_plies)
+                    .is_ok_and(|b| b.uses_vectors());
+                if policy == Policy::Random && batch {
                     "oware optimized engine (64-lane AVX-512 batch)".into()
                 } else {
                     "oware optimized engine (scalar)".into()

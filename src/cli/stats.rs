@@ -420,7 +420,7 @@ pub fn run_job(
     if !quiet && secs > 0.0 {
         eprintln!(
             "{}: {} games in {secs:.1} s",
-            engine.describe(policy),
+            engine.describe(policy, job.max_plies),
             manifest.games_done - (start - first),
         );
     }
