@@ -426,3 +426,19 @@ pub fn study_files(data: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A CSV column read for `plot`: any bytes give values or an error, never a panic, and the
+/// default bin width always keeps the chart drawable (at most 200 bins).
+pub fn csv_column(data: &[u8]) -> Result<(), String> {
+    use crate::histogram::{bins, each_value};
+    let mut max = 0u32;
+    if let Ok(n) = each_value(data, "input", "plies", |v| max = max.max(v)) {
+        if n > 0 {
+            let (bin, count) = bins(max, None, "plies")?;
+            if count > 200 || bin == 0 {
+                return Err(format!("values up to {max}: width {bin}, {count} bins"));
+            }
+        }
+    }
+    Ok(())
+}

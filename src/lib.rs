@@ -7,6 +7,7 @@ pub mod coverage;
 pub mod diff;
 pub mod engine;
 pub mod game;
+pub mod histogram;
 pub mod inconsistencies;
 pub mod oware;
 pub mod playout;

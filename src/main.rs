@@ -187,18 +187,24 @@ fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report,
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
 /// the game's default reading: the clause events of the moves and the clauses that end the games.
 fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
-    use mancala_lab::playout::{AnyEngine, EngineKind};
+    use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
     use mancala_lab::policy::Policy;
     let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
     let mut counts = BTreeMap::new();
-    engine.play(Policy::Random, 1, 0..games, 2000, |row, events| {
-        for (clause, n) in events.iter() {
-            *counts.entry(clause).or_default() += n;
-        }
-        if let Some(end) = row.ending {
-            *counts.entry(end.clause).or_default() += 1;
-        }
-    });
+    engine.play(
+        Policy::Random,
+        1,
+        0..games,
+        DEFAULT_MAX_PLIES,
+        |row, events| {
+            for (clause, n) in events.iter() {
+                *counts.entry(clause).or_default() += n;
+            }
+            if let Some(end) = row.ending {
+                *counts.entry(end.clause).or_default() += 1;
+            }
+        },
+    );
     Ok(counts)
 }
 
@@ -346,7 +352,14 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
             let rules = Rules::default();
             let records: Vec<_> = (0..games)
                 .into_par_iter()
-                .map(|i| mancala_lab::stats::bao_cutoff_game(&rules, seed, i, 2000))
+                .map(|i| {
+                    mancala_lab::stats::bao_cutoff_game(
+                        &rules,
+                        seed,
+                        i,
+                        mancala_lab::playout::DEFAULT_MAX_PLIES,
+                    )
+                })
                 .collect();
             if let Some(path) = &csv {
                 let mut text = String::from("game,plies,longest_legal_move,infinite_candidates\n");

@@ -13,7 +13,7 @@ fn text(f: fn(&str) -> Result<(), String>, data: &[u8]) -> Result<(), String> {
     f(&String::from_utf8_lossy(data))
 }
 
-const TARGETS: [(&str, Check); 11] = [
+const TARGETS: [(&str, Check); 12] = [
     ("bao_playout_invariants", bao_playout_invariants),
     ("oware_playout_invariants", oware_playout_invariants),
     ("bao_reference_vs_optimized", bao_reference_vs_optimized),
@@ -25,6 +25,7 @@ const TARGETS: [(&str, Check); 11] = [
     ("transcript_parse", |d| text(transcript_parse, d)),
     ("position_parse", |d| text(position_parse, d)),
     ("study_files", study_files),
+    ("csv_column", csv_column),
 ];
 
 fn files(dir: &Path) -> Vec<std::path::PathBuf> {

@@ -10,7 +10,7 @@ use mancala_lab::bao::fast::FastRules as BaoFast;
 use mancala_lab::bao::fast::FastState;
 use mancala_lab::game::{game_keys, Draw, GameKind};
 use mancala_lab::oware::batch::scalar_playout;
-use mancala_lab::playout::play_game;
+use mancala_lab::playout::{play_game, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use std::sync::atomic::AtomicBool;
 
@@ -157,7 +157,7 @@ fn bao_fast_playout(fast: &BaoFast, seed: u64, i: u64) -> u64 {
     let keys = game_keys(seed, i);
     let mut s = FastState::new(BaoFast::start());
     let mut ply = 0;
-    while ply < 2000 {
+    while ply < DEFAULT_MAX_PLIES {
         let draw = Draw::new(keys, ply);
         match fast.random_move_with(&s, |n, attempt| draw.below(n, attempt)) {
             Some((_, played)) => s = played.state,
@@ -260,7 +260,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
         let (_, f, p) = compare(
             secs,
-            |i| u64::from(play_game(&reference, Policy::Random, seed, i, 2000).0.plies),
+            |i| {
+                u64::from(
+                    play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                        .0
+                        .plies,
+                )
+            },
             |i| bao_fast_playout(&fast, seed, i),
         );
         if variant == Variant::DEFAULT {
@@ -268,7 +274,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         }
         // The optimized engine listing every legal move each ply, as the reference does.
         let listed = measure(secs, |i| {
-            u64::from(fast.random_playout_listed(&mut rng(seed, i), 2000).0)
+            u64::from(
+                fast.random_playout_listed(&mut rng(seed, i), DEFAULT_MAX_PLIES)
+                    .0,
+            )
         });
         line("optimized, full move list, 1 thread", listed);
         ply_ns.push(1e9 / f.plies_per_s);
@@ -288,12 +297,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         secs,
         |i| {
             u64::from(
-                play_game(&reference, Policy::Random, seed, i, 100_000)
+                play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
                     .0
                     .plies,
             )
         },
-        |i| u64::from(scalar_playout(&fast, seed, i, 100_000).plies),
+        |i| u64::from(scalar_playout(&fast, seed, i, DEFAULT_MAX_PLIES).plies),
     );
     batch_lines(secs, seed, r, f);
     Ok(ExitCode::SUCCESS)
@@ -305,7 +314,8 @@ const BATCH_CHUNK: u64 = 65_536;
 /// Measures Oware batch playouts (64 games at a time in vector lanes) on one thread and on all
 /// cores, with ratios against the reference and scalar optimized rates measured just before.
 fn batch_lines(secs: f64, seed: u64, reference: Rate, scalar: Rate) {
-    let batch = Batch::new(OwareVariant::ABAPA, seed, 100_000).expect("abapa is batch-playable");
+    let batch =
+        Batch::new(OwareVariant::ABAPA, seed, DEFAULT_MAX_PLIES).expect("abapa is batch-playable");
     let kind = if batch.uses_vectors() {
         "64-lane AVX-512 batch"
     } else {

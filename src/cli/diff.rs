@@ -6,7 +6,7 @@ use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{AnyEngine, EngineKind};
+use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,8 +28,9 @@ pub struct DiffArgs {
     /// Index of the first game, to split a long run or continue one: games first..first+games.
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Stop a game after this many plies.
-    #[arg(long, default_value_t = 1000)]
+    /// Stop a game after this many plies (the default of every command; random games end far
+    /// sooner).
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES as usize)]
     max_plies: usize,
     /// Bao only: what counts as an infinite move, 'exact' or 'sown:N' (overrides the preset's).
     #[arg(long)]

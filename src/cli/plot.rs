@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use mancala_lab::histogram;
 use plotters::prelude::*;
 
 #[derive(Args)]
@@ -26,49 +27,14 @@ pub struct PlotArgs {
     runs: Vec<String>,
 }
 
-/// Most bins a chart draws.
-const MAX_BINS: u64 = 10_000;
-
 /// Streams the values of column `name` of the CSV at `path` ('-': standard input) to `each`.
-fn each_value(path: &str, name: &str, mut each: impl FnMut(u32)) -> Result<u64, String> {
-    let input: Box<dyn std::io::Read> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+fn each_value(path: &str, name: &str, each: impl FnMut(u32)) -> Result<u64, String> {
+    if path == "-" {
+        histogram::each_value(std::io::stdin().lock(), path, name, each)
     } else {
-        Box::new(std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?)
-    };
-    let mut r = csv::Reader::from_reader(std::io::BufReader::new(input));
-    let headers = r.headers().map_err(|e| format!("{path}: {e}"))?.clone();
-    let i = headers
-        .iter()
-        .position(|h| h == name)
-        .ok_or(format!("{path}: no column '{name}'"))?;
-    let mut rec = csv::StringRecord::new();
-    let mut n = 0u64;
-    while r
-        .read_record(&mut rec)
-        .map_err(|e| format!("{path}: row {}: {e}", n + 2))?
-    {
-        let v = rec.get(i).unwrap_or("");
-        each(v.parse().map_err(|_| {
-            format!(
-                "{path}: row {}: {name} '{v}' is not a whole number below 2^32",
-                n + 2
-            )
-        })?);
-        n += 1;
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        histogram::each_value(file, path, name, each)
     }
-    Ok(n)
-}
-
-/// The default bin width for values up to `max`: 1, 2, 5, 10, 20, 50, ... giving at most 200 bins.
-fn auto_bin(max: u32) -> u32 {
-    let mut width = 1u64;
-    let mut k = 0;
-    while u64::from(max) / width >= 200 {
-        width = [2, 5, 10][k % 3] * 10u64.pow((k / 3) as u32);
-        k += 1;
-    }
-    width as u32
 }
 
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
@@ -97,20 +63,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         }
     }
     max = stdin_values.iter().copied().fold(max, u32::max);
-    let bin = match args.bin {
-        Some(0) => return Err("--bin 0: a bin is at least 1 wide".into()),
-        Some(w) => w,
-        None => auto_bin(max),
-    };
-    let bins = u64::from(max / bin) + 1;
-    if bins > MAX_BINS {
-        return Err(format!(
-            "--bin {bin}: values of {} up to {max} would need {bins} bins, at most {MAX_BINS} can be \
-             drawn; use --bin {} or more",
-            args.column,
-            max / (MAX_BINS as u32 - 1) + 1
-        ));
-    }
+    let (bin, bins) = histogram::bins(max, args.bin, &args.column)?;
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
     for &(name, path) in &runs {
         let mut counts = vec![0u64; bins as usize];

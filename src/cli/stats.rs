@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{header, AnyEngine, ClauseCounts, EngineKind};
+use mancala_lab::playout::{header, AnyEngine, ClauseCounts, EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
@@ -148,7 +148,7 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         policy: a.policy.unwrap_or(Policy::Random).name().into(),
         seed: a.seed.unwrap_or(1),
         games: a.games.unwrap_or(1000),
-        max_plies: a.max_plies.unwrap_or(2000),
+        max_plies: a.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
         shard: a.shard.clone(),
     })
 }
