@@ -543,10 +543,10 @@ fn small_hostile_inputs_get_clear_answers() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The fenced block that follows `heading` in README.md.
+/// The fenced block that follows `heading` in docs/formats.md.
 fn readme_block(heading: &str) -> String {
-    let readme = include_str!("../README.md");
-    let after = &readme[readme.find(heading).expect(heading)..];
+    let formats = include_str!("../docs/formats.md");
+    let after = &formats[formats.find(heading).expect(heading)..];
     let start = after.find("```\n").expect("a block") + 4;
     let len = after[start..].find("```").expect("its end");
     after[start..start + len].to_string()
@@ -554,11 +554,16 @@ fn readme_block(heading: &str) -> String {
 
 #[test]
 fn the_readme_examples_of_positions_and_transcripts_are_accepted() {
-    let position = readme_block("### Bao position format");
+    // The examples of docs/formats.md (linked from the README).
+    let position = readme_block("## Bao position format");
     let o = run(&["bao", "moves", "--position", "-"], Some(&position));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).is_empty());
-    let transcript = readme_block("### Bao transcript format");
+    let transcript = readme_block("## Bao transcript format");
     let o = run(&["bao", "replay", "-"], Some(&transcript));
     assert!(o.status.success(), "{}", stderr(&o));
+    let position = readme_block("## Oware positions, moves and transcripts");
+    let o = run(&["oware", "moves", "--position", "-"], Some(&position));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).is_empty());
 }
