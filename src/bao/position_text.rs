@@ -1,4 +1,4 @@
-//! The plain-text Bao position format that a person can type (documented in the README).
+//! The plain-text Bao position format that a person can type (documented in docs/formats.md).
 //! `parse` gives a validated [`Position`]; `print` writes the canonical form, which parses back.
 
 use std::collections::HashMap;

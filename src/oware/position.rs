@@ -104,7 +104,7 @@ impl Position {
         self.pits[s..s + 6].iter().map(|&x| u32::from(x)).sum()
     }
 
-    /// Parses the text format (see the README).
+    /// Parses the text format (see docs/formats.md).
     pub fn parse(text: &str) -> Result<Position, PositionError> {
         let mut to_move = None;
         let mut scores = None;
