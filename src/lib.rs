@@ -1,5 +1,6 @@
-//! mancala-lab: the rules of Bao la Kiswahili and Oware as executable, traceable code,
-//! with clause coverage of the written specification under `spec/`.
+//! mancala-lab: the rules of Bao la Kiswahili and Oware as executable, traceable code (a reference
+//! and an optimized engine per game behind one typed interface, [`game::Game`]), checked against
+//! each other and the written specification under `spec/`, and played at scale by the `stats` job.
 
 pub mod bao;
 pub mod checks;

@@ -1,5 +1,5 @@
 //! The optimized Bao engine: a packed 32-byte board, a relay step as one table load and one add,
-//! moves as bytes in a fixed array, cycle checks on a kutakata's ring up to a turn ([`Turned`]).
+//! moves as bytes in a fixed array, cycle checks on a kutakata's ring up to a turn (`Turned`).
 //! It shares no rule code with `rules.rs`; `mancala-lab diff` holds the two to the same answers.
 
 use std::collections::HashSet;
