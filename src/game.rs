@@ -33,14 +33,6 @@ impl GameKind {
             GameKind::Oware => "sheet",
         }
     }
-
-    /// The game's rule presets, the default first.
-    pub fn variants(self) -> &'static [&'static str] {
-        match self {
-            GameKind::Bao => &crate::bao::variant::PRESET_NAMES,
-            GameKind::Oware => &crate::oware::variant::PRESET_NAMES,
-        }
-    }
 }
 
 impl fmt::Display for GameKind {

@@ -32,22 +32,6 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
     (p, low, high)
 }
 
-/// A mean with its 95% normal-approximation interval.
-pub fn mean_ci(values: &[f64]) -> (f64, f64, f64) {
-    let n = values.len() as f64;
-    if values.is_empty() {
-        return (0.0, 0.0, 0.0);
-    }
-    let mean = values.iter().sum::<f64>() / n;
-    let var = if values.len() > 1 {
-        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    let half = 1.959_963_984_540_054 * (var / n).sqrt();
-    (mean, mean - half, mean + half)
-}
-
 /// A mean with its 95% normal-approximation interval, from the count, sum and sum of squares of
 /// integer values (exact sums, so the result does not depend on the order they were added in).
 pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> (f64, f64, f64) {
@@ -313,14 +297,6 @@ mod tests {
                 assert!(lo <= p && p <= hi, "{k}/{n}: {lo} {p} {hi}");
             }
         }
-    }
-
-    #[test]
-    fn mean_interval_of_known_sample() {
-        // 1..=5: mean 3, sample sd 1.5811, half width 1.96 * 1.5811 / sqrt(5) = 1.3859.
-        let (m, lo, hi) = mean_ci(&[1.0, 2.0, 3.0, 4.0, 5.0]);
-        assert_eq!(m, 3.0);
-        assert!((hi - m - 1.3859).abs() < 1e-3 && (m - lo - 1.3859).abs() < 1e-3);
     }
 }
 

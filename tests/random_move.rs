@@ -219,23 +219,26 @@ fn lone_pit_and_house_starts_are_drawn_exactly() {
 }
 
 /// `random_playout` carries each position's harvesting starts over from the move that reached it;
-/// the games must be those of `random_move` from scratch each ply, with the same random draws.
+/// the games must be those of `random_move_with` from scratch each ply, with the same draws.
 #[test]
 fn playouts_match_move_by_move_draws() {
+    use mancala_lab::bao::fast::FastState;
+    use mancala_lab::game::{game_keys, Draw};
     for v in readings() {
         let rules = FastRules::new(v).unwrap();
         let mut plies = 0;
         for g in 0..300u64 {
-            let played = rules.random_playout(&mut ChaCha8Rng::seed_from_u64(g), 2000);
-            let mut rng = ChaCha8Rng::seed_from_u64(g);
+            let keys = game_keys(5, g);
+            let played = rules.random_playout(keys, 2000);
             let mut p = FastRules::start();
             let mut ply = 0;
             let winner = loop {
                 if ply == 2000 {
                     break 2;
                 }
-                match rules.random_move(&p, &mut rng) {
-                    Some((_, next)) => p = next,
+                let draw = Draw::new(keys, ply);
+                match rules.random_move_with(&FastState::new(p), |n, a| draw.below(n, a)) {
+                    Some((_, next)) => p = next.state.pos,
                     None => break rules.outcome(&p).map_or(2, |o| o.winner),
                 }
                 ply += 1;

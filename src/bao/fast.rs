@@ -1064,16 +1064,17 @@ impl FastRules {
         (max_plies, 2)
     }
 
-    /// Plays one game of uniformly random legal moves from the start with [`Self::random_move`];
-    /// returns (plies, winner or 2).
-    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
-        let mut p = FastRules::start();
-        let mut known_captures = None;
+    /// Plays the game with `keys` ([`crate::game::game_keys`]) from the start, each ply's move
+    /// drawn by [`Self::random_move_with`] with that ply's [`crate::game::Draw`] (the stats job's
+    /// games), without the stats job's bookkeeping; returns (plies, winner or 2).
+    pub fn random_playout(&self, keys: [u32; 2], max_plies: u32) -> (u32, u8) {
+        let mut s = FastState::new(FastRules::start());
         for ply in 0..max_plies {
-            match self.draw(&p, known_captures, |n| rng.gen_range(0..n)) {
-                Some((_, ran)) => (p, known_captures) = (ran.pos, ran.next_captures),
+            let draw = crate::game::Draw::new(keys, ply);
+            match self.random_move_with(&s, |n, attempt| draw.below(n, attempt)) {
+                Some((_, played)) => s = played.state,
                 None => {
-                    let winner = self.outcome(&p).map_or(2, |o| o.winner);
+                    let winner = self.outcome(&s.pos).map_or(2, |o| o.winner);
                     return (ply, winner);
                 }
             }

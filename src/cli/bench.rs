@@ -7,8 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_lab::bao::fast::FastRules as BaoFast;
-use mancala_lab::bao::fast::FastState;
-use mancala_lab::game::{game_keys, Draw, GameKind};
+use mancala_lab::game::{game_keys, GameKind};
 use mancala_lab::oware::batch::scalar_playout;
 use mancala_lab::playout::{play_game, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
@@ -151,23 +150,6 @@ fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (Rate, usiz
     (rate, threads)
 }
 
-/// Random game `i` of `seed` on the optimized Bao engine with the typed interface's draws (the
-/// games of the reference line and of the stats job), without the row's bookkeeping; its plies.
-fn bao_fast_playout(fast: &BaoFast, seed: u64, i: u64) -> u64 {
-    let keys = game_keys(seed, i);
-    let mut s = FastState::new(BaoFast::start());
-    let mut ply = 0;
-    while ply < DEFAULT_MAX_PLIES {
-        let draw = Draw::new(keys, ply);
-        match fast.random_move_with(&s, |n, attempt| draw.below(n, attempt)) {
-            Some((_, played)) => s = played.state,
-            None => break,
-        }
-        ply += 1;
-    }
-    u64::from(ply)
-}
-
 fn rng(seed: u64, i: u64) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     r.set_stream(i);
@@ -267,7 +249,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
                         .plies,
                 )
             },
-            |i| bao_fast_playout(&fast, seed, i),
+            |i| u64::from(fast.random_playout(game_keys(seed, i), DEFAULT_MAX_PLIES).0),
         );
         if variant == Variant::DEFAULT {
             stats_line(GameKind::Bao, "default", p.games, seed, p);

@@ -982,12 +982,7 @@ impl Playout {
             },
             clause: self.end,
         });
-        // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
-        let undefined = match self.end {
-            "O.6.2" => 1,
-            "O.4.2" => u32::from(self.swept[0] > 0 && self.swept[1] > 0),
-            _ => 0,
-        };
+        let undefined = super::engines::undefined_end(self.end, self.swept);
         crate::playout::Row {
             game: self.game,
             plies: self.plies,

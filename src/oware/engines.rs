@@ -235,6 +235,17 @@ pub const OWARE_COUNTED_EVENTS: &[&str] = &[
     "O.2.3", "O.2.4", "O.3.1", "O.3.2", "O.4.1", "O.4.2", "O.5.2", "O.6.1", "O.6.2",
 ];
 
+/// 1 when a game ended by `clause`, each side sweeping `swept`, ended where the sheet is silent
+/// and the reading decided (O.6.2; O.4.2 with seeds on both rows), else 0: what `rules.rs`
+/// reports as `Played::undefined`, worked out from the end alone.
+pub fn undefined_end(clause: &str, swept: [u8; 2]) -> u32 {
+    match clause {
+        "O.6.2" => 1,
+        "O.4.2" => u32::from(swept[0] > 0 && swept[1] > 0),
+        _ => 0,
+    }
+}
+
 /// The clause events of one sowing, as the reference engine's trace names them.
 pub fn sow_clause_events(sown: SowEvents) -> Events {
     let mut events = Events::default();
@@ -267,12 +278,7 @@ impl FastRules {
             events.add(next.end_clause, 1);
         }
         let gained = next.scores()[me] - before - next.swept[me];
-        // The ends whose rule the sheet leaves silent (rules.rs settles them the same way).
-        let undefined = match next.end_clause {
-            "O.6.2" => 1,
-            "O.4.2" => u32::from(next.swept[0] > 0 && next.swept[1] > 0),
-            _ => 0,
-        };
+        let undefined = undefined_end(next.end_clause, next.swept);
         PlyFacts {
             seeds_captured: u32::from(gained),
             undefined,

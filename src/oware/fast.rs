@@ -189,17 +189,7 @@ impl FastRules {
     /// byte-wise on the opponent's row.
     #[inline(always)]
     fn simulate(board: u128, me: usize, pit: usize, slam_captures: bool) -> (u128, u8) {
-        let from = me * 6 + pit;
-        let n = usize::from((half(board, me) >> (8 * pit)) as u8);
-        let board = board.wrapping_add(SOW[from][n]);
-        let last = usize::from(LAST[from][n]);
-        let opp = 1 - me;
-        if (last >= 6) != (opp == 1) {
-            // The last seed fell in the mover's own row: nothing is captured.
-            return (board, 0);
-        }
-        let seeds = row(board, opp);
-        let run = capture_run(seeds, last - 6 * opp);
+        let (board, seeds, run) = FastRules::sow(board, me, pit);
         // A run taking every seed of the row is a grand slam.
         if run == 0 || (seeds & !run == 0 && !slam_captures) {
             return (board, 0);
@@ -212,6 +202,24 @@ impl FastRules {
             (board & !run) + (score << 64)
         };
         (board, captured)
+    }
+
+    /// `me` sows its pit `pit` (0–5) on `board`: the board after the sowing, the opponent's row
+    /// then, and the capture run the last seed starts there (a byte mask of that row; 0 when the
+    /// last seed fell in the mover's own row or starts no run).
+    #[inline(always)]
+    fn sow(board: u128, me: usize, pit: usize) -> (u128, u64, u64) {
+        let from = me * 6 + pit;
+        let n = usize::from((half(board, me) >> (8 * pit)) as u8);
+        let board = board.wrapping_add(SOW[from][n]);
+        let last = usize::from(LAST[from][n]);
+        let opp = 1 - me;
+        let seeds = row(board, opp);
+        if (last >= 6) != (opp == 1) {
+            // The last seed fell in the mover's own row: nothing is captured.
+            return (board, seeds, 0);
+        }
+        (board, seeds, capture_run(seeds, last - 6 * opp))
     }
 
     /// The legal moves as a bit mask (bit i = pit i from the mover's left).
@@ -304,28 +312,19 @@ impl FastRules {
     #[inline]
     pub fn sow_events(&self, g: &FastGame, pit: u8) -> SowEvents {
         let me = usize::from(g.to_move());
-        let from = me * 6 + usize::from(pit);
-        let n = usize::from((half(g.board, me) >> (8 * pit)) as u8);
-        let mut ev = SowEvents {
-            lap: n >= 12,
-            ..SowEvents::default()
-        };
-        let board = g.board.wrapping_add(SOW[from][n]);
-        let last = usize::from(LAST[from][n]);
-        let opp = 1 - me;
-        if (last >= 6) != (opp == 1) {
-            return ev;
-        }
-        let seeds = row(board, opp);
-        let run = capture_run(seeds, last - 6 * opp);
+        let n = (half(g.board, me) >> (8 * pit)) as u8;
+        let (_, seeds, run) = FastRules::sow(g.board, me, usize::from(pit));
         let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && g.allowed != 0;
-        if run == 0 {
-        } else if seeds & !run == 0 && !slam_captures {
-            ev.empty_slam = true;
-        } else {
-            ev.pits_captured = (run.count_ones() / 8) as u8;
+        let empty_slam = run != 0 && seeds & !run == 0 && !slam_captures;
+        SowEvents {
+            lap: n >= 12,
+            pits_captured: if empty_slam {
+                0
+            } else {
+                (run.count_ones() / 8) as u8
+            },
+            empty_slam,
         }
-        ev
     }
 
     /// For a two-ply search, without playing the legal move `pit`: the seeds it captures and the
@@ -514,21 +513,3 @@ pub(crate) static SELECT: [[u8; 6]; 64] = {
     }
     table
 };
-
-impl FastRules {
-    /// Plays one game of uniformly random legal moves from the start; returns (plies, result:
-    /// 0 South, 1 North, 2 draw or unfinished).
-    pub fn random_playout<R: rand::Rng>(&self, rng: &mut R, max_plies: u32) -> (u32, u8) {
-        let mut g = self.start();
-        for ply in 0..max_plies {
-            let mask = self.legal_mask(&g);
-            if mask == 0 {
-                return (ply, g.result.unwrap_or(2));
-            }
-            // The k-th legal move, k uniform.
-            let k = rng.gen_range(0..mask.count_ones());
-            self.play(&mut g, SELECT[usize::from(mask)][k as usize]);
-        }
-        (max_plies, 2)
-    }
-}
