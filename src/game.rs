@@ -113,80 +113,159 @@ pub struct PlyFacts {
     pub events: Events,
 }
 
-/// Clause events by clause id, a handful kept without allocating.
-#[derive(Clone, Debug, Default)]
-pub struct Events {
-    inline: [(&'static str, u64); 8],
-    len: usize,
-    more: Vec<(&'static str, u64)>,
+/// Most clauses a game's event list may name.
+pub const MAX_EVENT_CLAUSES: usize = 32;
+
+/// Clause events by clause id: counts over a game's list of counted clauses (see
+/// [`Game::counted_events`]), and any other clause reported kept apart, so nothing is lost.
+/// [`Events`] counts one move's events, [`EventTotals`] sums them over games.
+#[derive(Clone, Debug)]
+pub struct ClauseCounts<T> {
+    clauses: &'static [&'static str],
+    counts: [T; MAX_EVENT_CLAUSES],
+    other: Vec<(&'static str, T)>,
 }
 
-impl Events {
+/// The clause events of one move.
+pub type Events = ClauseCounts<u32>;
+
+/// Clause events summed over moves and games.
+pub type EventTotals = ClauseCounts<u64>;
+
+/// A count of clause events.
+pub trait Count: Copy + Default + PartialOrd + std::ops::AddAssign + std::fmt::Debug {}
+impl Count for u32 {}
+impl Count for u64 {}
+
+impl<T: Count> Default for ClauseCounts<T> {
+    fn default() -> ClauseCounts<T> {
+        ClauseCounts::new(&[])
+    }
+}
+
+/// The index of `clause` in `clauses`, for [`ClauseCounts::add_at`]; evaluated in a `const`
+/// block, a clause missing from the list fails the build.
+pub const fn clause_index(clauses: &[&str], clause: &str) -> usize {
+    let mut i = 0;
+    while i < clauses.len() {
+        let (a, b) = (clauses[i].as_bytes(), clause.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("the clause is not in the list");
+}
+
+impl<T: Count> ClauseCounts<T> {
+    /// No events yet, counted over `clauses` (at most [`MAX_EVENT_CLAUSES`]; a game's list is a
+    /// `static`, so lists are told apart by address).
+    pub fn new(clauses: &'static [&'static str]) -> ClauseCounts<T> {
+        assert!(clauses.len() <= MAX_EVENT_CLAUSES, "too many clauses");
+        ClauseCounts {
+            clauses,
+            counts: [T::default(); MAX_EVENT_CLAUSES],
+            other: Vec::new(),
+        }
+    }
+
+    /// The events of a trace, one per clause id given, counted over `clauses`.
+    pub fn of_trace(
+        clauses: &'static [&'static str],
+        trace: impl IntoIterator<Item = &'static str>,
+        one: T,
+    ) -> ClauseCounts<T> {
+        let mut events = ClauseCounts::new(clauses);
+        for clause in trace {
+            events.add(clause, one);
+        }
+        events
+    }
+
+    /// Counts `n` more events of the clause at `index` of the list (see [`clause_index`]).
+    #[inline]
+    pub fn add_at(&mut self, index: usize, n: T) {
+        debug_assert!(index < self.clauses.len());
+        self.counts[index] += n;
+    }
+
     /// Counts `n` more events of `clause`.
     #[inline]
-    pub fn add(&mut self, clause: &'static str, n: u64) {
-        if n == 0 {
+    pub fn add(&mut self, clause: &'static str, n: T) {
+        if n == T::default() {
             return;
         }
-        if let Some(e) = self.inline[..self.len]
-            .iter_mut()
-            .chain(self.more.iter_mut())
-            .find(|e| e.0 == clause)
-        {
+        if let Some(i) = self.clauses.iter().position(|&c| c == clause) {
+            self.counts[i] += n;
+        } else if let Some(e) = self.other.iter_mut().find(|e| e.0 == clause) {
             e.1 += n;
-        } else if self.len < self.inline.len() {
-            self.inline[self.len] = (clause, n);
-            self.len += 1;
         } else {
-            self.more.push((clause, n));
+            self.other.push((clause, n));
         }
     }
 
     /// Adds every event of `other`.
-    pub fn merge(&mut self, other: &Events) {
-        for (clause, n) in other.iter() {
-            self.add(clause, n);
+    pub fn merge<U: Count + Into<T>>(&mut self, other: &ClauseCounts<U>) {
+        if self.clauses.is_empty() && self.other.is_empty() {
+            self.clauses = other.clauses;
+        }
+        if std::ptr::eq(self.clauses, other.clauses) {
+            for (a, &b) in self.counts.iter_mut().zip(&other.counts) {
+                *a += b.into();
+            }
+            for &(clause, n) in &other.other {
+                self.add(clause, n.into());
+            }
+        } else {
+            for (clause, n) in other.iter() {
+                self.add(clause, n.into());
+            }
         }
     }
 
-    /// The clauses and their counts, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-        self.inline[..self.len].iter().chain(&self.more).copied()
+    /// The clauses with events and their counts, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, T)> + '_ {
+        self.clauses
+            .iter()
+            .copied()
+            .zip(self.counts.iter().copied())
+            .filter(|&(_, n)| n > T::default())
+            .chain(self.other.iter().copied())
     }
 
     /// Keeps only the clauses `keep` accepts.
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
-        let all: Vec<_> = self.iter().filter(|(c, _)| keep(c)).collect();
-        *self = Events::default();
-        for (c, n) in all {
-            self.add(c, n);
+        for (c, n) in self.clauses.iter().zip(self.counts.iter_mut()) {
+            if !keep(c) {
+                *n = T::default();
+            }
         }
+        self.other.retain(|(c, _)| keep(c));
     }
 
     /// The counts as a sorted map.
-    pub fn sorted(&self) -> std::collections::BTreeMap<&'static str, u64> {
-        self.iter().collect()
-    }
-}
-
-impl FromIterator<&'static str> for Events {
-    /// One event per clause id given (a trace, step by step).
-    fn from_iter<I: IntoIterator<Item = &'static str>>(clauses: I) -> Events {
-        let mut events = Events::default();
-        for clause in clauses {
-            events.add(clause, 1);
+    pub fn sorted(&self) -> std::collections::BTreeMap<&'static str, T> {
+        let mut map = std::collections::BTreeMap::new();
+        for (c, n) in self.iter() {
+            *map.entry(c).or_default() += n;
         }
-        events
+        map
     }
 }
 
-impl PartialEq for Events {
-    fn eq(&self, other: &Events) -> bool {
+impl<T: Count> PartialEq for ClauseCounts<T> {
+    fn eq(&self, other: &ClauseCounts<T>) -> bool {
         self.sorted() == other.sorted()
     }
 }
 
-impl Eq for Events {}
+impl<T: Count> Eq for ClauseCounts<T> {}
 
 /// A ply played: the state reached and what happened.
 #[derive(Clone, Debug)]

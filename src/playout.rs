@@ -1,14 +1,10 @@
 //! One playout loop for every engine of every game: plays game `i` of a seed under a policy and
 //! sums it up as one games.csv row, the same row whichever engine plays it.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::game::{game_keys, Draw, Ending, Events, Game, GameKind, Verdict};
+use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
 use crate::policy::{choose, Policy};
-
-/// Clause id → times it fired.
-pub type ClauseCounts = BTreeMap<&'static str, u64>;
 
 /// One game, as a games.csv row sums it up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -137,13 +133,13 @@ pub fn play_game<G: Game>(
     seed: u64,
     index: u64,
     max_plies: u32,
-) -> (Row, Events) {
+) -> (Row, EventTotals) {
     let keys = game_keys(seed, index);
     let mut row = Row {
         game: index,
         ..Row::default()
     };
-    let mut events = Events::default();
+    let mut events = EventTotals::new(engine.counted_events());
     let mut scratch = crate::policy::Scratch::default();
     let mut state = engine.start();
     let mut stopped = None;
@@ -250,7 +246,7 @@ impl AnyEngine {
         seed: u64,
         games: std::ops::Range<u64>,
         max_plies: u32,
-        mut each: impl FnMut(Row, Events),
+        mut each: impl FnMut(Row, EventTotals),
     ) {
         fn all<G: Game>(
             engine: &G,
@@ -258,7 +254,7 @@ impl AnyEngine {
             seed: u64,
             games: std::ops::Range<u64>,
             max_plies: u32,
-            each: &mut impl FnMut(Row, Events),
+            each: &mut impl FnMut(Row, EventTotals),
         ) {
             for i in games {
                 let (row, events) = play_game(engine, policy, seed, i, max_plies);
@@ -284,15 +280,6 @@ impl AnyEngine {
                 }
             }
         }
-    }
-
-    /// Whether this engine keeps a full clause trace (the reference engines), beyond the
-    /// events every engine of the game reports ([`AnyEngine::counted_events`]).
-    pub fn traces(&self) -> bool {
-        matches!(
-            self,
-            AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_)
-        )
     }
 
     /// The clause events every engine of this game reports.

@@ -47,10 +47,6 @@ pub struct Manifest {
     /// Clause events of the counted games that every engine of the game reports (each such
     /// clause listed, 0 included).
     pub clause_events: BTreeMap<String, u64>,
-    /// The reference engine's whole clause trace of the counted games (empty for the optimized
-    /// engines).
-    #[serde(default)]
-    pub trace_events: BTreeMap<String, u64>,
 }
 
 /// The manifest's file name.
@@ -151,7 +147,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
 
 /// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files.
 pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(), String> {
-    let files = [MANIFEST, GAMES, "clauses.csv", "summary.csv", "trace.csv"];
+    let files = [MANIFEST, GAMES, "clauses.csv", "summary.csv"];
     let present: Vec<&str> = files
         .iter()
         .copied()
@@ -293,18 +289,11 @@ pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String 
     text
 }
 
-/// Writes clauses.csv, summary.csv and, for a reference-engine run, trace.csv of a finished run.
+/// Writes clauses.csv and summary.csv of a finished run.
 pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), String> {
     write_atomic(
         &dir.join("clauses.csv"),
         &clauses_csv(&m.clause_events, summary),
     )?;
-    if !m.trace_events.is_empty() {
-        let mut text = String::from("clause,count\n");
-        for (c, n) in &m.trace_events {
-            text.push_str(&format!("{c},{n}\n"));
-        }
-        write_atomic(&dir.join("trace.csv"), &text)?;
-    }
     write_atomic(&dir.join("summary.csv"), &summary.csv())
 }

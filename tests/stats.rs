@@ -95,8 +95,7 @@ fn games_csv_is_identical_for_any_thread_count() {
 }
 
 /// For each game, several readings and every policy, the optimized and the reference engine
-/// write the same games.csv, clauses.csv and summary.csv; the reference engine also writes its
-/// whole clause trace to trace.csv.
+/// write the same games.csv, clauses.csv and summary.csv.
 #[test]
 fn optimized_and_reference_engines_write_the_same_rows() {
     let cases = [
@@ -148,9 +147,6 @@ fn optimized_and_reference_engines_write_the_same_rows() {
             clauses.contains(",event,") && clauses.contains(",end,"),
             "{case}: {clauses}"
         );
-        assert!(!dirs[0].join("trace.csv").exists(), "{case}");
-        let trace = read(&dirs[1].join("trace.csv"));
-        assert!(trace.lines().count() > 3, "{case}: {trace}");
     }
 }
 

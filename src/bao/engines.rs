@@ -7,9 +7,11 @@ use super::notation::{Move, MoveKind, MoveText};
 use super::position::{Position, Setup, Stage};
 use super::position_text;
 use super::rules::{IllegalMove, Rules};
-use super::variant::{HouseLoss, Variant};
+use super::variant::Variant;
 use crate::engine::{legal_then_result, Engine};
-use crate::game::{Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict};
+use crate::game::{
+    clause_index, Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict,
+};
 
 /// The reference engine under a named preset.
 pub struct Reference {
@@ -254,48 +256,41 @@ impl Engine for Optimized {
     }
 }
 
-/// The clause events both Bao engines report: how each move ends (1.2.1 game over, 1.5.4 empty
-/// pit, 1.6.2 and 4.2.2.3.1 a kutakata in the owned house, 4.2.2.3.2 a harvest stopping there,
-/// 5.2 the kutakatia-ed pit), harvests (1.4.2 the first of a move, 1.6.1 those after it), the house
-/// played at a house decision (4.2.1.2) and a kutakatia (5.1). The optimized engine does not trace
-/// sowings, kichwa choices or house losses, so those are counted by the reference engine only.
-pub const BAO_COUNTED_EVENTS: &[&str] = &[
+/// The clause events both Bao engines report: every step the reference engine's trace logs, from
+/// the start of a move (2.1.2, 2.2.1, 2.3, 2.3.2, 3.3, 3.4, 3.5, 3.5.1) through its sowings (1.3),
+/// relays (1.6), harvests (1.4.2, 1.6.1) and their kichwas (1.4.4, 1.4.5, 2.2.2, 4.1), the house
+/// (3.2, 4.2.1.1, 4.2.1.2, 4.2.2.2) to how it ends (1.2.1, 1.5.4, 1.5.6, 1.6.2, 4.2.2.3.1,
+/// 4.2.2.3.2, 5.2) and the kutakatia it leaves (5.1).
+pub static BAO_COUNTED_EVENTS: &[&str] = &[
     "1.2.1",
+    "1.3",
     "1.4.2",
+    "1.4.4",
+    "1.4.5",
     "1.5.4",
+    "1.5.6",
+    "1.6",
     "1.6.1",
     "1.6.2",
+    "2.1.2",
+    "2.2.1",
+    "2.2.2",
+    "2.3",
+    "2.3.2",
+    "3.2",
+    "3.3",
+    "3.4",
+    "3.5",
+    "3.5.1",
+    "4.1",
     "4.2.1.1",
     "4.2.1.2",
+    "4.2.2.2",
     "4.2.2.3.1",
     "4.2.2.3.2",
     "5.1",
     "5.2",
 ];
-
-/// [`BAO_COUNTED_EVENTS`] without house losses (4.2.1.1), for the reading that also loses houses
-/// at the first mtaji harvest (3.2), where the optimized engine does not tell the two apart.
-const BAO_COUNTED_EVENTS_NO_HOUSE_LOSS: &[&str] = &[
-    "1.2.1",
-    "1.4.2",
-    "1.5.4",
-    "1.6.1",
-    "1.6.2",
-    "4.2.1.2",
-    "4.2.2.3.1",
-    "4.2.2.3.2",
-    "5.1",
-    "5.2",
-];
-
-/// The clause events both Bao engines report under `variant`.
-fn bao_counted_events(variant: Variant) -> &'static [&'static str] {
-    if variant.house_loss == HouseLoss::EmptiedOrFirstMtajiCapture {
-        BAO_COUNTED_EVENTS_NO_HOUSE_LOSS
-    } else {
-        BAO_COUNTED_EVENTS
-    }
-}
 
 /// The optimized engine's byte of a move.
 pub fn to_fast_move(mv: Move) -> FastMove {
@@ -365,7 +360,11 @@ impl Game for Rules {
                 .count() as u32,
             mtaji: s.stage() == Stage::Mtaji,
             undefined: played.undefined.len() as u32,
-            events: played.trace.iter().map(|step| step.clause).collect(),
+            events: Events::of_trace(
+                BAO_COUNTED_EVENTS,
+                played.trace.iter().map(|step| step.clause),
+                1,
+            ),
         };
         Ok(Ply {
             state: played.position,
@@ -408,7 +407,7 @@ impl Game for Rules {
     }
 
     fn counted_events(&self) -> &'static [&'static str] {
-        bao_counted_events(self.variant)
+        BAO_COUNTED_EVENTS
     }
 
     fn notation(&self, s: &Position, mv: Move) -> String {
@@ -428,8 +427,16 @@ fn side_seeds(p: &FastPos, side: usize) -> u32 {
         .sum()
 }
 
+/// The index of a clause in [`BAO_COUNTED_EVENTS`], at compile time.
+macro_rules! at {
+    ($clause:literal) => {
+        const { clause_index(BAO_COUNTED_EVENTS, $clause) }
+    };
+}
+
 impl FastRules {
     /// What an optimized-engine move did, in the typed interface's figures.
+    #[inline(always)]
     fn facts(before: &FastPos, mv: FastMove, played: &FastPlay) -> PlyFacts {
         let me = usize::from(before.to_move);
         let after = &played.state.pos;
@@ -449,23 +456,70 @@ impl FastRules {
             mtaji: !kunamua,
             undefined: u32::from(house_of_five) + u32::from(after.blocked != NONE),
             events: {
-                let mut events = Events::default();
+                let mut events = Events::new(BAO_COUNTED_EVENTS);
+                let path = played.path;
+                let harvests = played.harvests;
                 // How the move ended; a move that ends the game logs 1.2.1 as its end and as the
                 // game's (rules.rs).
-                events.add(played.end, if played.end == "1.2.1" { 2 } else { 1 });
-                events.add("4.2.1.2", u64::from(played.house_played));
-                // The first harvest of a move (1.4.2) and those that follow it (1.6.1).
-                let harvests = u64::from(played.harvests);
-                events.add("1.4.2", harvests.min(1));
-                events.add("1.6.1", harvests.saturating_sub(1));
+                let end = match played.end {
+                    "1.2.1" => at!("1.2.1"),
+                    "1.5.4" => at!("1.5.4"),
+                    "1.5.6" => at!("1.5.6"),
+                    "1.6.2" => at!("1.6.2"),
+                    "4.2.2.3.1" => at!("4.2.2.3.1"),
+                    "4.2.2.3.2" => at!("4.2.2.3.2"),
+                    "5.2" => at!("5.2"),
+                    _ => usize::MAX,
+                };
+                match end {
+                    usize::MAX => events.add(played.end, 1),
+                    _ => events.add_at(end, if end == at!("1.2.1") { 2 } else { 1 }),
+                }
+                // How it started: the store seed of kunamua (2.1.2), then a harvest (2.2.1), the
+                // house tax (2.3.2, 4.2.2.2) or a kutakata (2.3, once more for its pick-up); in
+                // mtaji the pick-up (3.3), then a harvest (3.4) or a kutakata from the front
+                // (3.5) or back row (3.5.1).
+                if kunamua {
+                    events.add_at(at!("2.1.2"), 1);
+                    if harvests > 0 {
+                        events.add_at(at!("2.2.1"), 1);
+                    } else if path.tax {
+                        events.add_at(at!("2.3.2"), 1);
+                        events.add_at(at!("4.2.2.2"), 1);
+                    } else {
+                        events.add_at(at!("2.3"), 1 + u32::from(path.sowings > 0));
+                    }
+                } else {
+                    events.add_at(at!("3.3"), 1);
+                    let start = if harvests > 0 {
+                        at!("3.4")
+                    } else if mv & 15 >= 8 {
+                        at!("3.5.1")
+                    } else {
+                        at!("3.5")
+                    };
+                    events.add_at(start, 1);
+                }
+                events.add_at(at!("1.3"), path.sowings);
+                events.add_at(at!("1.6"), path.relays);
+                // The first harvest of a move (1.4.2) and those that follow it (1.6.1), and the
+                // kichwa each is sown from: at a left (1.4.5) or right (4.1) kichwa or kimbi, the
+                // player's choice (2.2.2), or the direction of the move (1.4.4).
+                events.add_at(at!("1.4.2"), harvests.min(1));
+                events.add_at(at!("1.6.1"), harvests.saturating_sub(1));
+                let ends = path.left_end_harvests + path.right_end_harvests + path.chosen_kichwas;
+                events.add_at(at!("1.4.5"), path.left_end_harvests);
+                events.add_at(at!("4.1"), path.right_end_harvests);
+                events.add_at(at!("2.2.2"), path.chosen_kichwas);
+                events.add_at(at!("1.4.4"), harvests - ends);
+                events.add_at(at!("4.2.1.2"), u32::from(played.house_played));
                 // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
-                events.add("5.1", u64::from(after.blocked != NONE));
-                // Houses lost by being emptied or harvested (4.2.1.1); under the reading that
-                // also ends them at the first mtaji harvest (3.2) the two are not told apart.
-                events.add(
-                    "4.2.1.1",
-                    u64::from((before.houses & !after.houses).count_ones()),
-                );
+                events.add_at(at!("5.1"), u32::from(after.blocked != NONE));
+                // Houses lost at the first mtaji harvest (3.2, under the reading that ends them
+                // there) and by being emptied or harvested (4.2.1.1).
+                let lost = (before.houses & !after.houses).count_ones();
+                events.add_at(at!("3.2"), path.houses_lost_at_mtaji_harvest);
+                events.add_at(at!("4.2.1.1"), lost - path.houses_lost_at_mtaji_harvest);
                 events
             },
         }
@@ -545,6 +599,7 @@ impl Game for FastRules {
         best
     }
 
+    #[inline]
     fn play_random(
         &self,
         s: &mut FastState,
@@ -557,7 +612,7 @@ impl Game for FastRules {
     }
 
     fn counted_events(&self) -> &'static [&'static str] {
-        bao_counted_events(self.variant())
+        BAO_COUNTED_EVENTS
     }
 
     fn notation(&self, s: &FastState, mv: Move) -> String {

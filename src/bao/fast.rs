@@ -87,6 +87,27 @@ struct Ran {
     end: &'static str,
     /// The move went on through the owned house at a house decision.
     house_played: bool,
+    /// The steps of the move, counted.
+    path: MovePath,
+}
+
+/// The steps of a move, counted as the reference engine's trace logs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovePath {
+    /// Sowings (1.3): the first, one per harvest and one per relay.
+    pub sowings: u32,
+    /// Relay sowings, kuendelea (1.6).
+    pub relays: u32,
+    /// Harvests made at the left kichwa or kimbi, sown from the left kichwa (1.4.5).
+    pub left_end_harvests: u32,
+    /// Harvests made at the right kichwa or kimbi, sown from the right kichwa (4.1).
+    pub right_end_harvests: u32,
+    /// Kunamua harvests whose kichwa the player chose, the move having no direction yet (2.2.2).
+    pub chosen_kichwas: u32,
+    /// Houses lost at the first mtaji harvest (3.2), under the reading that ends them there.
+    pub houses_lost_at_mtaji_harvest: u32,
+    /// The move paid the house tax (2.3.2).
+    pub tax: bool,
 }
 
 /// A position with, when the move that reached it worked them out, the mover's harvesting starts
@@ -122,6 +143,8 @@ pub struct FastPlay {
     pub end: &'static str,
     /// The move played the owned house at a house decision (`+`, 4.2.1.2).
     pub house_played: bool,
+    /// The steps of the move, counted.
+    pub path: MovePath,
 }
 
 impl FastPlay {
@@ -135,6 +158,7 @@ impl FastPlay {
             harvests: ran.captures,
             end: ran.end,
             house_played: ran.house_played,
+            path: ran.path,
         }
     }
 }
@@ -389,6 +413,8 @@ struct Kutakata {
     /// The mover still owns the house.
     owned: bool,
     sown: u32,
+    /// Relay sowings made.
+    relays: u32,
     infinite: bool,
     /// How the sowing ended.
     end: KutakataEnd,
@@ -414,6 +440,7 @@ impl Kutakata {
         let (mut mine, mut owned) = (self.mine, self.owned);
         // Counted wide: an endless sowing can pass 2^32 seeds before it is proved.
         let (mut sown, limit) = (u64::from(self.sown), u64::from(limit));
+        let mut relays = 0u64;
         // The pits where a sowing can stop on an occupied pit: the kutakatia-ed one, and the
         // house while owned; the common step tests one bit for both.
         let blocked_bit = 1u32.checked_shl(u32::from(blocked)).unwrap_or(0) & 0xffff;
@@ -430,7 +457,7 @@ impl Kutakata {
             debug_assert_eq!(here, pit(mine, e));
             if here == 1 {
                 self.end = KutakataEnd::EmptyPit;
-                self.done(mine, owned, sown);
+                self.done(mine, owned, sown, relays);
                 return;
             }
             if special >> e & 1 != 0 {
@@ -440,7 +467,7 @@ impl Kutakata {
                     } else {
                         KutakataEnd::House
                     };
-                    self.done(mine, owned, sown);
+                    self.done(mine, owned, sown, relays);
                     return;
                 }
                 if e == HOUSE {
@@ -456,11 +483,12 @@ impl Kutakata {
             if sown > limit {
                 self.infinite = true;
                 self.end = KutakataEnd::Infinite;
-                self.done(mine, owned, sown);
+                self.done(mine, owned, sown, relays);
                 return;
             }
             sown += u64::from(here);
             (mine, e, here) = relay_step::<CW>(mine, e, here);
+            relays += 1;
         }
         // No pit stops the sowing any more: the state after the stop test decides the rest of the
         // sowing, so its repetition, up to a turn of the ring, proves the sowing endless.
@@ -478,14 +506,16 @@ impl Kutakata {
             }
             sown += u64::from(here);
             (mine, e, here) = relay_step::<CW>(mine, e, here);
+            relays += 1;
         }
-        self.done(mine, owned, sown);
+        self.done(mine, owned, sown, relays);
     }
 
     /// Stores the state where the sowing stopped.
     #[inline(always)]
-    fn done(&mut self, mine: u128, owned: bool, sown: u64) {
+    fn done(&mut self, mine: u128, owned: bool, sown: u64, relays: u64) {
         self.sown = u32::try_from(sown).unwrap_or(u32::MAX);
+        self.relays = u32::try_from(relays).unwrap_or(u32::MAX);
         (self.mine, self.owned) = (mine, owned);
     }
 }
@@ -737,6 +767,10 @@ impl FastRules {
         let mut over = false;
         // The clause that ends the move, as the reference engine's trace names it.
         let mut move_end = "";
+        let mut path = MovePath {
+            tax: start == Start::Tax,
+            ..MovePath::default()
+        };
         let my_bit = 1u8 << side;
         let mut cw;
         let mut end: Option<usize>;
@@ -752,16 +786,23 @@ impl FastRules {
                     houses &= !(1 << (1 - side));
                 }
                 if !kunamua && self.variant.house_loss == HouseLoss::EmptiedOrFirstMtajiCapture {
+                    path.houses_lost_at_mtaji_harvest += houses.count_ones();
                     houses = 0;
                 }
+                path.sowings += 1;
                 let (k, c) = if at <= 1 {
+                    path.left_end_harvests += 1;
                     (0, true)
                 } else if at >= 6 {
+                    path.right_end_harvests += 1;
                     (7, false)
                 } else {
                     match $dir {
                         Some(d) => (if d { 0 } else { 7 }, d),
-                        None => (if right { 7 } else { 0 }, !right),
+                        None => {
+                            path.chosen_kichwas += 1;
+                            (if right { 7 } else { 0 }, !right)
+                        }
                     }
                 };
                 // The opponent's front row is the low eight bytes of their ring.
@@ -785,6 +826,7 @@ impl FastRules {
                     cw = right;
                     let first = if right { HOUSE + 1 } else { HOUSE - 1 };
                     sown += 2;
+                    path.sowings += 1;
                     end = Some(sow_ring(&mut mine, first, 2, cw));
                 }
                 Start::Kutakata => {
@@ -802,6 +844,7 @@ impl FastRules {
                             houses &= !my_bit;
                         }
                         sown += n as u32;
+                        path.sowings += 1;
                         end = Some(sow_ring(&mut mine, step(ring, cw, 1), n, cw));
                     }
                 }
@@ -813,6 +856,7 @@ impl FastRules {
                 houses &= !my_bit;
             }
             sown += n as u32;
+            path.sowings += 1;
             let e = sow_ring(&mut mine, step(ring, cw, 1), n, cw);
             end = Some(if capture_move {
                 harvest!(e, Some(cw))
@@ -832,6 +876,7 @@ impl FastRules {
                     mine,
                     owned: houses & my_bit != 0,
                     sown,
+                    relays: 0,
                     infinite: false,
                     end: KutakataEnd::Infinite,
                 };
@@ -842,6 +887,8 @@ impl FastRules {
                 }
                 mine = k.mine;
                 sown = k.sown;
+                path.relays = k.relays;
+                path.sowings += k.relays;
                 infinite = k.infinite;
                 move_end = match k.end {
                     KutakataEnd::EmptyPit => "1.5.4",
@@ -887,6 +934,8 @@ impl FastRules {
                 }
                 mine = relay(mine, e, here, cw);
                 sown += u32::from(here);
+                path.relays += 1;
+                path.sowings += 1;
                 end = Some(step(e, cw, usize::from(here)));
             }
         }
@@ -915,6 +964,7 @@ impl FastRules {
             next_captures,
             end: move_end,
             house_played: decision && plus,
+            path,
         }
     }
 
@@ -1262,6 +1312,7 @@ mod tests {
                 mine: u128::from_le_bytes(ring),
                 owned,
                 sown: 0,
+                relays: 0,
                 infinite: false,
                 end: KutakataEnd::Infinite,
             };

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mancala_lab::game::EventTotals;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{header, AnyEngine, ClauseCounts, EngineKind, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{header, AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
@@ -210,9 +211,7 @@ struct Chunk {
     rows: u64,
     summary: Summary,
     /// The events every engine of the game reports.
-    events: ClauseCounts,
-    /// The reference engine's whole trace (empty for the optimized engines).
-    trace: ClauseCounts,
+    events: EventTotals,
 }
 
 /// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
@@ -231,21 +230,13 @@ fn play_chunk(engine: &AnyEngine, job: &Job, policy: Policy, games: std::ops::Ra
         text: String::with_capacity((games.end - games.start) as usize * 48),
         rows: 0,
         summary: Summary::default(),
-        events: ClauseCounts::new(),
-        trace: ClauseCounts::new(),
+        events: EventTotals::new(engine.counted_events()),
     };
-    let (counted, traces) = (engine.counted_events(), engine.traces());
     engine.play(policy, job.seed, games, job.max_plies, |row, events| {
         row.write_csv(game, &job.variant, policy, &mut c.text);
         let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
-        for (clause, n) in events.iter() {
-            if counted.contains(&clause) {
-                *c.events.entry(clause).or_default() += n;
-            }
-            if traces {
-                *c.trace.entry(clause).or_default() += n;
-            }
-        }
+        // Every clause the reference engines trace is counted (tests/game.rs).
+        c.events.merge(&events);
         c.rows += 1;
     });
     c
@@ -305,7 +296,6 @@ pub fn run_job(
             .iter()
             .map(|c| (c.to_string(), 0))
             .collect(),
-        trace_events: BTreeMap::new(),
     };
     let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
     if let Some(old) = old {
@@ -333,7 +323,6 @@ pub fn run_job(
         manifest.rows_bytes = old.rows_bytes;
         manifest.rows_crc32 = old.rows_crc32;
         manifest.clause_events = old.clause_events;
-        manifest.trace_events = old.trace_events;
     } else {
         fs::write(&games_path, header(game))
             .map_err(|e| format!("{}: {e}", games_path.display()))?;
@@ -391,14 +380,11 @@ pub fn run_job(
             manifest.rows_crc32 = hasher.clone().finalize();
             manifest.games_done += chunk.rows;
             summary.merge(&chunk.summary);
-            for (clause, n) in chunk.events {
+            for (clause, n) in chunk.events.iter() {
                 *manifest
                     .clause_events
                     .entry(clause.to_string())
                     .or_default() += n;
-            }
-            for (clause, n) in chunk.trace {
-                *manifest.trace_events.entry(clause.to_string()).or_default() += n;
             }
             bar.set_position(manifest.games_done);
             if saved_at.elapsed() >= Duration::from_secs(1) {
@@ -515,7 +501,6 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     w.write_all(header(game).as_bytes()).map_err(werr)?;
     let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
     let mut events: BTreeMap<String, u64> = BTreeMap::new();
-    let mut trace: BTreeMap<String, u64> = BTreeMap::new();
     for &i in &order {
         let v = verify_rows(&shards[i], &parts[i], |row| {
             hasher.update(row);
@@ -534,9 +519,6 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         for (c, n) in &parts[i].clause_events {
             *events.entry(c.clone()).or_default() += n;
         }
-        for (c, n) in &parts[i].trace_events {
-            *trace.entry(c.clone()).or_default() += n;
-        }
     }
     w.flush().map_err(werr)?;
     drop(w);
@@ -553,7 +535,6 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         rows_bytes: bytes,
         rows_crc32: hasher.finalize(),
         clause_events: events,
-        trace_events: trace,
         ..base
     };
     write_results(out, &merged, &summary)?;

@@ -957,14 +957,17 @@ mod avx512 {
 
 impl Playout {
     /// The clause events of this playout, as the reference engine's trace counts them.
-    pub fn events(&self) -> crate::game::Events {
-        let mut events = crate::game::Events::default();
+    pub fn events(&self) -> crate::game::EventTotals {
+        let mut events = crate::game::EventTotals::new(super::engines::OWARE_COUNTED_EVENTS);
         let e = &self.events;
-        events.add("O.2.3", u64::from(self.plies));
-        events.add("O.2.4", u64::from(e.laps));
-        events.add("O.3.1", u64::from(e.capturing_moves));
-        events.add("O.3.2", u64::from(e.pits_captured - e.capturing_moves));
-        events.add("O.4.1", u64::from(e.empty_slams));
+        events.add_at(super::engines::at!("O.2.3"), u64::from(self.plies));
+        events.add_at(super::engines::at!("O.2.4"), u64::from(e.laps));
+        events.add_at(super::engines::at!("O.3.1"), u64::from(e.capturing_moves));
+        events.add_at(
+            super::engines::at!("O.3.2"),
+            u64::from(e.pits_captured - e.capturing_moves),
+        );
+        events.add_at(super::engines::at!("O.4.1"), u64::from(e.empty_slams));
         if self.result.is_some() {
             events.add(self.end, 1);
         }

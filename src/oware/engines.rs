@@ -190,7 +190,11 @@ impl crate::game::Game for Rules {
         let facts = PlyFacts {
             seeds_captured: u32::from(played.captured),
             undefined: played.undefined.len() as u32,
-            events: played.trace.iter().map(|step| step.clause).collect(),
+            events: Events::of_trace(
+                OWARE_COUNTED_EVENTS,
+                played.trace.iter().map(|step| step.clause),
+                1,
+            ),
             ..PlyFacts::default()
         };
         Ok(Ply {
@@ -231,7 +235,7 @@ impl crate::game::Game for Rules {
 }
 
 /// Every clause event of the Oware rules: both engines report all of them.
-pub const OWARE_COUNTED_EVENTS: &[&str] = &[
+pub static OWARE_COUNTED_EVENTS: &[&str] = &[
     "O.2.3", "O.2.4", "O.3.1", "O.3.2", "O.4.1", "O.4.2", "O.5.2", "O.6.1", "O.6.2",
 ];
 
@@ -246,16 +250,24 @@ pub fn undefined_end(clause: &str, swept: [u8; 2]) -> u32 {
     }
 }
 
+/// The index of a clause in [`OWARE_COUNTED_EVENTS`], at compile time.
+macro_rules! at {
+    ($clause:literal) => {
+        const { crate::game::clause_index($crate::oware::engines::OWARE_COUNTED_EVENTS, $clause) }
+    };
+}
+pub(crate) use at;
+
 /// The clause events of one sowing, as the reference engine's trace names them.
 pub fn sow_clause_events(sown: SowEvents) -> Events {
-    let mut events = Events::default();
+    let mut events = Events::new(OWARE_COUNTED_EVENTS);
     // spec: oware O.2.3 every move sows
-    events.add("O.2.3", 1);
-    events.add("O.2.4", u64::from(sown.lap));
-    let pits = u64::from(sown.pits_captured);
-    events.add("O.3.1", pits.min(1));
-    events.add("O.3.2", pits.saturating_sub(1));
-    events.add("O.4.1", u64::from(sown.empty_slam));
+    events.add_at(at!("O.2.3"), 1);
+    events.add_at(at!("O.2.4"), u32::from(sown.lap));
+    let pits = u32::from(sown.pits_captured);
+    events.add_at(at!("O.3.1"), pits.min(1));
+    events.add_at(at!("O.3.2"), pits.saturating_sub(1));
+    events.add_at(at!("O.4.1"), u32::from(sown.empty_slam));
     events
 }
 
