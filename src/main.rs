@@ -131,6 +131,24 @@ enum BaoCommand {
         /// The move in KIBA notation.
         #[arg(allow_hyphen_values = true)]
         r#move: String,
+        /// Also draw the move's path on the board as SVG to this file ('-': standard output).
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Draw a position as SVG (pits, houses, stores, the kutakatia-ed pit, the player to move);
+    /// with --move, the move's path on it, each step numbered with its clause.
+    Diagram {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// A move in KIBA notation whose path is drawn.
+        #[arg(long = "move", allow_hyphen_values = true)]
+        r#move: Option<String>,
+        /// The SVG file to write ('-': standard output).
+        #[arg(long)]
+        out: PathBuf,
         #[command(flatten)]
         rules: RuleArgs,
     },
@@ -149,6 +167,19 @@ enum BaoCommand {
         #[arg(long)]
         csv: Option<std::path::PathBuf>,
     },
+}
+
+/// Plays one written Bao move from `pos`: its canonical notation and what it did.
+fn play_one(
+    rules: &Rules,
+    pos: &Position,
+    written: &str,
+) -> Result<(String, mancala_lab::bao::Played), String> {
+    let text = MoveText::parse(written).map_err(|e| format!("move '{written}': {e}"))?;
+    let (mv, played) = rules
+        .play_text(pos, &text)
+        .map_err(|e| format!("move '{written}' is illegal: {e}"))?;
+    Ok((mv.notation(pos.to_move(), played.kind), played))
 }
 
 fn load_position(path: &str) -> Result<Position, String> {
@@ -318,29 +349,44 @@ fn bao(cmd: BaoCommand) -> Result<ExitCode, String> {
                 None => println!("# result: game in progress, {} to move", pos.to_move()),
             }
         }
-        BaoCommand::Explain {
+        BaoCommand::Diagram {
             position,
             r#move,
+            out,
             rules,
         } => {
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
-            let text = MoveText::parse(&r#move)
-                .map_err(|e| format!("move '{move}': {e}", move = r#move))?;
-            let (mv, played) = rules
-                .play_text(&pos, &text)
-                .map_err(|e| format!("move '{}' is illegal: {e}", r#move))?;
-            println!(
-                "{} by {} ({:?} stage)",
-                mv.notation(pos.to_move(), played.kind),
-                pos.to_move(),
-                pos.stage()
-            );
+            let svg = match r#move {
+                None => cli::diagram::bao_svg(&pos, &cli::diagram::bao_title(&pos, None), &[])?,
+                Some(written) => {
+                    let (text, played) = play_one(&rules, &pos, &written)?;
+                    let title = cli::diagram::bao_title(&pos, Some(&text));
+                    cli::diagram::bao_svg(&pos, &title, &played.trace)?
+                }
+            };
+            cli::diagram::write_svg(&out, &svg)?;
+        }
+        BaoCommand::Explain {
+            position,
+            r#move,
+            svg,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            let (text, played) = play_one(&rules, &pos, &r#move)?;
+            println!("{text} by {} ({:?} stage)", pos.to_move(), pos.stage());
             for step in &played.trace {
                 println!("  {step}");
             }
             println!("resulting position:");
             print!("{}", position_text::print(&played.position));
+            if let Some(out) = svg {
+                let title = cli::diagram::bao_title(&pos, Some(&text));
+                let picture = cli::diagram::bao_svg(&pos, &title, &played.trace)?;
+                cli::diagram::write_svg(&out, &picture)?;
+            }
         }
         BaoCommand::Cutoffs {
             games,

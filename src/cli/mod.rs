@@ -1,6 +1,7 @@
 //! Command handlers of the `mancala-lab` binary, one module per game, and shared input helpers.
 
 pub mod bench;
+pub mod diagram;
 pub mod diff;
 pub mod inconsistencies;
 pub mod oware;

@@ -66,6 +66,24 @@ pub enum OwareCommand {
         position: String,
         /// The move letter.
         r#move: String,
+        /// Also draw the move on the board as SVG to this file ('-': standard output).
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        rules: OwareRuleArgs,
+    },
+    /// Draw a position as SVG (pits, scores, the player to move); with --move, the move's sowing
+    /// and captures on it and its steps with their clauses.
+    Diagram {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// A move letter whose sowing is drawn.
+        #[arg(long = "move")]
+        r#move: Option<String>,
+        /// The SVG file to write ('-': standard output).
+        #[arg(long)]
+        out: std::path::PathBuf,
         #[command(flatten)]
         rules: OwareRuleArgs,
     },
@@ -176,6 +194,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
         OwareCommand::Explain {
             position,
             r#move,
+            svg,
             rules,
         } => {
             let rules = rules.rules()?;
@@ -191,7 +210,65 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             println!("resulting position:");
             print!("{}", played.game.position().print());
             println!("{}", result_line(&played.game));
+            if let Some(out) = svg {
+                write_diagram(&g, Some((&r#move, mv, &played)), &out)?;
+            }
+        }
+        OwareCommand::Diagram {
+            position,
+            r#move,
+            out,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let g = load(&rules, &position)?;
+            match r#move {
+                None => write_diagram(&g, None, &out)?,
+                Some(written) => {
+                    let mv = parse_move(&g, &written)?;
+                    let played = rules
+                        .play(&g, mv)
+                        .map_err(|e| format!("'{written}' is illegal: {e}"))?;
+                    write_diagram(&g, Some((&written, mv, &played)), &out)?;
+                }
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the position of `g` and, if given, a move played from it, as SVG to `out`.
+fn write_diagram(
+    g: &Game,
+    played: Option<(&str, Move, &mancala_lab::oware::rules::Played)>,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    use super::diagram::{oware_svg, write_svg, OwareMove};
+    let p = g.position();
+    let pits = p.pits();
+    let scores = [p.score(Side::South), p.score(Side::North)];
+    let svg = match played {
+        None => oware_svg(
+            &pits,
+            scores,
+            p.to_move(),
+            &format!("{} to move", p.to_move()),
+            None,
+        )?,
+        Some((written, mv, played)) => {
+            let steps: Vec<(&'static str, String)> = played
+                .trace
+                .iter()
+                .map(|s| (s.clause, s.text.clone()))
+                .collect();
+            let m = OwareMove {
+                from: mv.index(p.to_move()),
+                captured: played.captured,
+                steps: &steps,
+            };
+            let title = format!("{} plays {written}", p.to_move());
+            oware_svg(&pits, scores, p.to_move(), &title, Some(&m))?
+        }
+    };
+    write_svg(out, &svg)
 }
