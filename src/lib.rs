@@ -2,6 +2,9 @@
 //! and an optimized engine per game behind one typed interface, [`game::Game`]), checked against
 //! each other and the written specification under `spec/`, and played at scale by the `stats` job.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod bao;
 pub mod checks;
 pub mod coverage;

@@ -1,6 +1,9 @@
 //! The `mancala-lab` command line: the default study, clause coverage, and the Bao tools.
 //! All printing happens here; the library returns values and typed errors.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod cli;
 
 use std::collections::BTreeMap;

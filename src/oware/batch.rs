@@ -262,13 +262,16 @@ mod avx512 {
     use crate::oware::variant::{FinalSweep, NoAllowedMove};
     use std::arch::x86_64::*;
 
-    /// Lanes of a vector.
+    /// Lanes of a vector: one byte of a 512-bit register each, one bit of a `u64` lane mask.
     const LANES: usize = 64;
 
     /// 64 bytes, one per lane.
     #[derive(Clone, Copy)]
     #[repr(C, align(64))]
     struct Row([u8; 64]);
+
+    // The engine reads a `Row` as one register and a lane mask as one `u64`.
+    const _: () = assert!(LANES == 64 && std::mem::size_of::<Row>() == LANES);
 
     /// The lookup tables of a byte v < 64 (`vpermb`).
     #[derive(Clone, Copy)]
@@ -393,6 +396,10 @@ mod avx512 {
     }
 
     /// Plays `games` on the vector engine.
+    ///
+    /// # Safety
+    ///
+    /// The processor must support AVX-512 F, BW and VBMI (`vector_engine_available`).
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) unsafe fn play(
         batch: &Batch,
@@ -525,28 +532,50 @@ mod avx512 {
         PlayedWhenNothingElse,
     }
 
+    /// The 64 bytes of a row, one per lane.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn load(r: &Row) -> __m512i {
-        _mm512_load_si512(r.0.as_ptr().cast())
+    fn load(r: &Row) -> __m512i {
+        // SAFETY: `Row` is 64 bytes aligned to 64 (`repr(C, align(64))`), exactly what an aligned
+        // 512-bit load reads.
+        unsafe { _mm512_load_si512(r.0.as_ptr().cast()) }
     }
 
+    /// Writes a vector to a row, one byte per lane.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn store(r: &mut Row, v: __m512i) {
-        _mm512_store_si512(r.0.as_mut_ptr().cast(), v)
+    fn store(r: &mut Row, v: __m512i) {
+        // SAFETY: as in `load`: 64 writable bytes aligned to 64.
+        unsafe { _mm512_store_si512(r.0.as_mut_ptr().cast(), v) }
     }
 
+    /// Sixteen 32-bit counters.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn splat(b: u8) -> __m512i {
+    fn load_words(w: &[u32; 16]) -> __m512i {
+        // SAFETY: 16 words are the 64 bytes an unaligned 512-bit load reads.
+        unsafe { _mm512_loadu_si512(w.as_ptr().cast()) }
+    }
+
+    /// Writes sixteen 32-bit counters.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    fn store_words(w: &mut [u32; 16], v: __m512i) {
+        // SAFETY: 16 words are the 64 bytes an unaligned 512-bit store writes.
+        unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), v) }
+    }
+
+    /// One byte in every lane.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    fn splat(b: u8) -> __m512i {
         _mm512_set1_epi8(b as i8)
     }
 
     /// One ply in every lane: record the board, draw and play a move, capture, turn the board to
     /// the new mover, work out its legal moves and the board keys.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    unsafe fn vector_step(lanes: &mut Lanes, step: u64, ring: usize, slams: Slams) -> StepOut {
+    fn vector_step(lanes: &mut Lanes, step: u64, ring: usize, slams: Slams) -> StepOut {
         let slot = (step as usize) & (ring - 1);
         let mut pits = [_mm512_setzero_si512(); 12];
         for (j, v) in pits.iter_mut().enumerate() {
@@ -563,11 +592,15 @@ mod avx512 {
         let golden = _mm512_set1_epi32(GOLDEN as i32);
         let mut ks = [_mm_setzero_si128(); 4];
         for (c, k) in ks.iter_mut().enumerate() {
-            let ctr = _mm512_loadu_si512(lanes.ctr[16 * c..].as_ptr().cast());
-            let key1 = _mm512_loadu_si512(lanes.key1[16 * c..].as_ptr().cast());
-            _mm512_storeu_si512(
-                lanes.ctr[16 * c..].as_mut_ptr().cast(),
-                _mm512_add_epi32(ctr, golden),
+            let counters: &mut [u32; 16] = (&mut lanes.ctr[16 * c..16 * c + 16])
+                .try_into()
+                .expect("four groups of 16 lanes");
+            let ctr = load_words(counters);
+            store_words(counters, _mm512_add_epi32(ctr, golden));
+            let key1 = load_words(
+                (&lanes.key1[16 * c..16 * c + 16])
+                    .try_into()
+                    .expect("four groups of 16 lanes"),
             );
             let word = fmix(_mm512_xor_si512(fmix(ctr), key1));
             let n = _mm512_cvtepu8_epi32(match c {
@@ -688,7 +721,7 @@ mod avx512 {
     /// the 11 other pits, then r more seeds from the next pit on. Returns the pit of the last seed.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn sow(pits: &mut [__m512i; 12], p: __m512i, n: __m512i) -> __m512i {
+    fn sow(pits: &mut [__m512i; 12], p: __m512i, n: __m512i) -> __m512i {
         let one = splat(1);
         let q = _mm512_permutexvar_epi8(n, load(&QUOT));
         let r = _mm512_permutexvar_epi8(n, load(&REM));
@@ -719,7 +752,7 @@ mod avx512 {
     /// lanes where the opponent's row holds seeds outside the run.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn capture_run(pits: &[__m512i; 12], last: __m512i) -> ([u64; 12], u64, u64) {
+    fn capture_run(pits: &[__m512i; 12], last: __m512i) -> ([u64; 12], u64, u64) {
         let (mut run, mut alive, mut outside) = ([0u64; 12], 0u64, 0u64);
         for j in (6..12).rev() {
             let two_or_three =
@@ -735,7 +768,7 @@ mod avx512 {
     /// The murmur3 finalizer in 32-bit lanes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    unsafe fn fmix(mut h: __m512i) -> __m512i {
+    fn fmix(mut h: __m512i) -> __m512i {
         h = _mm512_xor_si512(h, _mm512_srli_epi32::<16>(h));
         h = _mm512_mullo_epi32(h, _mm512_set1_epi32(0x85eb_ca6bu32 as i32));
         h = _mm512_xor_si512(h, _mm512_srli_epi32::<13>(h));
