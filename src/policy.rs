@@ -49,6 +49,7 @@ const WIN_SCORE: i64 = 1000;
 pub struct Scratch<G: Game> {
     gains: Vec<(G::Move, Option<u32>)>,
     moves: Vec<G::Move>,
+    scores: Vec<i64>,
 }
 
 impl<G: Game> Default for Scratch<G> {
@@ -56,6 +57,7 @@ impl<G: Game> Default for Scratch<G> {
         Scratch {
             gains: Vec::new(),
             moves: Vec::new(),
+            scores: Vec::new(),
         }
     }
 }
@@ -95,7 +97,8 @@ pub fn choose<G: Game>(
         Policy::Search => {
             game.legal_moves(s, &mut scratch.moves);
             let mover = game.to_move(s);
-            let mut scores = Vec::with_capacity(scratch.moves.len());
+            let scores = &mut scratch.scores;
+            scores.clear();
             for &mv in &scratch.moves {
                 if let Some((now, reply)) = game.capture_and_best_reply(s, mv) {
                     scores.push(i64::from(now) - i64::from(reply));

@@ -589,14 +589,7 @@ impl Game for FastRules {
     }
 
     fn max_capture(&self, s: &FastState) -> Option<u32> {
-        let them = 1 - usize::from(s.pos.to_move);
-        let before = side_seeds(&s.pos, them);
-        let mut best = None;
-        FastRules::successors(self, s, |_, played| {
-            let gain = before - side_seeds(&played.state.pos, them);
-            best = best.max(Some(gain));
-        });
-        best
+        self.max_harvest(s)
     }
 
     #[inline]

@@ -1009,6 +1009,45 @@ impl FastRules {
         self.each_legal(s, |mv, _, ran| each(mv, FastPlay::of(ran)));
     }
 
+    /// The most seeds a legal move of `s` harvests, `None` when no move is legal. Harvests are
+    /// compulsory (1.4.1), so without one every legal move is a kutakata that harvests nothing
+    /// (1.5.3): then moves are run only until one is finite (not infinite, 1.5.6).
+    pub fn max_harvest(&self, s: &FastState) -> Option<u32> {
+        let p = &s.pos;
+        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+            return None;
+        }
+        let facts = Facts::with(p, s.known_captures);
+        let them = 1 - usize::from(p.to_move);
+        let seeds = |q: &FastPos| -> u32 {
+            q.b[them * 16..them * 16 + 16]
+                .iter()
+                .map(|&n| u32::from(n))
+                .sum()
+        };
+        if facts.captures != 0 {
+            let before = seeds(p);
+            let mut best = None;
+            self.each_legal(s, |_, _, ran| {
+                best = best.max(Some(before - seeds(&ran.pos)))
+            });
+            return best;
+        }
+        let allowed = self.starts(p, &facts);
+        for ring in (0..8).chain((8..16).rev()) {
+            for right in [false, true] {
+                if allowed >> (2 * ring + usize::from(right)) & 1 == 0 {
+                    continue;
+                }
+                let mv = ring as u8 | if right { RIGHT } else { 0 };
+                if !self.run(p, mv, Self::start_kind(p, &facts, ring)).infinite {
+                    return Some(0);
+                }
+            }
+        }
+        None
+    }
+
     /// Calls `each` with every legal move of `s`, its kind and its run, in canonical order.
     fn each_legal(&self, s: &FastState, mut each: impl FnMut(FastMove, FastKind, Ran)) {
         let p = &s.pos;
