@@ -64,13 +64,22 @@ macro_rules! put {
     };
 }
 
-/// An arrow along `points` with a head at the last point.
-fn arrow(area: &Area, points: &[(i32, i32)], color: &RGBColor) -> Result<(), String> {
+/// An arrow along `points` with a head `short` pixels before the last point (the edge of a pit
+/// rather than its count).
+fn arrow(area: &Area, points: &[(i32, i32)], color: &RGBColor, short: f64) -> Result<(), String> {
+    let mut points = points.to_vec();
+    if let [.., (x0, y0), (x1, y1)] = points[..] {
+        let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
+        let len = dx.hypot(dy).max(1.0);
+        let cut = short.min(len / 2.0);
+        let last = points.len() - 1;
+        points[last] = (x1 - (dx / len * cut) as i32, y1 - (dy / len * cut) as i32);
+    }
     put!(
         area,
-        &PathElement::new(points.to_vec(), color.stroke_width(3))
+        &PathElement::new(points.clone(), color.stroke_width(3))
     )?;
-    if let [.., (x0, y0), (x1, y1)] = *points {
+    if let [.., (x0, y0), (x1, y1)] = points[..] {
         let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
         let len = dx.hypot(dy).max(1.0);
         let (ux, uy) = (dx / len, dy / len);
@@ -168,29 +177,45 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, St
                 )?;
                 put!(
                     area,
-                    &Text::new("to move", (8, tip + 18), left_font(11, &START))
+                    &Text::new(
+                        "to move",
+                        (
+                            8,
+                            if side == Side::North {
+                                tip - 16
+                            } else {
+                                tip + 16
+                            }
+                        ),
+                        left_font(11, &START)
+                    )
                 )?;
             }
         }
         if let Some(pit) = pos.blocked() {
-            let (x, y) = bao_centre(pos.to_move(), pit);
-            put!(
-                area,
-                &PathElement::new(
-                    vec![(x - 26, y - 26), (x + 26, y + 26)],
-                    HARVEST.stroke_width(3)
-                ),
-            )?;
-            put!(
-                area,
-                &PathElement::new(
-                    vec![(x - 26, y + 26), (x + 26, y - 26)],
-                    HARVEST.stroke_width(3)
-                ),
-            )?;
+            blocked_mark(&area, bao_centre(pos.to_move(), pit))?;
         }
+        let mut marks = StepMarks::default();
         for (i, step) in steps.iter().take(shown).enumerate() {
-            draw_bao_step(&area, i + 1, step)?;
+            draw_bao_step(&area, i + 1, step, &mut marks)?;
+        }
+        // Counts and step numbers go on top of the paths.
+        for side in Side::BOTH {
+            for pit in Pit::all() {
+                let (x, y) = bao_centre(side, pit);
+                put!(area, &Circle::new((x, y - 2), 13, PIT.filled()))?;
+                put!(
+                    area,
+                    &Text::new(
+                        pos.board().get(side, pit).to_string(),
+                        (x, y - 2),
+                        font(20, &BLACK)
+                    )
+                )?;
+            }
+        }
+        for (at, k, color) in marks.badges {
+            badge(&area, at, k, &color)?;
         }
         let mut y = BOARD_HEIGHT;
         for (i, step) in steps.iter().take(shown).enumerate() {
@@ -234,40 +259,78 @@ fn draw_bao_pit(area: &Area, pos: &Position, side: Side, pit: Pit) -> Result<(),
     }
     put!(
         area,
-        &Text::new(
-            pos.board().get(side, pit).to_string(),
-            (x, y - 2),
-            font(20, &BLACK),
-        ),
-    )?;
-    put!(
-        area,
         &Text::new(pit.name(side), (x + 20, y + 22), font(10, &GREY)),
     )
 }
 
-fn draw_bao_step(area: &Area, k: usize, step: &Step) -> Result<(), String> {
+/// A red ring with a cross broken around the count: the kutakatia-ed pit (5.1).
+fn blocked_mark(area: &Area, (x, y): (i32, i32)) -> Result<(), String> {
+    put!(area, &Circle::new((x, y), 33, HARVEST.stroke_width(3)))?;
+    for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        put!(
+            area,
+            &PathElement::new(
+                vec![(x + 14 * dx, y + 14 * dy), (x + 27 * dx, y + 27 * dy)],
+                HARVEST.stroke_width(3)
+            )
+        )?;
+    }
+    Ok(())
+}
+
+/// Where a move's step numbers go, drawn after the paths, and the pit its last sowing ended in.
+#[derive(Default)]
+struct StepMarks {
+    badges: Vec<((i32, i32), usize, RGBColor)>,
+    visits: std::collections::HashMap<SidePit, usize>,
+    last_end: Option<SidePit>,
+}
+
+impl StepMarks {
+    /// Numbers step `k` at pit `p`, in the next free place around it.
+    fn badge(&mut self, p: SidePit, k: usize, color: RGBColor) {
+        const SLOTS: [(i32, i32); 8] = [
+            (-24, -24),
+            (24, -24),
+            (-24, 24),
+            (24, 24),
+            (0, -33),
+            (0, 33),
+            (-33, 0),
+            (33, 0),
+        ];
+        let n = self.visits.entry(p).or_default();
+        let (dx, dy) = SLOTS[*n % SLOTS.len()];
+        *n += 1;
+        let (x, y) = bao_centre(p.side, p.pit);
+        self.badges.push(((x + dx, y + dy), k, color));
+    }
+}
+
+fn draw_bao_step(area: &Area, k: usize, step: &Step, marks: &mut StepMarks) -> Result<(), String> {
     let at = |p: SidePit| bao_centre(p.side, p.pit);
-    // Badges sit around a pit by step number, so repeated visits stay readable.
-    let badge_at = |p: SidePit| {
-        let (x, y) = at(p);
-        let slots = [(-24, -24), (24, -24), (-24, 24), (24, 24)];
-        let (dx, dy) = slots[k % 4];
-        (x + dx, y + dy)
-    };
     match &step.event {
         Event::Start { at: p, .. } => {
             put!(area, &Circle::new(at(*p), 34, START.stroke_width(4)))?;
-            badge(area, badge_at(*p), k, &START)
+            marks.badge(*p, k, START);
         }
         Event::StoreSeed { at: p, .. } => {
-            let store = if p.side == Side::North {
-                (710, 118)
+            // From the store along the gap between the two fields, then into the pit: not a
+            // sowing, so not drawn as one.
+            let (x, y) = at(*p);
+            let (store, gap) = if p.side == Side::North {
+                ((710, 118), 200)
             } else {
-                (710, 302)
+                ((710, 302), 220)
             };
-            arrow(area, &[store, at(*p)], &START)?;
-            badge(area, badge_at(*p), k, &START)
+            put!(
+                area,
+                &PathElement::new(
+                    vec![store, (700, gap), (x, gap), (x, y)],
+                    START.stroke_width(2)
+                )
+            )?;
+            marks.badge(*p, k, START);
         }
         Event::Sow {
             first,
@@ -276,7 +339,8 @@ fn draw_bao_step(area: &Area, k: usize, step: &Step) -> Result<(), String> {
             end,
             ..
         } => {
-            let offset = (k % 4) as i32 * 3 - 4;
+            // Sowings along one row are set apart by a few pixels each.
+            let offset = ((k % 5) as i32 - 2) * 5;
             let points: Vec<(i32, i32)> = sowing_path(first.pit, *seeds, *direction, end.pit)
                 .into_iter()
                 .map(|pit| {
@@ -287,28 +351,46 @@ fn draw_bao_step(area: &Area, k: usize, step: &Step) -> Result<(), String> {
             if points.len() == 1 {
                 put!(area, &Circle::new(points[0], 6, SOW.filled()))?;
             } else {
-                arrow(area, &points, &SOW)?;
+                arrow(area, &points, &SOW, 20.0)?;
             }
-            badge(area, badge_at(*end), k, &SOW)
+            marks.badge(*end, k, SOW);
+            marks.last_end = Some(*end);
         }
-        Event::PickUp { at: p, .. } | Event::HouseTax { at: p } => {
-            badge(area, badge_at(*p), k, &SOW)
+        Event::PickUp { at: p, .. } => marks.badge(*p, k, SOW),
+        Event::HouseTax { at: p } => {
+            put!(area, &Circle::new(at(*p), 38, HOUSE.stroke_width(3)))?;
+            marks.badge(*p, k, HOUSE);
         }
         Event::Capture { at: p, from, .. } => {
-            arrow(area, &[at(*from), at(*p)], &HARVEST)?;
-            badge(area, badge_at(*from), k, &HARVEST)
+            arrow(area, &[at(*from), at(*p)], &HARVEST, 20.0)?;
+            marks.badge(*from, k, HARVEST);
         }
         Event::Kichwa { at: p, .. } => {
             put!(area, &Circle::new(at(*p), 34, KICHWA.stroke_width(3)))?;
-            badge(area, badge_at(*p), k, &KICHWA)
+            marks.badge(*p, k, KICHWA);
         }
         Event::HousePlayed { at: p } => {
             put!(area, &Circle::new(at(*p), 36, HOUSE.stroke_width(3)))?;
-            badge(area, badge_at(*p), k, &HOUSE)
+            marks.badge(*p, k, HOUSE);
         }
-        Event::Kutakatia { at: p } => badge(area, badge_at(*p), k, &HARVEST),
-        Event::HouseLost { .. } | Event::End(_) | Event::GameOver { .. } => Ok(()),
+        Event::Kutakatia { at: p } => {
+            blocked_mark(area, at(*p))?;
+            marks.badge(*p, k, HARVEST);
+        }
+        Event::End(_) => {
+            // Where the move stopped: a black square round the pit of its last sowing.
+            if let Some(p) = marks.last_end {
+                let (x, y) = at(p);
+                put!(
+                    area,
+                    &Rectangle::new([(x - 37, y - 37), (x + 37, y + 37)], BLACK.stroke_width(3))
+                )?;
+                marks.badge(p, k, BLACK);
+            }
+        }
+        Event::HouseLost { .. } | Event::GameOver { .. } => {}
     }
+    Ok(())
 }
 
 /// The title of a Bao diagram: who is to move, the stage, and the move if any.
@@ -439,7 +521,18 @@ pub fn oware_svg(
                 )?;
                 put!(
                     area,
-                    &Text::new("to move", (8, tip + 18), left_font(11, &START))
+                    &Text::new(
+                        "to move",
+                        (
+                            8,
+                            if side == Side::North {
+                                tip - 16
+                            } else {
+                                tip + 16
+                            }
+                        ),
+                        left_font(11, &START)
+                    )
                 )?;
             }
         }
@@ -455,7 +548,7 @@ pub fn oware_svg(
             if path.len() > 11 {
                 points.push(oware_centre(*path.last().expect("a sowing")));
             }
-            arrow(&area, &points, &SOW)?;
+            arrow(&area, &points, &SOW, 20.0)?;
             for p in oware_captured(pits, m.from, &path, m.captured) {
                 put!(
                     area,
