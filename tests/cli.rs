@@ -547,7 +547,8 @@ fn small_hostile_inputs_get_clear_answers() {
 fn readme_block(heading: &str) -> String {
     let formats = include_str!("../docs/formats.md");
     let after = &formats[formats.find(heading).expect(heading)..];
-    let start = after.find("```\n").expect("a block") + 4;
+    let fence = after.find("```").expect("a block");
+    let start = fence + after[fence..].find('\n').expect("its first line") + 1;
     let len = after[start..].find("```").expect("its end");
     after[start..start + len].to_string()
 }
