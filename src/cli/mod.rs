@@ -1,10 +1,13 @@
-//! Command handlers of the `mancala-lab` binary, one module per game, and shared input helpers.
+//! Command handlers of the `mancala-lab` binary, one module per command, and shared input helpers.
 
+pub mod bao;
 pub mod bench;
+pub mod coverage;
 pub mod diagram;
 pub mod diff;
 pub mod inconsistencies;
 pub mod oware;
+pub mod parse_only;
 pub mod perft;
 pub mod plot;
 pub mod stats;

@@ -1,0 +1,297 @@
+//! `mancala-lab bao ...`: the start position, legal moves, playing, replaying, explaining and
+//! drawing Bao moves, and the infinite-move cut-off study.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use mancala_lab::bao::position_text;
+use mancala_lab::bao::transcript::Transcript;
+use mancala_lab::bao::variant::InfiniteMoves;
+use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
+
+use super::read_input;
+
+#[derive(Args, Clone)]
+pub struct RuleArgs {
+    /// Rule reading: default, literal-en, engines or strict (see spec/bao.md).
+    #[arg(long, default_value = "default")]
+    variant: String,
+    /// What counts as an infinite move (1.5.6): 'exact' or 'sown:N' (overrides the variant's).
+    #[arg(long)]
+    infinite: Option<String>,
+}
+
+impl RuleArgs {
+    fn rules(&self) -> Result<Rules, String> {
+        let mut variant: Variant = self
+            .variant
+            .parse()
+            .map_err(|e| format!("--variant: {e}"))?;
+        if let Some(inf) = &self.infinite {
+            let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
+            variant = variant.with_infinite_moves(inf);
+        }
+        Ok(Rules::new(variant))
+    }
+}
+
+#[derive(Subcommand)]
+pub enum BaoCommand {
+    /// Print the start position in the position text format.
+    Start,
+    /// List the legal moves of a position, one per line, in canonical notation.
+    Moves {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Play moves from a position and print the resulting position.
+    Play {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// Moves in KIBA notation, e.g. A6<* a5>.
+        #[arg(required = true, allow_hyphen_values = true)]
+        moves: Vec<String>,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Replay a transcript from the start position; print the final position and the result.
+    Replay {
+        /// Transcript file ('-' reads standard input).
+        file: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Show the clause trace of one move: every sowing, harvest and house event with its clause.
+    Explain {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// The move in KIBA notation.
+        #[arg(allow_hyphen_values = true)]
+        r#move: String,
+        /// Also draw the move's path on the board as SVG to this file ('-': standard output).
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Draw a position as SVG (pits, houses, stores, the kutakatia-ed pit, the player to move);
+    /// with --move, the move's path on it, each step numbered with its clause.
+    Diagram {
+        /// Position file ('-' reads standard input).
+        #[arg(long)]
+        position: String,
+        /// A move in KIBA notation whose path is drawn.
+        #[arg(long = "move", allow_hyphen_values = true)]
+        r#move: Option<String>,
+        /// The SVG file to write ('-': standard output).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Study: how often exact infinite-move detection and seed-count cut-offs disagree.
+    Cutoffs {
+        /// Number of random games (exact detection).
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Master seed; game i uses stream i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cut-offs to compare, in seeds sown per move.
+        #[arg(long, value_delimiter = ',', default_value = "100,192,500")]
+        limits: Vec<u32>,
+        /// Also write one row per game (game, plies, longest_legal_move, infinite_candidates).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
+    },
+}
+
+/// Plays one written Bao move from `pos`: its canonical notation and what it did.
+fn play_one(
+    rules: &Rules,
+    pos: &Position,
+    written: &str,
+) -> Result<(String, mancala_lab::bao::Played), String> {
+    let text = MoveText::parse(written).map_err(|e| format!("move '{written}': {e}"))?;
+    let (mv, played) = rules
+        .play_text(pos, &text)
+        .map_err(|e| format!("move '{written}' is illegal: {e}"))?;
+    Ok((mv.notation(pos.to_move(), played.kind), played))
+}
+
+fn load_position(path: &str) -> Result<Position, String> {
+    let text = read_input(path)?;
+    position_text::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Runs a `bao` subcommand.
+pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
+    match cmd {
+        BaoCommand::Start => {
+            print!("{}", position_text::print(&Position::start()));
+        }
+        BaoCommand::Moves { position, rules } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            for mv in rules.legal_moves(&pos) {
+                println!("{}", rules.notation(&pos, mv).map_err(|e| e.to_string())?);
+            }
+            if let Some(out) = rules.outcome(&pos) {
+                eprintln!(
+                    "no legal move: the game is over, {} wins (bao {})",
+                    out.winner, out.clause
+                );
+            }
+        }
+        BaoCommand::Play {
+            position,
+            moves,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let mut pos = load_position(&position)?;
+            for (i, written) in moves.iter().enumerate() {
+                let text = MoveText::parse(written)
+                    .map_err(|e| format!("move {} '{written}': {e}", i + 1))?;
+                let (_, played) = rules
+                    .play_text(&pos, &text)
+                    .map_err(|e| format!("move {} '{written}' is illegal: {e}", i + 1))?;
+                pos = played.position;
+            }
+            print!("{}", position_text::print(&pos));
+            if let Some(out) = rules.outcome(&pos) {
+                println!("# result: {} wins (bao {})", out.winner, out.clause);
+            }
+        }
+        BaoCommand::Replay { file, rules } => {
+            let rules = rules.rules()?;
+            let text = read_input(&file)?;
+            let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+            let mut pos = Position::start();
+            for ply in &transcript.plies {
+                let side = if ply.side == Side::South {
+                    "South"
+                } else {
+                    "North"
+                };
+                let (_, played) = rules.play_text(&pos, &ply.text).map_err(|e| {
+                    format!(
+                        "{file}: line {}, column {}: move {} ({side}) '{}' is illegal: {e}",
+                        ply.line, ply.column, ply.number, ply.text
+                    )
+                })?;
+                pos = played.position;
+            }
+            print!("{}", position_text::print(&pos));
+            match rules.outcome(&pos) {
+                Some(out) => println!("# result: {} wins (bao {})", out.winner, out.clause),
+                None => println!("# result: game in progress, {} to move", pos.to_move()),
+            }
+        }
+        BaoCommand::Diagram {
+            position,
+            r#move,
+            out,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            let svg = match r#move {
+                None => super::diagram::bao_svg(&pos, &super::diagram::bao_title(&pos, None), &[])?,
+                Some(written) => {
+                    let (text, played) = play_one(&rules, &pos, &written)?;
+                    let title = super::diagram::bao_title(&pos, Some(&text));
+                    super::diagram::bao_svg(&pos, &title, &played.trace)?
+                }
+            };
+            super::diagram::write_svg(&out, &svg)?;
+        }
+        BaoCommand::Explain {
+            position,
+            r#move,
+            svg,
+            rules,
+        } => {
+            let rules = rules.rules()?;
+            let pos = load_position(&position)?;
+            let (text, played) = play_one(&rules, &pos, &r#move)?;
+            println!("{text} by {} ({:?} stage)", pos.to_move(), pos.stage());
+            for step in &played.trace {
+                println!("  {step}");
+            }
+            println!("resulting position:");
+            print!("{}", position_text::print(&played.position));
+            if let Some(out) = svg {
+                let title = super::diagram::bao_title(&pos, Some(&text));
+                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
+                super::diagram::write_svg(&out, &picture)?;
+            }
+        }
+        BaoCommand::Cutoffs {
+            games,
+            seed,
+            limits,
+            csv,
+        } => {
+            use rayon::prelude::*;
+            let rules = Rules::default();
+            let records: Vec<_> = (0..games)
+                .into_par_iter()
+                .map(|i| {
+                    mancala_lab::stats::bao_cutoff_game(
+                        &rules,
+                        seed,
+                        i,
+                        mancala_lab::playout::DEFAULT_MAX_PLIES,
+                    )
+                })
+                .collect();
+            if let Some(path) = &csv {
+                let mut text = String::from("game,plies,longest_legal_move,infinite_candidates\n");
+                for (i, r) in records.iter().enumerate() {
+                    text.push_str(&format!(
+                        "{i},{},{},{}\n",
+                        r.plies, r.longest_legal_move, r.infinite_candidates
+                    ));
+                }
+                std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            let with_infinite = records.iter().filter(|r| r.infinite_candidates > 0).count();
+            let longest = records
+                .iter()
+                .map(|r| r.longest_legal_move)
+                .max()
+                .unwrap_or(0);
+            println!("bao cut-off study: {games} random games, seed {seed}, default reading, exact detection");
+            println!(
+                "  games with at least one infinite candidate move: {with_infinite} ({:.2}%)",
+                100.0 * with_infinite as f64 / games.max(1) as f64
+            );
+            println!(
+                "  infinite candidate moves met: {}",
+                records
+                    .iter()
+                    .map(|r| u64::from(r.infinite_candidates))
+                    .sum::<u64>()
+            );
+            println!("  longest finite legal move offered: {longest} seeds sown");
+            for limit in limits {
+                let misjudged = records
+                    .iter()
+                    .filter(|r| r.longest_legal_move > limit)
+                    .count();
+                println!(
+                    "  cut-off {limit:>5} seeds: {misjudged} games ({:.2}%) offer a finite move it would call infinite",
+                    100.0 * misjudged as f64 / games.max(1) as f64
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,118 @@
+//! `mancala-lab coverage` and the main job: the clause-coverage report of a game's spec, and the
+//! verdict of both games followed by the default study.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use mancala_lab::coverage::{self, Report};
+use mancala_lab::game::GameKind;
+
+/// Options of `coverage`.
+#[derive(Args)]
+pub struct CoverageArgs {
+    /// The game whose spec to check (spec/<game>.md).
+    #[arg(long, value_enum, default_value = "bao")]
+    game: GameKind,
+    /// The project root holding spec/, src/ and tests/ (default: the current directory if it has spec/).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Also play this many random games (reference engine, default reading) and count how often
+    /// each clause fires.
+    #[arg(long, default_value_t = 0)]
+    playouts: u64,
+    /// Print only the one-line verdict.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn project_root(root: Option<PathBuf>) -> PathBuf {
+    root.unwrap_or_else(|| {
+        if Path::new("spec").is_dir() {
+            PathBuf::from(".")
+        } else {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        }
+    })
+}
+
+fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report, String> {
+    let game = kind.name();
+    let spec_path = root.join("spec").join(format!("{game}.md"));
+    let text =
+        std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let spec =
+        coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let annotations =
+        coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    if playouts > 0 {
+        let counts = clause_counts(kind, playouts)?;
+        let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
+        Ok(Report::build(game, &spec, &annotations, Some(&f)))
+    } else {
+        Ok(Report::build(game, &spec, &annotations, None))
+    }
+}
+
+/// How often each clause fires in `games` random games (seed 1) of the reference engine under
+/// the game's default reading: the clause events of the moves and the clauses that end the games.
+fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
+    use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
+    use mancala_lab::policy::Policy;
+    let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
+    let mut counts = BTreeMap::new();
+    engine.play(
+        Policy::Random,
+        1,
+        0..games,
+        DEFAULT_MAX_PLIES,
+        |row, events| {
+            for (clause, n) in events.iter() {
+                *counts.entry(clause).or_default() += n;
+            }
+            if let Some(end) = row.ending {
+                *counts.entry(end.clause).or_default() += 1;
+            }
+        },
+    );
+    Ok(counts)
+}
+
+/// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
+pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
+    let root = project_root(args.root);
+    let report = coverage_report(args.game, &root, args.playouts)?;
+    if args.quiet {
+        println!("{}", report.summary_line());
+    } else {
+        print!("{}", report.render());
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The main job: the coverage verdict of both games on one line, then the default study.
+pub fn main_job() -> Result<ExitCode, String> {
+    let root = project_root(None);
+    let bao = coverage_report(GameKind::Bao, &root, 0)?;
+    let oware = coverage_report(GameKind::Oware, &root, 0)?;
+    let verdict = |r: &Report| {
+        let (n, ok) = r.normative_counts();
+        format!(
+            "{} {ok}/{n} {}",
+            r.game,
+            if r.passed() { "PASS" } else { "FAIL" }
+        )
+    };
+    println!("clause coverage: {}, {}", verdict(&bao), verdict(&oware));
+    let code = super::stats::default_study()?;
+    Ok(if bao.passed() && oware.passed() {
+        code
+    } else {
+        ExitCode::FAILURE
+    })
+}
