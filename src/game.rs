@@ -6,7 +6,8 @@ use std::fmt;
 use crate::side::Side;
 
 /// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum GameKind {
     /// Bao la Kiswahili (KIBA rules).
     Bao,

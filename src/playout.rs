@@ -180,7 +180,8 @@ pub fn play_game<G: Game>(
 }
 
 /// Which engine of a game plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum EngineKind {
     /// The optimized engine (for Oware's random play, the 64-lane batch engine where the
     /// processor has AVX-512, the scalar engine elsewhere: the same games).

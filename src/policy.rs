@@ -4,7 +4,8 @@
 use crate::game::{Draw, Game, PlyFacts, Silent, Verdict};
 
 /// How moves are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Policy {
     /// Uniformly among the legal moves.
     Random,
