@@ -156,6 +156,33 @@ struct Run {
     silent: Option<Undefined>,
 }
 
+/// Where the first sowing of a move left it.
+struct FirstSowing {
+    /// The pit the sowing ended in (`None`: the move already ended).
+    end: Option<Pit>,
+    /// The direction of the move (`None`: not chosen yet).
+    direction: Option<Direction>,
+    /// A harvest emptied the opponent's front row (1.2.1).
+    game_over: bool,
+    /// An open point the reading decided on the way.
+    undefined: Option<Undefined>,
+    /// The open point that stops the move, under a reading that leaves it open.
+    silent: Option<Undefined>,
+}
+
+/// How the sowing of a move ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// The move stopped (an empty pit, the house, the kutakatia-ed pit, or its first sowing).
+    Stopped,
+    /// A harvest emptied the opponent's front row (1.2.1).
+    GameOver,
+    /// The move proved infinite (1.5.6).
+    Infinite,
+    /// The reading leaves the move open.
+    Silent,
+}
+
 /// The changing state of a move in progress.
 struct InMove<'a> {
     variant: &'a Variant,
@@ -479,12 +506,10 @@ impl Rules {
     /// Plays `mv` from a start already checked, to its end or until it proves infinite.
     fn run(&self, pos: &Position, mv: Move, start: Start, record: bool) -> Run {
         let me = pos.to_move;
-        let stage = pos.stage();
-        let mut stores = pos.stores;
         let mut m = InMove {
             variant: &self.variant,
             me,
-            stage,
+            stage: pos.stage(),
             board: pos.board.clone(),
             house_owned: pos.house_owned,
             blocked: pos.blocked,
@@ -493,15 +518,69 @@ impl Rules {
             sown: 0,
             captures: 0,
         };
-        // spec: bao 1.5.3 a move not started with a harvest harvests nothing at all
-        let capture_move = start == Start::Capture;
-        let mut infinite = false;
-        let mut house_decision = false;
-        let mut game_over = false;
-        let mut undefined: Vec<Undefined> = Vec::new();
-        let mut silent: Option<Undefined> = None;
+        let mut stores = pos.stores;
+        let first = self.first_sowing(&mut m, &mut stores, mv, start);
+        let mut undefined = first.undefined.into_iter().collect::<Vec<_>>();
+        let (ended, house_decision) = if first.silent.is_some() {
+            (Ended::Silent, false)
+        } else {
+            self.sow_on(&mut m, mv, start, first.end, first.direction, first.game_over)
+        };
+        // spec: bao 1.5.6 under a sowing limit, a move that sowed more than the limit is infinite
+        let over_limit =
+            matches!(self.variant.infinite_moves, InfiniteMoves::SownLimit(n) if m.sown > n);
+        let infinite = ended == Ended::Infinite || over_limit;
+        let game_over = ended == Ended::GameOver;
+        let them = me.opponent();
+        if game_over {
+            m.log("1.2.1", Event::GameOver { winner: me });
+        }
+        let mut position = Position {
+            board: m.board,
+            stores,
+            house_owned: m.house_owned,
+            // spec: bao 1.5.5 after a move the opponent is to move
+            to_move: them,
+            blocked: None,
+        };
+        if start != Start::Capture && !game_over && !infinite {
+            if let Some(pit) = self.kutakatia_after(&position) {
+                m.trace.push(Step {
+                    clause: "5.1",
+                    event: Event::Kutakatia {
+                        at: SidePit { side: them, pit },
+                    },
+                });
+                position.blocked = Some(pit);
+                undefined.push(Undefined {
+                    clause: "5.1",
+                    what: "a pit was kutakatia-ed; how long it lasts is unstated (read: one move)",
+                });
+            }
+        }
+        Run {
+            position,
+            trace: m.trace,
+            sown: m.sown,
+            captures: m.captures,
+            infinite,
+            house_decision,
+            undefined,
+            silent: first.silent,
+        }
+    }
 
-        let (start_clause, start_kind) = match (stage, start) {
+    /// The start of a move up to the end of its first sowing (the store seed and a harvest in
+    /// kunamua; the pick-up and sowing, and the harvest of a capture move, in mtaji).
+    fn first_sowing(
+        &self,
+        m: &mut InMove,
+        stores: &mut [u8; 2],
+        mv: Move,
+        start: Start,
+    ) -> FirstSowing {
+        let me = m.me;
+        let (start_clause, start_kind) = match (m.stage, start) {
             (Stage::Kunamua, Start::Capture) => ("2.2.1", StartKind::Capture),
             (Stage::Kunamua, Start::Kutakata) => ("2.3", StartKind::Kutakata),
             (_, Start::HouseTax) => ("2.3.2", StartKind::HouseTax),
@@ -518,86 +597,100 @@ impl Rules {
                 kind: start_kind,
             },
         );
-        // The first sowing: where it ends and which way the move runs (None: not yet chosen).
-        let (mut end, mut direction): (Option<Pit>, Option<Direction>) = match stage {
-            Stage::Kunamua => {
-                // spec: bao 2.1.2 a kunamua move starts with one seed from the store
-                stores[me.index()] -= 1;
-                let now = m.board.add_one(me, mv.pit);
-                m.sown += 1;
+        let mut first = FirstSowing {
+            end: None,
+            direction: None,
+            game_over: false,
+            undefined: None,
+            silent: None,
+        };
+        if m.stage == Stage::Mtaji {
+            // spec: bao 3.3 a mtaji move empties the chosen pit and sows in the chosen direction
+            let d = mv.hand.direction_on(mv.pit.row());
+            let seeds = m.pick_up(mv.pit, "3.3");
+            let end = m.sow(mv.pit.next(d), seeds, d);
+            // spec: bao 1.4.2 a mtaji capture move harvests where its first sowing ends
+            (first.end, first.direction) = (Some(end), Some(d));
+            if start == Start::Capture {
+                let (e, d2, over) = m.capture(end, Some(d), mv.hand, "1.4.2");
+                (first.end, first.direction, first.game_over) = (Some(e), Some(d2), over);
+            }
+            return first;
+        }
+        // spec: bao 2.1.2 a kunamua move starts with one seed from the store
+        stores[me.index()] -= 1;
+        let now = m.board.add_one(me, mv.pit);
+        m.sown += 1;
+        m.log(
+            "2.1.2",
+            Event::StoreSeed {
+                at: m.at(mv.pit),
+                now,
+            },
+        );
+        match start {
+            Start::Capture => {
+                // spec: bao 2.2 the seed lands facing a non-empty pit: harvest at once
+                let (e, d, over) = m.capture(mv.pit, None, mv.hand, "1.4.2");
+                (first.end, first.direction, first.game_over) = (Some(e), Some(d), over);
+            }
+            Start::HouseTax => {
+                // spec: bao 4.2.2.2 take two seeds from the house and sow them left or right
+                m.board.set(me, Pit::HOUSE, now - 2);
                 m.log(
-                    "2.1.2",
-                    Event::StoreSeed {
-                        at: m.at(mv.pit),
-                        now,
+                    "4.2.2.2",
+                    Event::HouseTax {
+                        at: m.at(Pit::HOUSE),
                     },
                 );
-                match start {
-                    Start::Capture => {
-                        // spec: bao 2.2 the seed lands facing a non-empty pit: harvest at once
-                        let (e, d, over) = m.capture(mv.pit, None, mv.hand, "1.4.2");
-                        game_over = over;
-                        (Some(e), Some(d))
-                    }
-                    Start::HouseTax => {
-                        // spec: bao 4.2.2.2 take two seeds from the house and sow them left or right
-                        m.board.set(me, Pit::HOUSE, now - 2);
-                        m.log(
-                            "4.2.2.2",
-                            Event::HouseTax {
-                                at: m.at(Pit::HOUSE),
-                            },
-                        );
-                        let d = mv.hand.direction_on(Row::Front);
-                        (Some(m.sow(Pit::HOUSE.next(d), 2, d)), Some(d))
-                    }
-                    Start::Kutakata => {
-                        let d = mv.hand.direction_on(Row::Front);
-                        let lifted_house = mv.pit.is_house() && m.house_active() && now == 6;
-                        let open = Undefined {
-                            clause: "2.1.2",
-                            what: "the store seed lifted an owned house of five to six",
-                        };
-                        if lifted_house {
-                            undefined.push(open);
-                        }
-                        if lifted_house
-                            && self.variant.store_seed_into_house == StoreSeedIntoHouse::Open
-                        {
-                            // spec: bao 2.1.2 left open: 2.1.2 (a sowing ending in the house) and 1.3 (not a sowing) disagree
-                            silent = Some(open);
-                            (None, Some(d))
-                        } else if mv.pit.is_house()
-                            && m.house_active()
-                            && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop
-                        {
-                            // spec: bao 4.2.2.3.1 read literally: the store seed's sowing ended in a house of six
-                            m.log("4.2.2.3.1", Event::End(MoveEnd::House));
-                            (None, Some(d))
-                        } else {
-                            // spec: bao 2.3 kutakata: the filled pit is emptied and sown on
-                            let seeds = m.pick_up(mv.pit, "2.3");
-                            (Some(m.sow(mv.pit.next(d), seeds, d)), Some(d))
-                        }
-                    }
-                }
+                let d = mv.hand.direction_on(Row::Front);
+                (first.end, first.direction) = (Some(m.sow(Pit::HOUSE.next(d), 2, d)), Some(d));
             }
-            Stage::Mtaji => {
-                // spec: bao 3.3 a mtaji move empties the chosen pit and sows in the chosen direction
-                let d = mv.hand.direction_on(mv.pit.row());
-                let seeds = m.pick_up(mv.pit, "3.3");
-                let end = m.sow(mv.pit.next(d), seeds, d);
-                // spec: bao 1.4.2 a mtaji capture move harvests where its first sowing ends
-                if start == Start::Capture {
-                    let (e, d2, over) = m.capture(end, Some(d), mv.hand, "1.4.2");
-                    game_over = over;
-                    (Some(e), Some(d2))
+            Start::Kutakata => {
+                let d = mv.hand.direction_on(Row::Front);
+                first.direction = Some(d);
+                let lifted_house = mv.pit.is_house() && m.house_active() && now == 6;
+                let open = Undefined {
+                    clause: "2.1.2",
+                    what: "the store seed lifted an owned house of five to six",
+                };
+                if lifted_house {
+                    first.undefined = Some(open);
+                }
+                if lifted_house && self.variant.store_seed_into_house == StoreSeedIntoHouse::Open {
+                    // spec: bao 2.1.2 left open: 2.1.2 (a sowing ending in the house) and 1.3 (not a sowing) disagree
+                    first.silent = Some(open);
+                } else if mv.pit.is_house()
+                    && m.house_active()
+                    && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop
+                {
+                    // spec: bao 4.2.2.3.1 read literally: the store seed's sowing ended in a house of six
+                    m.log("4.2.2.3.1", Event::End(MoveEnd::House));
                 } else {
-                    (Some(end), Some(d))
+                    // spec: bao 2.3 kutakata: the filled pit is emptied and sown on
+                    let seeds = m.pick_up(mv.pit, "2.3");
+                    first.end = Some(m.sow(mv.pit.next(d), seeds, d));
                 }
             }
-        };
+        }
+        first
+    }
 
+    /// Sows on from the end of the first sowing: harvests, kuendelea and the house decision, until
+    /// the move ends; how it ended, and whether the house was up for a decision.
+    fn sow_on(
+        &self,
+        m: &mut InMove,
+        mv: Move,
+        start: Start,
+        mut end: Option<Pit>,
+        mut direction: Option<Direction>,
+        mut game_over: bool,
+    ) -> (Ended, bool) {
+        let me = m.me;
+        // spec: bao 1.5.3 a move not started with a harvest harvests nothing at all
+        let capture_move = start == Start::Capture;
+        let mut house_decision = false;
         // Brent's cycle detection: compare with a snapshot replaced at doubling intervals. Long
         // moves also keep "landmark" states: a repeated landmark proves a cycle about one cycle
         // length after it starts, where Brent may need two or three.
@@ -608,7 +701,7 @@ impl Rules {
         while let Some(e) = end {
             if game_over {
                 m.log("1.2.1", Event::End(MoveEnd::GameOver));
-                break;
+                return (Ended::GameOver, house_decision);
             }
             let d = direction.expect("the direction is set after the first sowing");
             let here = m.board.get(me, e);
@@ -622,9 +715,7 @@ impl Rules {
                     if m.board.get(me.opponent(), facing) > 0 {
                         // spec: bao 1.6.1 a harvest is possible: the move goes on with it
                         let (e2, d2, over) = m.capture(e, Some(d), mv.hand, "1.6.1");
-                        end = Some(e2);
-                        direction = Some(d2);
-                        game_over = over;
+                        (end, direction, game_over) = (Some(e2), Some(d2), over);
                         continue;
                     }
                 }
@@ -639,7 +730,7 @@ impl Rules {
                 if !capture_move {
                     // spec: bao 4.2.2.3.1 kutakata ends in the owned house with six or more
                     // spec: bao 1.6.2 in both stages: a kutakata cannot decide to play the house
-                    let clause = if stage == Stage::Kunamua {
+                    let clause = if m.stage == Stage::Kunamua {
                         "4.2.2.3.1"
                     } else {
                         "1.6.2"
@@ -673,55 +764,13 @@ impl Rules {
             }
             if over_limit || repeated {
                 m.log("1.5.6", Event::End(MoveEnd::Infinite));
-                infinite = true;
-                break;
+                return (Ended::Infinite, house_decision);
             }
             // spec: bao 1.6 kuendelea: take the ending pit's seeds and sow on the same way
             let seeds = m.pick_up(e, "1.6");
             end = Some(m.sow(e.next(d), seeds, d));
         }
-
-        if let InfiniteMoves::SownLimit(n) = self.variant.infinite_moves {
-            // spec: bao 1.5.6 under a sowing limit, a move that sowed more than the limit is infinite
-            infinite |= m.sown > n;
-        }
-        let them = me.opponent();
-        if game_over {
-            m.log("1.2.1", Event::GameOver { winner: me });
-        }
-        let mut position = Position {
-            board: m.board,
-            stores,
-            house_owned: m.house_owned,
-            // spec: bao 1.5.5 after a move the opponent is to move
-            to_move: them,
-            blocked: None,
-        };
-        if !capture_move && !game_over && !infinite {
-            if let Some(pit) = self.kutakatia_after(&position) {
-                m.trace.push(Step {
-                    clause: "5.1",
-                    event: Event::Kutakatia {
-                        at: SidePit { side: them, pit },
-                    },
-                });
-                position.blocked = Some(pit);
-                undefined.push(Undefined {
-                    clause: "5.1",
-                    what: "a pit was kutakatia-ed; how long it lasts is unstated (read: one move)",
-                });
-            }
-        }
-        Run {
-            position,
-            trace: m.trace,
-            sown: m.sown,
-            captures: m.captures,
-            infinite,
-            house_decision,
-            undefined,
-            silent,
-        }
+        (Ended::Stopped, house_decision)
     }
 
     /// After a kutakata: the mover's (now the opponent's) pit that is kutakatia-ed, if any (spec: bao 5.1).
