@@ -1,13 +1,16 @@
 //! Hunting rule inconsistencies: positions reached in random play where readings the sources allow
 //! lead to different play, where no clause decides, or where one clause's verdict rests on another.
-//! `mancala-lab inconsistencies` prints each finding with a witness and its frequency.
+//! `mancala-lab inconsistencies` prints each finding with a witness and its frequency. Where random
+//! play meets a finding in no game, the catalog gives a witness built by search instead, checked
+//! here every time the catalog is written, or the reason none can exist.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::bao::trace::{Event, MoveEnd};
 use crate::bao::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
-use crate::bao::{position_text, Played, Position, Rules};
+use crate::bao::{position_text, MoveKind, MoveText, Played, Position, Rules};
+use crate::stats::wilson;
 
 /// One kind of finding, with its first (earliest-ply) witness and how many games met it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +25,29 @@ pub struct Finding {
     pub games: u64,
     /// Plies at which the witness arose, and the witness: position text and what differs.
     pub witness: Option<(usize, String)>,
+    /// A witness built apart from random play, when random play may miss the finding.
+    pub constructed: Option<Constructed>,
+    /// Why no position can show the finding, when that is proved.
+    pub impossible: Option<&'static str>,
+}
+
+/// A witness built by a search aimed at the finding rather than met in random play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constructed {
+    /// Position text, what it shows, and how it was built.
+    pub text: String,
+    /// Whether the text gives the moves that reach the position from the start.
+    pub reachable: bool,
+}
+
+/// A built witness that no longer shows its finding (the engine or the reading changed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the constructed witness of {id} no longer holds: {why}")]
+pub struct WitnessError {
+    /// The finding.
+    pub id: &'static str,
+    /// What failed.
+    pub why: String,
 }
 
 impl Finding {
@@ -32,6 +58,8 @@ impl Finding {
             summary,
             games: 0,
             witness: None,
+            constructed: None,
+            impossible: None,
         }
     }
 
@@ -93,8 +121,9 @@ fn difference(
         .map(|(x, y)| format!("after {}: {}:\n{}{}:\n{}", x.0, names.0, x.1, names.1, y.1))
 }
 
-/// Plays `games` random games (default reading, 5,000-seed move bound) and checks every position.
-pub fn bao(games: u64, seed: u64) -> Vec<Finding> {
+/// Plays `games` random games (default reading, 5,000-seed move bound) and checks every position;
+/// adds the built witnesses of B-R2 and B-U2 (checked again here) and why B-U1 has none.
+pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
     let bound = InfiniteMoves::SownLimit(5_000);
     let base = Variant::DEFAULT.with_infinite_moves(bound);
     let readings: [(&'static str, &'static str, &'static str, Variant); 4] = [
@@ -240,7 +269,110 @@ pub fn bao(games: u64, seed: u64) -> Vec<Finding> {
             pos = position_text::parse(next).expect("printed positions parse");
         }
     }
-    findings
+    findings[1].constructed = Some(house_kutakatia_witness(&rules, &Rules::new(readings[1].3))?);
+    findings[readings.len()].impossible = Some(NO_KUTAKATIA_DEADLOCK);
+    findings[readings.len() + 1].constructed = Some(all_infinite_witness(&rules)?);
+    Ok(findings)
+}
+
+/// The moves from the start that reach the B-R2 witness. Random play almost never keeps a house
+/// of five or fewer seeds (left by the house tax, 2.3.2) owned into mtaji; a depth-first search from
+/// random games, pruning every line that lost that house or refilled it to six, found this one.
+const HOUSE_KUTAKATIA_LINE: &str = "A7>* a6>* A6>* a8>* A8>* a7>* A7>* a8>* A8>* a5<* A5> a3<* \
+A8> a2< A6>* a2< A5> a2<* A8> a3< A7<* a3> A5>* a3> A7>* a1< A5> a7>* A8> a2< A6> a1< A5> a2< \
+A8>+ a6< A8> a2< A8> a2< A3> a3< A1< a2<";
+
+/// B-R2 witness: replays [`HOUSE_KUTAKATIA_LINE`] and shows the move the two readings write apart.
+fn house_kutakatia_witness(rules: &Rules, six: &Rules) -> Result<Constructed, WitnessError> {
+    let fail = |why: String| WitnessError { id: "B-R2", why };
+    let mut pos = Position::start();
+    let plies: Vec<&str> = HOUSE_KUTAKATIA_LINE.split_whitespace().collect();
+    for (i, m) in plies.iter().enumerate() {
+        let text = MoveText::parse(m).map_err(|e| fail(format!("ply {}: {m}: {e}", i + 1)))?;
+        pos = rules
+            .play_text(&pos, &text)
+            .map_err(|e| fail(format!("ply {}: {e}", i + 1)))?
+            .1
+            .position;
+    }
+    let (here, there) = (play_out(rules, &pos), play_out(six, &pos));
+    let diff = difference(&here, &there, ("default", "B-R2"))
+        .ok_or_else(|| fail("the two readings agree on every move".into()))?;
+    let (mv, after) = there
+        .iter()
+        .zip(&here)
+        .find(|(a, b)| a != b)
+        .map(|(a, _)| a.clone())
+        .ok_or_else(|| fail("no move differs".into()))?;
+    Ok(Constructed {
+        text: format!(
+            "{}{diff}\nafter {mv} under B-R2:\n{after}reached from the start in {} plies \
+             (default reading): {}",
+            position_text::print(&pos),
+            plies.len(),
+            plies.join(" ")
+        ),
+        reachable: true,
+    })
+}
+
+/// Why B-U1 has no witness (the tests check both steps on positions of random play).
+pub const NO_KUTAKATIA_DEADLOCK: &str = "No position can show it, under the exact definition of \
+an infinite move or any seed bound of 1,024 or more (5,000 here). (1) The marked player is always \
+in mtaji: 5.1 marks a pit P only when its owner has no capture start, and the other player's harvest \
+of P needs the pit facing P to hold seeds (2.2.1; in mtaji 1.4: the last seed lands in a non-empty \
+pit), so in kunamua a store seed into P would harvest that pit (2.2.1): a capture start after all. (2) In mtaji only a pit of \
+two or more seeds starts a move (3.3.1). If P holds one seed the mark forbids nothing. If it holds \
+more, 5.1.1.3 leaves another front pit R of two or more, whose kutakata passes the start rules (3.5; \
+3.5.2 does not apply, P being filled) and ends: no sowing of it empties P, since a kuendelea ending \
+in P stops there (5.2), and the sowings run on around the 16 pits, so every 16 seeds sown put one in \
+P: fewer than 16 x 64 = 1,024 seeds are sown. So a mark never takes away a player's last move \
+(a player with no pit of two or more has none either way, and loses by 3.3.2). A mark kept for two \
+moves can (the B-R5 witness).";
+
+/// The B-U2 witness, built by search: relays that never end were followed, and each state met was
+/// turned around the ring until one front pit alone held two or more seeds and both of its starts
+/// proved infinite. North's front seeds face only South's empty front pits, so South cannot harvest.
+const ALL_INFINITE: &str = "to_move: South
+stores: 0 0
+houses: lost lost
+b: 4 3 3 3 3 3 3 3
+a: 1 0 0 0 1 0 1 0
+A: 0 1 3 1 0 1 0 1
+B: 3 0 1 2 7 0 1 15
+";
+
+/// B-U2 witness: checks that every start of [`ALL_INFINITE`] is infinite, by the exact definition
+/// and by the 5,000-seed bound, and says which starts there are.
+fn all_infinite_witness(bounded: &Rules) -> Result<Constructed, WitnessError> {
+    let fail = |why: String| WitnessError { id: "B-U2", why };
+    let pos = position_text::parse(ALL_INFINITE).map_err(|e| fail(e.to_string()))?;
+    let exact = Rules::new(bounded.variant.with_infinite_moves(InfiniteMoves::Exact));
+    let starts: Vec<String> = bounded
+        .draw_slots(&pos)
+        .0
+        .iter()
+        .map(|m| m.notation(pos.to_move(), MoveKind::Kutakata))
+        .collect();
+    for (name, rules) in [("exact", &exact), ("5,000 seeds", bounded)] {
+        let (legal, infinite) = rules.legal_moves_and_infinite(&pos);
+        let clause = rules.outcome(&pos).map(|o| o.clause);
+        if !legal.is_empty() || infinite == 0 || clause != Some("1.5.6") {
+            return Err(fail(format!(
+                "{name}: {} legal, {infinite} infinite, end {clause:?}",
+                legal.len()
+            )));
+        }
+    }
+    Ok(Constructed {
+        text: format!(
+            "{ALL_INFINITE}starts: {}; each is infinite by the exact definition (its in-move state \
+             comes back) and by the 5,000-seed bound, so {} loses (1.5.6, 1.2.2)",
+            starts.join(" "),
+            pos.to_move()
+        ),
+        reachable: false,
+    })
 }
 
 /// Plays `games` random Oware games under the sheet reading and checks every position.
@@ -263,6 +395,8 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
         rng.set_stream(g);
         let mut seen = vec![false; findings.len()];
         let mut game = sheet.new_game();
+        // The moves since the last capture: moves[j] leads from game.since_capture[j] to the next.
+        let mut moves: Vec<char> = Vec::new();
         for ply in 0..5000 {
             let pos = game.position().clone();
             let ms = sheet.legal_moves(&game);
@@ -286,7 +420,8 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
                 break;
             }
             let mv = ms[rng.gen_range(0..ms.len())];
-            let next = sheet.play(&game, mv).expect("legal").game;
+            let played = sheet.play(&game, mv).expect("legal");
+            let next = played.game;
             let np = next.position();
             // O-U1: the sheet ends the game for want of an allowed move while both rows still hold
             // seeds (every move of the player to move would capture all the opponent's seeds).
@@ -307,7 +442,30 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
                 .as_ref()
                 .is_ok_and(|h| h.outcome().is_some_and(|o| o.clause == "O.6.2"))
             {
-                findings[2].note(&mut seen[2], ply + 1, || np.print());
+                // The witness is the position that comes back, with the moves that bring it back.
+                // (The earliest witness of a game is a second occurrence, which the sheet plays on
+                // from unswept; a third one, which the sheet ends and sweeps, comes later.)
+                findings[2].note(&mut seen[2], ply + 1, || {
+                    let Some(first) = game.since_capture.iter().position(|p| p == np) else {
+                        return np.print();
+                    };
+                    let cycle: Vec<String> = moves[first..]
+                        .iter()
+                        .chain(std::iter::once(&mv.letter(pos.to_move())))
+                        .map(|c| c.to_string())
+                        .collect();
+                    format!(
+                        "{}moves {} bring this position back without a capture: abapa ends the \
+                         game here (O.6.2), the sheet plays on",
+                        np.print(),
+                        cycle.join(" ")
+                    )
+                });
+            }
+            if played.captured > 0 {
+                moves.clear();
+            } else {
+                moves.push(mv.letter(pos.to_move()));
             }
             if next.outcome().is_some_and(|o| o.clause == "O.6.1")
                 && np.pits().iter().any(|&s| s > 0)
@@ -320,21 +478,33 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
     findings
 }
 
-/// The findings as a Markdown table with witnesses, frequencies per 1,000 games.
+/// The findings as a Markdown table with frequencies per 1,000 games (95% Wilson intervals), then
+/// each witness: the earliest met in random play, one built by search, or why none can exist.
 pub fn report(game: &str, games: u64, seed: u64, findings: &[Finding]) -> String {
     let mut out = format!(
         "Dynamic findings for {game}: {games} random games, seed {seed} \
          (`mancala-lab inconsistencies --game {game} --games {games} --seed {seed}`)\n\n\
-         | id | clauses | finding | games with it | per 1,000 games |\n|---|---|---|---|---|\n"
+         | id | clauses | finding | games with it | per 1,000 games | 95% interval | witness |\n\
+         |---|---|---|---|---|---|---|\n"
     );
     for f in findings {
+        let (rate, low, high) = wilson(f.games, games);
+        let witness = match (&f.witness, &f.constructed, f.impossible) {
+            (Some((ply, _)), _, _) => format!("random play, ply {ply}"),
+            (None, Some(c), _) if c.reachable => "built, reachable from the start".to_string(),
+            (None, Some(_), _) => "built".to_string(),
+            (None, None, Some(_)) => "none can exist".to_string(),
+            (None, None, None) => "none found".to_string(),
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {:.1} | {:.1}–{:.1} | {witness} |\n",
             f.id,
             f.clauses,
             f.summary,
             f.games,
-            1000.0 * f.games as f64 / games.max(1) as f64
+            1000.0 * rate,
+            1000.0 * low,
+            1000.0 * high
         ));
     }
     for f in findings {
@@ -343,6 +513,15 @@ pub fn report(game: &str, games: u64, seed: u64, findings: &[Finding]) -> String
                 "\n### {} witness (ply {ply})\n\n```\n{w}\n```\n",
                 f.id
             ));
+        }
+        if let Some(c) = &f.constructed {
+            out.push_str(&format!(
+                "\n### {} witness (constructed)\n\n```\n{}\n```\n",
+                f.id, c.text
+            ));
+        }
+        if let Some(why) = f.impossible {
+            out.push_str(&format!("\n### {}: no witness can exist\n\n{why}\n", f.id));
         }
     }
     out
