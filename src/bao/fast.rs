@@ -406,6 +406,158 @@ fn landmark_seen<S: Landmark>(set: &mut Option<HashSet<S>>, state: S) -> bool {
     state.landmark() && !set.get_or_insert_with(HashSet::new).insert(state)
 }
 
+/// A move in progress: both rings in registers, one byte per pit, and what the move did so far.
+struct InPlay {
+    side: usize,
+    kunamua: bool,
+    /// The reading ends both houses at the first mtaji harvest (3.2).
+    ends_houses_at_harvest: bool,
+    mine: u128,
+    theirs: u128,
+    houses: u8,
+    sown: u32,
+    captures: u32,
+    /// The move runs clockwise.
+    cw: bool,
+    /// A harvest emptied the opponent's front row (1.2.1).
+    over: bool,
+    path: MovePath,
+}
+
+impl InPlay {
+    /// Empties own ring `ring` (the house's ownership with it) and sows its seeds on; the pit
+    /// the sowing ended in.
+    #[inline(always)]
+    fn pick_up_and_sow(&mut self, ring: usize, my_bit: u8) -> usize {
+        let n = usize::from(take(&mut self.mine, ring));
+        if ring == HOUSE {
+            self.houses &= !my_bit;
+        }
+        self.sown += n as u32;
+        self.path.sowings += 1;
+        sow_ring(&mut self.mine, step(ring, self.cw, 1), n, self.cw)
+    }
+
+    /// The harvest at front ring `at`: takes the facing pit and sows it from the kichwa the rules
+    /// give (`dir`: the move's direction; `None` in kunamua before one is chosen, when the `right`
+    /// hand picks the kichwa); the pit the sowing ended in.
+    #[inline(always)]
+    fn harvest(&mut self, at: usize, dir: Option<bool>, right: bool) -> usize {
+        let f = facing(at);
+        let seeds = take(&mut self.theirs, f);
+        self.captures += 1;
+        if f == HOUSE {
+            self.houses &= !(1 << (1 - self.side));
+        }
+        if !self.kunamua && self.ends_houses_at_harvest {
+            self.path.houses_lost_at_mtaji_harvest += self.houses.count_ones();
+            self.houses = 0;
+        }
+        self.path.sowings += 1;
+        let (k, c) = if at <= 1 {
+            self.path.left_end_harvests += 1;
+            (0, true)
+        } else if at >= 6 {
+            self.path.right_end_harvests += 1;
+            (7, false)
+        } else {
+            match dir {
+                Some(d) => (if d { 0 } else { 7 }, d),
+                None => {
+                    self.path.chosen_kichwas += 1;
+                    (if right { 7 } else { 0 }, !right)
+                }
+            }
+        };
+        // The opponent's front row is the low eight bytes of their ring.
+        self.over = self.theirs as u64 == 0;
+        self.sown += u32::from(seeds);
+        self.cw = c;
+        sow_ring(&mut self.mine, k, usize::from(seeds), c)
+    }
+
+    /// A capture move from the end `e` of its first sowing on: harvests, kuendelea and the house
+    /// decision (`plus`: play the house); the clause that ended it, whether it proved infinite,
+    /// and whether the house was up for a decision.
+    #[inline(always)]
+    fn capture_relays(
+        &mut self,
+        mut e: usize,
+        plus: bool,
+        limit: u32,
+    ) -> (&'static str, bool, bool) {
+        let my_bit = 1u8 << self.side;
+        let mut decision = false;
+        let mut cycle = CycleCheck::<InMove>::new();
+        loop {
+            if self.over {
+                return ("1.2.1", false, decision);
+            }
+            let here = pit(self.mine, e);
+            if here == 1 {
+                return ("1.5.4", false, decision);
+            }
+            if e < 8 && pit(self.theirs, facing(e)) > 0 {
+                e = self.harvest(e, Some(self.cw), false);
+                continue;
+            }
+            if e == HOUSE && self.houses & my_bit != 0 && here >= 6 {
+                decision = true;
+                if !plus {
+                    return ("4.2.2.3.2", false, decision);
+                }
+            }
+            if self.sown > limit || cycle.repeats((self.mine, self.theirs, self.houses, e, self.cw))
+            {
+                return ("1.5.6", true, decision);
+            }
+            if e == HOUSE {
+                self.houses &= !my_bit;
+            }
+            self.mine = relay(self.mine, e, here, self.cw);
+            self.sown += u32::from(here);
+            self.path.relays += 1;
+            self.path.sowings += 1;
+            e = step(e, self.cw, usize::from(here));
+        }
+    }
+
+    /// A kutakata from the end `e` of its first sowing on (kuendelea until the move stops); the
+    /// clause that ended it and whether it proved infinite.
+    #[inline(always)]
+    fn kutakata_relays(&mut self, e: usize, blocked: u8, limit: u32) -> (&'static str, bool) {
+        let my_bit = 1u8 << self.side;
+        let mut k = Kutakata {
+            mine: self.mine,
+            owned: self.houses & my_bit != 0,
+            sown: self.sown,
+            relays: 0,
+            infinite: false,
+            end: KutakataEnd::Infinite,
+        };
+        if self.cw {
+            k.relays::<true>(e, blocked, limit);
+        } else {
+            k.relays::<false>(e, blocked, limit);
+        }
+        self.mine = k.mine;
+        self.sown = k.sown;
+        self.path.relays = k.relays;
+        self.path.sowings += k.relays;
+        if !k.owned {
+            self.houses &= !my_bit;
+        }
+        let end = match k.end {
+            KutakataEnd::EmptyPit => "1.5.4",
+            KutakataEnd::Blocked => "5.2",
+            KutakataEnd::House if self.kunamua => "4.2.2.3.1",
+            KutakataEnd::House => "1.6.2",
+            KutakataEnd::Infinite => "1.5.6",
+        };
+        (end, k.infinite)
+    }
+}
+
 /// The relay sowing of a kutakata: it never touches the opponent's ring, so it runs in a loop of
 /// its own with few live values.
 struct Kutakata {
@@ -751,207 +903,53 @@ impl FastRules {
 
     fn run(&self, p: &FastPos, mv: FastMove, start: Start) -> Ran {
         let side = usize::from(p.to_move);
-        let ring = usize::from(mv & 15);
-        let right = mv & RIGHT != 0;
-        let plus = mv & PLUS != 0;
-        let kunamua = p.stores[side] > 0;
-        let capture_move = start == Start::Capture;
-        // The two rings live in registers for the whole move, one byte per pit.
-        let mut mine = load_ring(&p.b, side);
-        let mut theirs = load_ring(&p.b, 1 - side);
-        let mut stores = p.stores;
-        let mut houses = p.houses;
-        let mut sown = 0u32;
-        let mut captures = 0u32;
-        let mut decision = false;
-        let mut over = false;
-        // The clause that ends the move, as the reference engine's trace names it.
-        let mut move_end = "";
-        let mut path = MovePath {
-            tax: start == Start::Tax,
-            ..MovePath::default()
+        let mut m = InPlay {
+            side,
+            kunamua: p.stores[side] > 0,
+            ends_houses_at_harvest: self.variant.house_loss
+                == HouseLoss::EmptiedOrFirstMtajiCapture,
+            mine: load_ring(&p.b, side),
+            theirs: load_ring(&p.b, 1 - side),
+            houses: p.houses,
+            sown: 0,
+            captures: 0,
+            cw: false,
+            over: false,
+            path: MovePath {
+                tax: start == Start::Tax,
+                ..MovePath::default()
+            },
         };
-        let my_bit = 1u8 << side;
-        let mut cw;
-        let mut end: Option<usize>;
-
-        // The harvest at front ring `at`: take the facing pit, sow it from the right kichwa.
-        macro_rules! harvest {
-            ($at:expr, $dir:expr) => {{
-                let at: usize = $at;
-                let f = facing(at);
-                let seeds = take(&mut theirs, f);
-                captures += 1;
-                if f == HOUSE {
-                    houses &= !(1 << (1 - side));
-                }
-                if !kunamua && self.variant.house_loss == HouseLoss::EmptiedOrFirstMtajiCapture {
-                    path.houses_lost_at_mtaji_harvest += houses.count_ones();
-                    houses = 0;
-                }
-                path.sowings += 1;
-                let (k, c) = if at <= 1 {
-                    path.left_end_harvests += 1;
-                    (0, true)
-                } else if at >= 6 {
-                    path.right_end_harvests += 1;
-                    (7, false)
-                } else {
-                    match $dir {
-                        Some(d) => (if d { 0 } else { 7 }, d),
-                        None => {
-                            path.chosen_kichwas += 1;
-                            (if right { 7 } else { 0 }, !right)
-                        }
-                    }
-                };
-                // The opponent's front row is the low eight bytes of their ring.
-                over = theirs as u64 == 0;
-                sown += u32::from(seeds);
-                cw = c;
-                sow_ring(&mut mine, k, usize::from(seeds), c)
-            }};
-        }
-
-        if kunamua {
-            stores[side] -= 1;
-            mine += 1 << (8 * ring);
-            sown += 1;
-            match start {
-                Start::Capture => {
-                    end = Some(harvest!(ring, None::<bool>));
-                }
-                Start::Tax => {
-                    mine -= 2 << (8 * HOUSE);
-                    cw = right;
-                    let first = if right { HOUSE + 1 } else { HOUSE - 1 };
-                    sown += 2;
-                    path.sowings += 1;
-                    end = Some(sow_ring(&mut mine, first, 2, cw));
-                }
-                Start::Kutakata => {
-                    cw = right;
-                    let house_stop = ring == HOUSE
-                        && houses & my_bit != 0
-                        && pit(mine, HOUSE) >= 6
-                        && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop;
-                    if house_stop {
-                        end = None;
-                        move_end = "4.2.2.3.1";
-                    } else {
-                        let n = usize::from(take(&mut mine, ring));
-                        if ring == HOUSE {
-                            houses &= !my_bit;
-                        }
-                        sown += n as u32;
-                        path.sowings += 1;
-                        end = Some(sow_ring(&mut mine, step(ring, cw, 1), n, cw));
-                    }
-                }
-            }
-        } else {
-            cw = hand_cw(ring, right);
-            let n = usize::from(take(&mut mine, ring));
-            if ring == HOUSE {
-                houses &= !my_bit;
-            }
-            sown += n as u32;
-            path.sowings += 1;
-            let e = sow_ring(&mut mine, step(ring, cw, 1), n, cw);
-            end = Some(if capture_move {
-                harvest!(e, Some(cw))
-            } else {
-                e
-            });
-        }
-
+        let mut stores = p.stores;
+        let (end, stopped) = self.first_sowing(&mut m, &mut stores, mv, start);
         let limit = match self.variant.infinite_moves {
             InfiniteMoves::Exact => u32::MAX,
             InfiniteMoves::SownLimit(n) => n,
         };
-        let mut infinite = false;
-        if !capture_move {
-            if let Some(e) = end {
-                let mut k = Kutakata {
-                    mine,
-                    owned: houses & my_bit != 0,
-                    sown,
-                    relays: 0,
-                    infinite: false,
-                    end: KutakataEnd::Infinite,
-                };
-                if cw {
-                    k.relays::<true>(e, p.blocked, limit);
-                } else {
-                    k.relays::<false>(e, p.blocked, limit);
-                }
-                mine = k.mine;
-                sown = k.sown;
-                path.relays = k.relays;
-                path.sowings += k.relays;
-                infinite = k.infinite;
-                move_end = match k.end {
-                    KutakataEnd::EmptyPit => "1.5.4",
-                    KutakataEnd::Blocked => "5.2",
-                    KutakataEnd::House if kunamua => "4.2.2.3.1",
-                    KutakataEnd::House => "1.6.2",
-                    KutakataEnd::Infinite => "1.5.6",
-                };
-                if !k.owned {
-                    houses &= !my_bit;
-                }
+        let (move_end, infinite, decision) = match (end, start) {
+            (None, _) => (stopped, false, false),
+            (Some(e), Start::Capture) => {
+                let (move_end, infinite, decision) = m.capture_relays(e, mv & PLUS != 0, limit);
+                (move_end, infinite, decision)
             }
-        } else {
-            let mut cycle = CycleCheck::<InMove>::new();
-            while let Some(e) = end {
-                if over {
-                    move_end = "1.2.1";
-                    break;
-                }
-                let here = pit(mine, e);
-                if here == 1 {
-                    move_end = "1.5.4";
-                    break;
-                }
-                if e < 8 && pit(theirs, facing(e)) > 0 {
-                    end = Some(harvest!(e, Some(cw)));
-                    continue;
-                }
-                if e == HOUSE && houses & my_bit != 0 && here >= 6 {
-                    decision = true;
-                    if !plus {
-                        move_end = "4.2.2.3.2";
-                        break;
-                    }
-                }
-                if sown > limit || cycle.repeats((mine, theirs, houses, e, cw)) {
-                    infinite = true;
-                    move_end = "1.5.6";
-                    break;
-                }
-                if e == HOUSE {
-                    houses &= !my_bit;
-                }
-                mine = relay(mine, e, here, cw);
-                sown += u32::from(here);
-                path.relays += 1;
-                path.sowings += 1;
-                end = Some(step(e, cw, usize::from(here)));
+            (Some(e), _) => {
+                let (move_end, infinite) = m.kutakata_relays(e, p.blocked, limit);
+                (move_end, infinite, false)
             }
-        }
-        infinite |= sown > limit;
+        };
+        let infinite = infinite || m.sown > limit;
         let mut b = [0; 32];
-        store_ring(&mut b, side, mine);
-        store_ring(&mut b, 1 - side, theirs);
+        store_ring(&mut b, side, m.mine);
+        store_ring(&mut b, 1 - side, m.theirs);
         let mut q = FastPos {
             b,
             stores,
-            houses,
+            houses: m.houses,
             to_move: 1 - p.to_move,
             blocked: NONE,
         };
         let mut next_captures = None;
-        if !capture_move && !over && !infinite {
+        if start != Start::Capture && !m.over && !infinite {
             let (blocked, mover_captures) = self.kutakatia(&q);
             (q.blocked, next_captures) = (blocked, Some(mover_captures));
         }
@@ -959,12 +957,62 @@ impl FastRules {
             pos: q,
             infinite,
             decision,
-            captures,
-            sown,
+            captures: m.captures,
+            sown: m.sown,
             next_captures,
             end: move_end,
-            house_played: decision && plus,
-            path,
+            house_played: decision && mv & PLUS != 0,
+            path: m.path,
+        }
+    }
+
+    /// The start of a move up to the end of its first sowing: the pit it ended in, or `None` and
+    /// the clause that ended the move there.
+    #[inline(always)]
+    fn first_sowing(
+        &self,
+        m: &mut InPlay,
+        stores: &mut [u8; 2],
+        mv: FastMove,
+        start: Start,
+    ) -> (Option<usize>, &'static str) {
+        let ring = usize::from(mv & 15);
+        let right = mv & RIGHT != 0;
+        let my_bit = 1u8 << m.side;
+        if !m.kunamua {
+            m.cw = hand_cw(ring, right);
+            let e = m.pick_up_and_sow(ring, my_bit);
+            return if start == Start::Capture {
+                (Some(m.harvest(e, Some(m.cw), right)), "")
+            } else {
+                (Some(e), "")
+            };
+        }
+        stores[m.side] -= 1;
+        m.mine += 1 << (8 * ring);
+        m.sown += 1;
+        match start {
+            Start::Capture => (Some(m.harvest(ring, None, right)), ""),
+            Start::Tax => {
+                m.mine -= 2 << (8 * HOUSE);
+                m.cw = right;
+                let first = if right { HOUSE + 1 } else { HOUSE - 1 };
+                m.sown += 2;
+                m.path.sowings += 1;
+                (Some(sow_ring(&mut m.mine, first, 2, m.cw)), "")
+            }
+            Start::Kutakata => {
+                m.cw = right;
+                let house_stop = ring == HOUSE
+                    && m.houses & my_bit != 0
+                    && pit(m.mine, HOUSE) >= 6
+                    && self.variant.store_seed_into_house == StoreSeedIntoHouse::Stop;
+                if house_stop {
+                    (None, "4.2.2.3.1")
+                } else {
+                    (Some(m.pick_up_and_sow(ring, my_bit)), "")
+                }
+            }
         }
     }
 
