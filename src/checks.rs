@@ -1,5 +1,6 @@
 //! Properties checked on arbitrary input, shared by the fuzz targets (`fuzz/`) and `cargo test`:
 //! each returns `Err` with a description when a property fails; none may panic or hang.
+//! That `Err(String)` is a failure report for the fuzzer to show, not an error a caller handles.
 
 use arbitrary::{Arbitrary, Unstructured};
 
@@ -128,7 +129,7 @@ pub fn bao_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     let v = bao_fuzz_variant();
     let (a, b) = (
         bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz")?,
+        bao_engines::Optimized::with(v, "fuzz").map_err(|e| e.to_string())?,
     );
     lockstep(&a, &b, a.start(), b.start(), bytes, 600)
         .map(|_| ())
@@ -138,8 +139,8 @@ pub fn bao_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
 /// The Oware reference and optimized engines agree under both readings.
 pub fn oware_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     for preset in ["sheet", "abapa"] {
-        let a = oware_engines::Reference::new(preset)?;
-        let b = oware_engines::Optimized::new(preset)?;
+        let a = oware_engines::Reference::new(preset).map_err(|e| e.to_string())?;
+        let b = oware_engines::Optimized::new(preset).map_err(|e| e.to_string())?;
         lockstep(&a, &b, a.start(), b.start(), bytes, 3000).map_err(|d| d.to_string())?;
     }
     Ok(())
@@ -227,7 +228,7 @@ pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
     let v = bao_fuzz_variant();
     let (a, b) = (
         bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz")?,
+        bao_engines::Optimized::with(v, "fuzz").map_err(|e| e.to_string())?,
     );
     let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
     lockstep(&a, &b, sa, sb, rest, 60).map_err(|d| d.to_string())?;
@@ -264,8 +265,8 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
     text_round_trip(&pos, &text, crate::oware::Position::parse)?;
     let rest = u.take_rest();
     for preset in ["sheet", "abapa"] {
-        let a = oware_engines::Reference::new(preset)?;
-        let b = oware_engines::Optimized::new(preset)?;
+        let a = oware_engines::Reference::new(preset).map_err(|e| e.to_string())?;
+        let b = oware_engines::Optimized::new(preset).map_err(|e| e.to_string())?;
         let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
         lockstep(&a, &b, sa, sb, rest, 300).map_err(|d| d.to_string())?;
     }
@@ -434,7 +435,7 @@ pub fn csv_column(data: &[u8]) -> Result<(), String> {
     let mut max = 0u32;
     if let Ok(n) = each_value(data, "input", "plies", |v| max = max.max(v)) {
         if n > 0 {
-            let (bin, count) = bins(max, None, "plies")?;
+            let (bin, count) = bins(max, None, "plies").map_err(|e| e.to_string())?;
             if count > 200 || bin == 0 {
                 return Err(format!("values up to {max}: width {bin}, {count} bins"));
             }

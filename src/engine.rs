@@ -1,7 +1,27 @@
 //! The common face of every engine, as the differential checker sees it: moves, positions and
 //! results as canonical text, so that engines sharing no code can be compared ply by ply.
 
+/// Why no engine plays a reading: an unknown preset, or a reading the optimized engine refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// Not a Bao preset (or infinite-move definition).
+    #[error(transparent)]
+    BaoVariant(#[from] crate::bao::variant::VariantError),
+    /// A Bao reading the optimized engine does not play.
+    #[error(transparent)]
+    BaoUnsupported(#[from] crate::bao::fast::Unsupported),
+    /// Not an Oware preset.
+    #[error(transparent)]
+    OwareVariant(#[from] crate::oware::variant::UnknownVariant),
+    /// An Oware reading the optimized engine does not play.
+    #[error(transparent)]
+    OwareUnsupported(#[from] crate::oware::fast::Unsupported),
+}
+
 /// An engine of one game under one rule reading.
+///
+/// Its refusals (`parse_state`, `play`) are text like everything else it returns: the
+/// differential checker compares and reports them, no caller tells them apart.
 pub trait Engine {
     /// A game state (position plus whatever history the rules need).
     type State: Clone;

@@ -42,14 +42,19 @@ impl fmt::Display for GameKind {
     }
 }
 
+/// A game name that is not `bao` or `oware`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{0}' (known: bao, oware)")]
+pub struct UnknownGame(pub String);
+
 impl std::str::FromStr for GameKind {
-    type Err = String;
+    type Err = UnknownGame;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         GameKind::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game '{s}' (known: bao, oware)"))
+            .ok_or_else(|| UnknownGame(s.to_string()))
     }
 }
 

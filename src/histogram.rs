@@ -6,6 +6,69 @@ use std::io::Read;
 /// Most bins a chart draws.
 pub const MAX_BINS: u64 = 10_000;
 
+/// Why a column could not be read or drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum HistogramError {
+    /// The header line could not be read.
+    #[error("{label}: {source}")]
+    Header {
+        /// The input's name.
+        label: String,
+        /// What the CSV reader found.
+        source: csv::Error,
+    },
+    /// No column of that name.
+    #[error("{label}: no column '{name}'")]
+    NoColumn {
+        /// The input's name.
+        label: String,
+        /// The column asked for.
+        name: String,
+    },
+    /// A row could not be read.
+    #[error("{label}: row {row}: {source}")]
+    Row {
+        /// The input's name.
+        label: String,
+        /// The row (the header is row 1).
+        row: u64,
+        /// What the CSV reader found.
+        source: csv::Error,
+    },
+    /// A value that is not a `u32`.
+    #[error("{label}: row {row}: {name} '{value}' is not a whole number below 2^32")]
+    NotANumber {
+        /// The input's name.
+        label: String,
+        /// The row (the header is row 1).
+        row: u64,
+        /// The column.
+        name: String,
+        /// The value found.
+        value: String,
+    },
+    /// `--bin 0`.
+    #[error("--bin 0: a bin is at least 1 wide")]
+    ZeroBin,
+    /// More than [`MAX_BINS`] bins.
+    #[error(
+        "--bin {bin}: values of {column} up to {max} would need {bins} bins, at most {max_bins} \
+         can be drawn; use --bin {} or more",
+        .max / (MAX_BINS as u32 - 1) + 1,
+        max_bins = MAX_BINS
+    )]
+    TooManyBins {
+        /// The bin width.
+        bin: u32,
+        /// The column.
+        column: String,
+        /// The largest value.
+        max: u32,
+        /// The bins it would need.
+        bins: u64,
+    },
+}
+
 /// Streams the values of column `name` of the CSV read from `input` (named `label` in errors) to
 /// `each`; returns how many rows there were.
 pub fn each_value(
@@ -13,25 +76,38 @@ pub fn each_value(
     label: &str,
     name: &str,
     mut each: impl FnMut(u32),
-) -> Result<u64, String> {
+) -> Result<u64, HistogramError> {
     let mut r = csv::Reader::from_reader(std::io::BufReader::new(input));
-    let headers = r.headers().map_err(|e| format!("{label}: {e}"))?.clone();
+    let headers = r
+        .headers()
+        .map_err(|source| HistogramError::Header {
+            label: label.into(),
+            source,
+        })?
+        .clone();
     let i = headers
         .iter()
         .position(|h| h == name)
-        .ok_or(format!("{label}: no column '{name}'"))?;
+        .ok_or_else(|| HistogramError::NoColumn {
+            label: label.into(),
+            name: name.to_string(),
+        })?;
     let mut rec = csv::StringRecord::new();
     let mut n = 0u64;
     while r
         .read_record(&mut rec)
-        .map_err(|e| format!("{label}: row {}: {e}", n + 2))?
+        .map_err(|source| HistogramError::Row {
+            label: label.into(),
+            row: n + 2,
+            source,
+        })?
     {
         let v = rec.get(i).unwrap_or("");
-        each(v.parse().map_err(|_| {
-            format!(
-                "{label}: row {}: {name} '{v}' is not a whole number below 2^32",
-                n + 2
-            )
+        each(v.parse().map_err(|_| HistogramError::NotANumber {
+            label: label.into(),
+            row: n + 2,
+            name: name.to_string(),
+            value: v.to_string(),
         })?);
         n += 1;
     }
@@ -51,19 +127,20 @@ pub fn auto_bin(max: u32) -> u32 {
 
 /// The bin width (`requested`, or [`auto_bin`]) and the number of bins for values up to `max`
 /// of `column`; an error when the chart would need more than [`MAX_BINS`] bins or a width of 0.
-pub fn bins(max: u32, requested: Option<u32>, column: &str) -> Result<(u32, u64), String> {
+pub fn bins(max: u32, requested: Option<u32>, column: &str) -> Result<(u32, u64), HistogramError> {
     let bin = match requested {
-        Some(0) => return Err("--bin 0: a bin is at least 1 wide".into()),
+        Some(0) => return Err(HistogramError::ZeroBin),
         Some(w) => w,
         None => auto_bin(max),
     };
     let bins = u64::from(max / bin) + 1;
     if bins > MAX_BINS {
-        return Err(format!(
-            "--bin {bin}: values of {column} up to {max} would need {bins} bins, at most \
-             {MAX_BINS} can be drawn; use --bin {} or more",
-            max / (MAX_BINS as u32 - 1) + 1
-        ));
+        return Err(HistogramError::TooManyBins {
+            bin,
+            column: column.to_string(),
+            max,
+            bins,
+        });
     }
     Ok((bin, bins))
 }
@@ -81,5 +158,31 @@ mod tests {
         assert_eq!(auto_bin(300), 2);
         assert!(bins(u32::MAX, Some(1), "plies").is_err());
         assert!(bins(5, Some(0), "plies").is_err());
+    }
+
+    /// The messages `plot` shows, word for word as they were when they were strings.
+    #[test]
+    fn messages() {
+        let read = |csv: &str| each_value(csv.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+        assert_eq!(
+            read("game,seed\n1,2\n").to_string(),
+            "a.csv: no column 'plies'"
+        );
+        assert_eq!(
+            read("game,plies\n1,2\n2,-3\n").to_string(),
+            "a.csv: row 3: plies '-3' is not a whole number below 2^32"
+        );
+        assert!(read("game,plies\n1,2\n2\n")
+            .to_string()
+            .starts_with("a.csv: row 3: "));
+        assert_eq!(
+            bins(5, Some(0), "plies").unwrap_err().to_string(),
+            "--bin 0: a bin is at least 1 wide"
+        );
+        assert_eq!(
+            bins(u32::MAX, Some(1), "plies").unwrap_err().to_string(),
+            "--bin 1: values of plies up to 4294967295 would need 4294967296 bins, at most \
+             10000 can be drawn; use --bin 429540 or more"
+        );
     }
 }

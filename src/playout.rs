@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::engine::EngineError;
 use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
 use crate::policy::{choose, Policy};
 
@@ -216,25 +217,24 @@ pub enum AnyEngine {
 
 impl AnyEngine {
     /// The engine `engine` of `game` under the preset `variant`, or why there is none.
-    pub fn new(game: GameKind, variant: &str, engine: EngineKind) -> Result<AnyEngine, String> {
-        let bad = |e: String| format!("--variant {variant}: {e}");
+    pub fn new(
+        game: GameKind,
+        variant: &str,
+        engine: EngineKind,
+    ) -> Result<AnyEngine, EngineError> {
         Ok(match (game, engine) {
-            (GameKind::Bao, EngineKind::Reference) => AnyEngine::BaoReference(
-                crate::bao::Rules::new(variant.parse().map_err(|e| bad(format!("{e}")))?),
-            ),
-            (GameKind::Bao, EngineKind::Optimized) => AnyEngine::BaoOptimized(
-                crate::bao::fast::FastRules::new(variant.parse().map_err(|e| bad(format!("{e}")))?)
-                    .map_err(|e| bad(e.to_string()))?,
-            ),
-            (GameKind::Oware, EngineKind::Reference) => AnyEngine::OwareReference(
-                crate::oware::Rules::new(variant.parse().map_err(|e| bad(format!("{e}")))?),
-            ),
+            (GameKind::Bao, EngineKind::Reference) => {
+                AnyEngine::BaoReference(crate::bao::Rules::new(variant.parse()?))
+            }
+            (GameKind::Bao, EngineKind::Optimized) => {
+                AnyEngine::BaoOptimized(crate::bao::fast::FastRules::new(variant.parse()?)?)
+            }
+            (GameKind::Oware, EngineKind::Reference) => {
+                AnyEngine::OwareReference(crate::oware::Rules::new(variant.parse()?))
+            }
             (GameKind::Oware, EngineKind::Optimized) => {
-                let v: crate::oware::Variant = variant.parse().map_err(|e| bad(format!("{e}")))?;
-                AnyEngine::OwareOptimized(
-                    crate::oware::fast::FastRules::new(v).map_err(|e| bad(e.to_string()))?,
-                    v,
-                )
+                let v: crate::oware::Variant = variant.parse()?;
+                AnyEngine::OwareOptimized(crate::oware::fast::FastRules::new(v)?, v)
             }
         })
     }
@@ -309,5 +309,36 @@ impl AnyEngine {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_refused_with_the_reason() {
+        use EngineKind::{Optimized, Reference};
+        let refused = |game, variant, kind| AnyEngine::new(game, variant, kind).unwrap_err();
+        assert!(matches!(
+            refused(GameKind::Bao, "nope", Reference),
+            EngineError::BaoVariant(_)
+        ));
+        assert!(matches!(
+            refused(GameKind::Bao, "strict", Optimized),
+            EngineError::BaoUnsupported(_)
+        ));
+        assert!(matches!(
+            refused(GameKind::Oware, "nope", Optimized),
+            EngineError::OwareVariant(_)
+        ));
+        let strict = refused(GameKind::Oware, "strict", Optimized);
+        assert!(matches!(strict, EngineError::OwareUnsupported(_)));
+        assert_eq!(
+            strict.to_string(),
+            "the optimized Oware engine does not support readings that leave a point open \
+             (preset strict): it has no 'rules silent' outcome; use the reference engine"
+        );
+        assert!(AnyEngine::new(GameKind::Oware, "strict", Reference).is_ok());
     }
 }

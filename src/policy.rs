@@ -27,14 +27,19 @@ impl Policy {
     }
 }
 
+/// A policy name that is not `random`, `greedy` or `search`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown policy '{0}' (known: random, greedy, search)")]
+pub struct UnknownPolicy(pub String);
+
 impl std::str::FromStr for Policy {
-    type Err = String;
+    type Err = UnknownPolicy;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         [Policy::Random, Policy::Greedy, Policy::Search]
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown policy '{s}' (known: random, greedy, search)"))
+            .ok_or_else(|| UnknownPolicy(s.to_string()))
     }
 }
 

@@ -71,13 +71,18 @@ pub struct Summary {
 /// The `winner` values, in the order of [`Summary::winners`].
 pub const WINNERS: [&str; 4] = ["South", "North", "draw", "none"];
 
+/// A `winner` column that is not one of [`WINNERS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("winner '{0}' (known: South, North, draw, none)")]
+pub struct UnknownWinner(pub String);
+
 impl Summary {
     /// Adds a game by its `winner`, `end_clause` and `plies` columns; an unknown winner is an error.
-    pub fn add(&mut self, winner: &str, end_clause: &str, plies: u32) -> Result<(), String> {
+    pub fn add(&mut self, winner: &str, end_clause: &str, plies: u32) -> Result<(), UnknownWinner> {
         let w = WINNERS
             .iter()
             .position(|&x| x == winner)
-            .ok_or_else(|| format!("winner '{winner}' (known: South, North, draw, none)"))?;
+            .ok_or_else(|| UnknownWinner(winner.to_string()))?;
         self.winners[w] += 1;
         self.games += 1;
         if let Some(n) = self.ends.get_mut(end_clause) {

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::GameKind;
+use crate::game::{GameKind, UnknownGame};
 use crate::playout::{columns, header};
-use crate::stats::Summary;
+use crate::stats::{Summary, UnknownWinner};
 
 /// What defines a job: a resumed run and the shards of a merge must agree on all of it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -56,8 +56,177 @@ pub const GAMES: &str = "games.csv";
 /// The lock's file name.
 pub const LOCK: &str = ".lock";
 
+/// Why a study folder could not be read, written or used.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The output folder could not be created.
+    #[error("--out {}: {source}", .dir.display())]
+    MakeDir {
+        /// The folder.
+        dir: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// A file stands where the output folder should be.
+    #[error("--out {}: a file, not a folder; choose a folder for the results", .0.display())]
+    NotAFolder(PathBuf),
+    /// Another job holds the folder's lock.
+    #[error(
+        "{} is in use by another stats job (lock {}, process {pid}); wait for it or choose \
+         another --out",
+        .dir.display(),
+        .lock.display()
+    )]
+    Locked {
+        /// The folder.
+        dir: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+        /// The process id the lock names.
+        pid: String,
+    },
+    /// The lock could not be taken, even after removing a stale one.
+    #[error("{}: could not take the lock", .0.display())]
+    LockNotTaken(PathBuf),
+    /// The folder holds a run that is not to be overwritten.
+    #[error(
+        "{} already holds a run ({}); {}--force replaces it, or choose another --out",
+        .dir.display(),
+        .files.join(", "),
+        if *.resume_hint { "--resume continues it, " } else { "" }
+    )]
+    RunPresent {
+        /// The folder.
+        dir: PathBuf,
+        /// The run's files found there.
+        files: Vec<&'static str>,
+        /// Whether to suggest `--resume`.
+        resume_hint: bool,
+    },
+    /// The manifest could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// The manifest is not a manifest.
+    #[error("{}: {source}", .path.display())]
+    BadManifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What the JSON reader found.
+        source: serde_json::Error,
+    },
+    /// The manifest names an unknown game.
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    /// A line of games.csv does not match the manifest.
+    #[error("{}: line {line}: {source}", .path.display())]
+    Row {
+        /// games.csv.
+        path: PathBuf,
+        /// The line (1 is the header).
+        line: u64,
+        /// What is wrong with it.
+        source: RowError,
+    },
+    /// The counted rows are complete and in order but not the bytes the manifest recorded.
+    #[error(
+        "{}: the {rows} rows counted by {manifest} are not the rows it recorded (bytes {bytes} \
+         vs {recorded_bytes}, CRC-32 {crc:08x} vs {recorded_crc:08x}): changed since they were \
+         written",
+        .path.display(),
+        manifest = MANIFEST
+    )]
+    Changed {
+        /// games.csv.
+        path: PathBuf,
+        /// The rows the manifest counts.
+        rows: u64,
+        /// Their bytes on disk.
+        bytes: u64,
+        /// Their bytes as recorded.
+        recorded_bytes: u64,
+        /// Their CRC-32 on disk.
+        crc: u32,
+        /// Their CRC-32 as recorded.
+        recorded_crc: u32,
+    },
+    /// A `--shard` that is not `K/N` with 1 <= K <= N.
+    #[error("--shard '{0}': expected K/N with 1 <= K <= N")]
+    BadShard(String),
+}
+
+/// What is wrong with a line of games.csv (its file and line are in [`StudyError::Row`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    /// The first line is not the game's header.
+    #[error("the header is not that of {game} games.csv ({header})")]
+    Header {
+        /// The manifest's game.
+        game: GameKind,
+        /// Its header, without the line end.
+        header: String,
+    },
+    /// Fewer complete rows than the manifest counts.
+    #[error(
+        "{} holds {complete} complete rows but {manifest} counts {counted} (rows lost or cut); \
+         the folder cannot be used as it is",
+        .path.display(),
+        manifest = MANIFEST
+    )]
+    Cut {
+        /// games.csv.
+        path: PathBuf,
+        /// The complete rows found.
+        complete: u64,
+        /// The rows the manifest counts.
+        counted: u64,
+    },
+    /// Not UTF-8 text.
+    #[error("not UTF-8")]
+    NotUtf8,
+    /// Not the game's number of fields.
+    #[error("{found} fields, {game} rows have {width}")]
+    Fields {
+        /// Fields found.
+        found: usize,
+        /// The manifest's game.
+        game: GameKind,
+        /// Fields of its rows.
+        width: usize,
+    },
+    /// Not the game that belongs on this line.
+    #[error("game '{found}' where game {want} belongs (rows missing, doubled or out of order)")]
+    OutOfOrder {
+        /// The row's `game` field.
+        found: String,
+        /// The game the manifest puts here.
+        want: u64,
+    },
+    /// The `plies` field is not a number.
+    #[error("plies '{0}' is not a number")]
+    Plies(String),
+    /// The `winner` field is not a winner.
+    #[error(transparent)]
+    Winner(#[from] UnknownWinner),
+}
+
+/// A [`StudyError::Io`] error of `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StudyError + '_ {
+    move |source| StudyError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Games `first..end` of shard `K/N` of `games` games (checked: no overflow).
-pub fn shard_range(games: u64, shard: Option<&str>) -> Result<(u64, u64), String> {
+pub fn shard_range(games: u64, shard: Option<&str>) -> Result<(u64, u64), StudyError> {
     let Some(s) = shard else {
         return Ok((0, games));
     };
@@ -65,7 +234,7 @@ pub fn shard_range(games: u64, shard: Option<&str>) -> Result<(u64, u64), String
         .split_once('/')
         .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
         .filter(|&(k, n)| n > 0 && (1..=n).contains(&k));
-    let (k, n) = parsed.ok_or_else(|| format!("--shard '{s}': expected K/N with 1 <= K <= N"))?;
+    let (k, n) = parsed.ok_or_else(|| StudyError::BadShard(s.to_string()))?;
     let at = |k: u64| (u128::from(k) * u128::from(games) / u128::from(n)) as u64;
     Ok((at(k - 1), at(k)))
 }
@@ -75,7 +244,7 @@ pub struct DirLock(PathBuf);
 
 impl DirLock {
     /// Takes the lock of `dir`, or says who holds it.
-    pub fn take(dir: &Path) -> Result<DirLock, String> {
+    pub fn take(dir: &Path) -> Result<DirLock, StudyError> {
         let path = dir.join(LOCK);
         for _ in 0..2 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -94,17 +263,16 @@ impl DirLock {
                         let _ = fs::remove_file(&path);
                         continue;
                     }
-                    return Err(format!(
-                        "{} is in use by another stats job (lock {}, process {pid}); wait for it \
-                         or choose another --out",
-                        dir.display(),
-                        path.display()
-                    ));
+                    return Err(StudyError::Locked {
+                        dir: dir.to_path_buf(),
+                        lock: path,
+                        pid: pid.to_string(),
+                    });
                 }
-                Err(e) => return Err(format!("{}: {e}", path.display())),
+                Err(e) => return Err(io(&path)(e)),
             }
         }
-        Err(format!("{}: could not take the lock", path.display()))
+        Err(StudyError::LockNotTaken(path))
     }
 }
 
@@ -115,40 +283,40 @@ impl Drop for DirLock {
 }
 
 /// Creates the output folder `dir` (and its parents); a file in its place is named as such.
-pub fn make_dir(dir: &Path) -> Result<(), String> {
+pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
     if dir.exists() && !dir.is_dir() {
-        return Err(format!(
-            "--out {}: a file, not a folder; choose a folder for the results",
-            dir.display()
-        ));
+        return Err(StudyError::NotAFolder(dir.to_path_buf()));
     }
-    fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
+    fs::create_dir_all(dir).map_err(|source| StudyError::MakeDir {
+        dir: dir.to_path_buf(),
+        source,
+    })
 }
 
 /// Writes `text` to a sibling file and renames it over `path`.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
     let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    fs::write(&tmp, text).map_err(io(&tmp))?;
+    fs::rename(&tmp, path).map_err(io(path))
 }
 
 /// Writes the manifest of `dir`.
-pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), String> {
-    let json = serde_json::to_string_pretty(m).map_err(|e| e.to_string())?;
+pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
+    let json = serde_json::to_string_pretty(m)?;
     write_atomic(&dir.join(MANIFEST), &(json + "\n"))
 }
 
 /// Reads the manifest of `dir`.
-pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
+pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
     let path = dir.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    serde_json::from_str(&text).map_err(|source| StudyError::BadManifest { path, source })
 }
 
 /// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files.
-pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(), String> {
+pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(), StudyError> {
     let files = [MANIFEST, GAMES, "clauses.csv", "summary.csv"];
-    let present: Vec<&str> = files
+    let present: Vec<&'static str> = files
         .iter()
         .copied()
         .filter(|f| dir.join(f).exists())
@@ -157,26 +325,24 @@ pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(
         return Ok(());
     }
     if !force {
-        return Err(format!(
-            "{} already holds a run ({}); {}--force replaces it, or choose another --out",
-            dir.display(),
-            present.join(", "),
-            if resume_hint {
-                "--resume continues it, "
-            } else {
-                ""
-            }
-        ));
+        return Err(StudyError::RunPresent {
+            dir: dir.to_path_buf(),
+            files: present,
+            resume_hint,
+        });
     }
     for f in present {
-        fs::remove_file(dir.join(f)).map_err(|e| format!("{}: {e}", dir.join(f).display()))?;
+        let path = dir.join(f);
+        fs::remove_file(&path).map_err(io(&path))?;
     }
     Ok(())
 }
 
 /// What reading a folder's games.csv against its manifest found.
 pub struct Verified {
+    /// The counted rows' games.
     pub summary: Summary,
+    /// The CRC-32 of the counted rows so far (a resumed run goes on with it).
     pub hasher: crc32fast::Hasher,
     /// Bytes of the header and the counted rows (where a resumed run goes on writing).
     pub end: u64,
@@ -190,25 +356,24 @@ pub struct Verified {
 pub fn verify_rows(
     dir: &Path,
     m: &Manifest,
-    mut copy: impl FnMut(&[u8]) -> Result<(), String>,
-) -> Result<Verified, String> {
+    mut copy: impl FnMut(&[u8]) -> Result<(), StudyError>,
+) -> Result<Verified, StudyError> {
     let path = dir.join(GAMES);
     let game: GameKind = m.job.game.parse()?;
-    let file = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = File::open(&path).map_err(io(&path))?;
     let total = file.metadata().map(|md| md.len()).unwrap_or(0);
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut line = Vec::new();
-    let at = |n: u64| format!("{}: line {n}", path.display());
-    reader
-        .read_until(b'\n', &mut line)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let at = |line: u64, source: RowError| StudyError::Row {
+        path: path.clone(),
+        line,
+        source,
+    };
+    reader.read_until(b'\n', &mut line).map_err(io(&path))?;
     let head = header(game);
     if line != head.as_bytes() {
-        return Err(format!(
-            "{}: the header is not that of {game} games.csv ({})",
-            at(1),
-            head.trim_end()
-        ));
+        let header = head.trim_end().to_string();
+        return Err(at(1, RowError::Header { game, header }));
     }
     let width = columns(game).len();
     let mut v = Verified {
@@ -220,62 +385,51 @@ pub fn verify_rows(
     for i in 0..m.games_done {
         let n = i + 2;
         line.clear();
-        reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        reader.read_until(b'\n', &mut line).map_err(io(&path))?;
         if line.last() != Some(&b'\n') {
-            return Err(format!(
-                "{}: {} holds {} complete rows but {MANIFEST} counts {} (rows lost or cut); \
-                 the folder cannot be used as it is",
-                at(n),
-                path.display(),
-                i,
-                m.games_done
-            ));
+            let cut = RowError::Cut {
+                path: path.clone(),
+                complete: i,
+                counted: m.games_done,
+            };
+            return Err(at(n, cut));
         }
-        let text = std::str::from_utf8(&line[..line.len() - 1])
-            .map_err(|_| format!("{}: not UTF-8", at(n)))?;
+        let text =
+            std::str::from_utf8(&line[..line.len() - 1]).map_err(|_| at(n, RowError::NotUtf8))?;
         let fields: Vec<&str> = text.split(',').collect();
         if fields.len() != width {
-            return Err(format!(
-                "{}: {} fields, {game} rows have {width}",
-                at(n),
-                fields.len()
-            ));
+            let found = fields.len();
+            return Err(at(n, RowError::Fields { found, game, width }));
         }
         let want = m.first_game + i;
         if fields[0].parse::<u64>().ok() != Some(want) {
-            return Err(format!(
-                "{}: game '{}' where game {want} belongs (rows missing, doubled or out of order)",
-                at(n),
-                fields[0]
-            ));
+            let found = fields[0].to_string();
+            return Err(at(n, RowError::OutOfOrder { found, want }));
         }
         let plies = fields[3]
             .parse::<u32>()
-            .map_err(|_| format!("{}: plies '{}' is not a number", at(n), fields[3]))?;
+            .map_err(|_| at(n, RowError::Plies(fields[3].to_string())))?;
         v.summary
             .add(fields[4], fields[5], plies)
-            .map_err(|e| format!("{}: {e}", at(n)))?;
+            .map_err(|e| at(n, e.into()))?;
         v.hasher.update(&line);
         v.end += line.len() as u64;
         copy(&line)?;
     }
     let (bytes, crc) = (v.end - head.len() as u64, v.hasher.clone().finalize());
     if (bytes, crc) != (m.rows_bytes, m.rows_crc32) {
-        return Err(format!(
-            "{}: the {} rows counted by {MANIFEST} are not the rows it recorded (bytes {bytes} \
-             vs {}, CRC-32 {crc:08x} vs {:08x}): changed since they were written",
-            path.display(),
-            m.games_done,
-            m.rows_bytes,
-            m.rows_crc32
-        ));
+        return Err(StudyError::Changed {
+            path,
+            rows: m.games_done,
+            bytes,
+            recorded_bytes: m.rows_bytes,
+            crc,
+            recorded_crc: m.rows_crc32,
+        });
     }
     v.extra = total.saturating_sub(v.end);
     Ok(v)
 }
-
 /// clauses.csv: `clause,kind,count`, the clause events every engine of the game reports
 /// (`event`) and the clauses that ended the games (`end`).
 pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String {
@@ -290,10 +444,183 @@ pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String 
 }
 
 /// Writes clauses.csv and summary.csv of a finished run.
-pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), String> {
+pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), StudyError> {
     write_atomic(
         &dir.join("clauses.csv"),
         &clauses_csv(&m.clause_events, summary),
     )?;
     write_atomic(&dir.join("summary.csv"), &summary.csv())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages the command line shows, word for word as they were when they were strings.
+    #[test]
+    fn messages() {
+        let dir = PathBuf::from("/tmp/run");
+        let games = dir.join(GAMES);
+        let io = |kind| std::io::Error::from(kind);
+        let cases: Vec<(StudyError, &str)> = vec![
+            (
+                StudyError::Io {
+                    path: games.clone(),
+                    source: io(std::io::ErrorKind::NotFound),
+                },
+                "/tmp/run/games.csv: entity not found",
+            ),
+            (
+                StudyError::MakeDir {
+                    dir: dir.clone(),
+                    source: io(std::io::ErrorKind::PermissionDenied),
+                },
+                "--out /tmp/run: permission denied",
+            ),
+            (
+                StudyError::NotAFolder(dir.clone()),
+                "--out /tmp/run: a file, not a folder; choose a folder for the results",
+            ),
+            (
+                StudyError::Locked {
+                    dir: dir.clone(),
+                    lock: dir.join(LOCK),
+                    pid: "42".into(),
+                },
+                "/tmp/run is in use by another stats job (lock /tmp/run/.lock, process 42); wait \
+                 for it or choose another --out",
+            ),
+            (
+                StudyError::LockNotTaken(dir.join(LOCK)),
+                "/tmp/run/.lock: could not take the lock",
+            ),
+            (
+                StudyError::RunPresent {
+                    dir: dir.clone(),
+                    files: vec![MANIFEST, GAMES],
+                    resume_hint: true,
+                },
+                "/tmp/run already holds a run (manifest.json, games.csv); --resume continues it, \
+                 --force replaces it, or choose another --out",
+            ),
+            (
+                StudyError::RunPresent {
+                    dir: dir.clone(),
+                    files: vec![GAMES],
+                    resume_hint: false,
+                },
+                "/tmp/run already holds a run (games.csv); --force replaces it, or choose another \
+                 --out",
+            ),
+            (
+                StudyError::Game(UnknownGame("chess".into())),
+                "unknown game 'chess' (known: bao, oware)",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 1,
+                    source: RowError::Header {
+                        game: GameKind::Oware,
+                        header: "game,seed".into(),
+                    },
+                },
+                "/tmp/run/games.csv: line 1: the header is not that of oware games.csv \
+                 (game,seed)",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 4,
+                    source: RowError::Cut {
+                        path: games.clone(),
+                        complete: 2,
+                        counted: 5,
+                    },
+                },
+                "/tmp/run/games.csv: line 4: /tmp/run/games.csv holds 2 complete rows but \
+                 manifest.json counts 5 (rows lost or cut); the folder cannot be used as it is",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 3,
+                    source: RowError::NotUtf8,
+                },
+                "/tmp/run/games.csv: line 3: not UTF-8",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 3,
+                    source: RowError::Fields {
+                        found: 2,
+                        game: GameKind::Bao,
+                        width: 9,
+                    },
+                },
+                "/tmp/run/games.csv: line 3: 2 fields, bao rows have 9",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 3,
+                    source: RowError::OutOfOrder {
+                        found: "7".into(),
+                        want: 1,
+                    },
+                },
+                "/tmp/run/games.csv: line 3: game '7' where game 1 belongs (rows missing, doubled \
+                 or out of order)",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 3,
+                    source: RowError::Plies("x".into()),
+                },
+                "/tmp/run/games.csv: line 3: plies 'x' is not a number",
+            ),
+            (
+                StudyError::Row {
+                    path: games.clone(),
+                    line: 3,
+                    source: UnknownWinner("south".into()).into(),
+                },
+                "/tmp/run/games.csv: line 3: winner 'south' (known: South, North, draw, none)",
+            ),
+            (
+                StudyError::Changed {
+                    path: games.clone(),
+                    rows: 3,
+                    bytes: 120,
+                    recorded_bytes: 121,
+                    crc: 0xab,
+                    recorded_crc: 0x1234_5678,
+                },
+                "/tmp/run/games.csv: the 3 rows counted by manifest.json are not the rows it \
+                 recorded (bytes 120 vs 121, CRC-32 000000ab vs 12345678): changed since they \
+                 were written",
+            ),
+            (
+                StudyError::BadShard("0/2".into()),
+                "--shard '0/2': expected K/N with 1 <= K <= N",
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn shards() {
+        assert_eq!(shard_range(10, None).unwrap(), (0, 10));
+        assert_eq!(shard_range(10, Some("2/3")).unwrap(), (3, 6));
+        for bad in ["0/2", "3/2", "1/0", "1", "a/b"] {
+            assert!(matches!(
+                shard_range(10, Some(bad)),
+                Err(StudyError::BadShard(s)) if s == bad
+            ));
+        }
+    }
 }

@@ -8,7 +8,7 @@ use super::position::{Position, Setup, Stage};
 use super::position_text;
 use super::rules::{IllegalMove, Rules};
 use super::variant::Variant;
-use crate::engine::{legal_then_result, Engine};
+use crate::engine::{legal_then_result, Engine, EngineError};
 use crate::game::{
     clause_index, Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict,
 };
@@ -27,8 +27,8 @@ pub struct Optimized {
 
 impl Reference {
     /// The reference engine for a preset name.
-    pub fn new(preset: &str) -> Result<Reference, String> {
-        let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
+    pub fn new(preset: &str) -> Result<Reference, EngineError> {
+        let v: Variant = preset.parse()?;
         Ok(Reference::with(v, preset))
     }
 
@@ -43,15 +43,15 @@ impl Reference {
 
 impl Optimized {
     /// The optimized engine for a preset name.
-    pub fn new(preset: &str) -> Result<Optimized, String> {
-        let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
+    pub fn new(preset: &str) -> Result<Optimized, EngineError> {
+        let v: Variant = preset.parse()?;
         Optimized::with(v, preset)
     }
 
     /// The optimized engine for a variant, reported under `label`.
-    pub fn with(variant: Variant, label: &str) -> Result<Optimized, String> {
+    pub fn with(variant: Variant, label: &str) -> Result<Optimized, EngineError> {
         Ok(Optimized {
-            rules: FastRules::new(variant).map_err(|e| e.to_string())?,
+            rules: FastRules::new(variant)?,
             preset: label.to_string(),
         })
     }

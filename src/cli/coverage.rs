@@ -60,7 +60,9 @@ fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report,
 fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
     use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
     use mancala_lab::policy::Policy;
-    let engine = AnyEngine::new(kind, kind.default_variant(), EngineKind::Reference)?;
+    let variant = kind.default_variant();
+    let engine = AnyEngine::new(kind, variant, EngineKind::Reference)
+        .map_err(|e| format!("--variant {variant}: {e}"))?;
     let mut counts = BTreeMap::new();
     engine.play(
         Policy::Random,

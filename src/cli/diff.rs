@@ -246,8 +246,9 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         .variant
         .clone()
         .unwrap_or_else(|| args.game.default_variant().to_string());
-    let engines = [EngineKind::Reference, EngineKind::Optimized]
-        .map(|kind| AnyEngine::new(args.game, &variant, kind));
+    let engines = [EngineKind::Reference, EngineKind::Optimized].map(|kind| {
+        AnyEngine::new(args.game, &variant, kind).map_err(|e| format!("--variant {variant}: {e}"))
+    });
     let [Ok(reference), Ok(optimized)] = engines else {
         let [a, b] = engines;
         return Err(a.and(b).err().unwrap_or_default());
@@ -370,8 +371,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
                     .print()
             };
             run_pair(
-                &Reference::new(&v)?,
-                &Optimized::new(&v)?,
+                &Reference::new(&v).map_err(|e| e.to_string())?,
+                &Optimized::new(&v).map_err(|e| e.to_string())?,
                 &args,
                 &v,
                 &start,
@@ -419,7 +420,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
             };
             run_pair(
                 &Reference::with(variant, &label),
-                &Optimized::with(variant, &label)?,
+                &Optimized::with(variant, &label).map_err(|e| e.to_string())?,
                 &args,
                 &v,
                 &start,

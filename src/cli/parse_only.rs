@@ -33,7 +33,7 @@ pub fn check_values(matches: &clap::ArgMatches) -> Result<(), String> {
             .map_err(|e| format!("--infinite: {e}"))?;
     }
     if let Some(shard) = text("shard") {
-        mancala_lab::study::shard_range(0, Some(shard))?;
+        mancala_lab::study::shard_range(0, Some(shard)).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

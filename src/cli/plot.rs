@@ -30,10 +30,10 @@ pub struct PlotArgs {
 /// Streams the values of column `name` of the CSV at `path` ('-': standard input) to `each`.
 fn each_value(path: &str, name: &str, each: impl FnMut(u32)) -> Result<u64, String> {
     if path == "-" {
-        histogram::each_value(std::io::stdin().lock(), path, name, each)
+        histogram::each_value(std::io::stdin().lock(), path, name, each).map_err(|e| e.to_string())
     } else {
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        histogram::each_value(file, path, name, each)
+        histogram::each_value(file, path, name, each).map_err(|e| e.to_string())
     }
 }
 
@@ -63,7 +63,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         }
     }
     max = stdin_values.iter().copied().fold(max, u32::max);
-    let (bin, bins) = histogram::bins(max, args.bin, &args.column)?;
+    let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
     for &(name, path) in &runs {
         let mut counts = vec![0u64; bins as usize];

@@ -18,7 +18,7 @@ use mancala_lab::policy::Policy;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
     clear_for_new_run, make_dir, read_manifest, save_manifest, shard_range, verify_rows,
-    write_results, DirLock, Job, Manifest, GAMES, MANIFEST,
+    write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
 };
 
 use super::interrupt_on_ctrl_c;
@@ -256,8 +256,8 @@ pub fn run_job(
     interrupt: &AtomicBool,
     quiet: bool,
 ) -> Result<(ExitCode, Option<Summary>), String> {
-    make_dir(&args.out)?;
-    let _lock = DirLock::take(&args.out)?;
+    make_dir(&args.out).map_err(|e| e.to_string())?;
+    let _lock = DirLock::take(&args.out).map_err(|e| e.to_string())?;
     let games_path = args.out.join(GAMES);
     let threads = args
         .threads
@@ -269,17 +269,18 @@ pub fn run_job(
             Some(old),
         )
     } else {
-        clear_for_new_run(&args.out, args.force, true)?;
+        clear_for_new_run(&args.out, args.force, true).map_err(|e| e.to_string())?;
         (job_of(args)?, None)
     };
-    let game: GameKind = job.game.parse()?;
-    let policy: Policy = job.policy.parse()?;
+    let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
+    let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
     let engine_kind = match job.engine.as_str() {
         "reference" => EngineKind::Reference,
         _ => EngineKind::Optimized,
     };
-    let engine = AnyEngine::new(game, &job.variant, engine_kind)?;
-    let (first, end) = shard_range(job.games, job.shard.as_deref())?;
+    let engine = AnyEngine::new(game, &job.variant, engine_kind)
+        .map_err(|e| format!("--variant {}: {e}", job.variant))?;
+    let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let mut manifest = Manifest {
         command: std::env::args().collect(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -307,7 +308,7 @@ pub fn run_job(
                 old.end_game
             ));
         }
-        let v = verify_rows(&args.out, &old, |_| Ok(()))?;
+        let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| e.to_string())?;
         if v.extra > 0 {
             // Rows written after the last manifest save (an interrupted run): dropped, and
             // played again.
@@ -328,7 +329,7 @@ pub fn run_job(
             .map_err(|e| format!("{}: {e}", games_path.display()))?;
     }
     // Saved before the first game, so that a job stopped at any point can be resumed.
-    save_manifest(&args.out, &manifest)?;
+    save_manifest(&args.out, &manifest).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -360,7 +361,7 @@ pub fn run_job(
     let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
         file.flush()
             .map_err(|e| format!("{}: {e}", games_path.display()))?;
-        save_manifest(&args.out, m)
+        save_manifest(&args.out, m).map_err(|e| e.to_string())
     };
     super::in_order(
         &pool,
@@ -420,7 +421,7 @@ pub fn run_job(
         );
         return Ok((ExitCode::from(130), None));
     }
-    write_results(&args.out, &manifest, &summary)?;
+    write_results(&args.out, &manifest, &summary).map_err(|e| e.to_string())?;
     Ok((ExitCode::SUCCESS, Some(summary)))
 }
 
@@ -443,7 +444,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     }
     let mut parts: Vec<Manifest> = Vec::new();
     for s in shards {
-        parts.push(read_manifest(s)?);
+        parts.push(read_manifest(s).map_err(|e| e.to_string())?);
     }
     let mut order: Vec<usize> = (0..parts.len()).collect();
     order.sort_by_key(|&i| parts[i].first_game);
@@ -488,10 +489,14 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             base.job.games
         ));
     }
-    make_dir(out)?;
-    let _lock = DirLock::take(out)?;
-    clear_for_new_run(out, force, false)?;
-    let game: GameKind = base.job.game.parse()?;
+    make_dir(out).map_err(|e| e.to_string())?;
+    let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
+    clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
+    let game = base
+        .job
+        .game
+        .parse::<GameKind>()
+        .map_err(|e| e.to_string())?;
     let tmp = out.join("games.csv.tmp");
     let mut w = BufWriter::with_capacity(
         1 << 20,
@@ -505,8 +510,12 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         let v = verify_rows(&shards[i], &parts[i], |row| {
             hasher.update(row);
             bytes += row.len() as u64;
-            w.write_all(row).map_err(werr)
-        })?;
+            w.write_all(row).map_err(|source| StudyError::Io {
+                path: tmp.clone(),
+                source,
+            })
+        })
+        .map_err(|e| e.to_string())?;
         if v.extra > 0 {
             return Err(format!(
                 "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
@@ -537,8 +546,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         clause_events: events,
         ..base
     };
-    write_results(out, &merged, &summary)?;
-    save_manifest(out, &merged)?;
+    write_results(out, &merged, &summary).map_err(|e| e.to_string())?;
+    save_manifest(out, &merged).map_err(|e| e.to_string())?;
     print_summary(
         &format!("merged {} shards into {}", shards.len(), out.display()),
         &summary,
@@ -576,7 +585,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
     let (code, summary) = run_job(&args.run, &interrupt, false)?;
     if let Some(summary) = summary {
-        let m = read_manifest(&args.run.out)?;
+        let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
         print_summary(
             &format!(
                 "{} games {}..{} of {} ({} {}, {} policy, {} engine) written to {}",

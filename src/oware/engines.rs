@@ -6,7 +6,7 @@ use super::notation::Move;
 use super::position::Position;
 use super::rules::{Rules, Verdict as RulesVerdict};
 use super::{Game, Side, Variant};
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineError};
 use crate::game::{Draw, Ending, Events, GameKind, Ply, PlyFacts, Silent, Verdict};
 
 /// The reference engine under a named preset.
@@ -23,8 +23,8 @@ pub struct Optimized {
 
 impl Reference {
     /// The reference engine for a preset name.
-    pub fn new(preset: &str) -> Result<Reference, String> {
-        let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
+    pub fn new(preset: &str) -> Result<Reference, EngineError> {
+        let v: Variant = preset.parse()?;
         Ok(Reference {
             rules: Rules::new(v),
             preset: preset.to_string(),
@@ -34,10 +34,10 @@ impl Reference {
 
 impl Optimized {
     /// The optimized engine for a preset name.
-    pub fn new(preset: &str) -> Result<Optimized, String> {
-        let v: Variant = preset.parse().map_err(|e| format!("{e}"))?;
+    pub fn new(preset: &str) -> Result<Optimized, EngineError> {
+        let v: Variant = preset.parse()?;
         Ok(Optimized {
-            rules: FastRules::new(v).map_err(|e| e.to_string())?,
+            rules: FastRules::new(v)?,
             preset: preset.to_string(),
         })
     }
