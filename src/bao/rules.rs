@@ -524,7 +524,14 @@ impl Rules {
         let (ended, house_decision) = if first.silent.is_some() {
             (Ended::Silent, false)
         } else {
-            self.sow_on(&mut m, mv, start, first.end, first.direction, first.game_over)
+            self.sow_on(
+                &mut m,
+                mv,
+                start,
+                first.end,
+                first.direction,
+                first.game_over,
+            )
         };
         // spec: bao 1.5.6 under a sowing limit, a move that sowed more than the limit is infinite
         let over_limit =

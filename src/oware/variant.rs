@@ -29,7 +29,7 @@ pub enum NoAllowedMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CycleEnd {
     /// The game ends when a position (player to move, scores, pits) occurs this many times since
-    /// the last capture: 2 is the first repetition (abapa), 3 two full rounds of the cycle (sheet).
+    /// the last capture: 2 is the first repetition (abapa), 4 more than two full rounds (sheet).
     Occurrences(u8),
     /// Left open ("full round" is undefined): at the first repetition the game stops with a
     /// "rules silent" outcome.
@@ -78,7 +78,8 @@ impl Variant {
     pub const SHEET: Variant = Variant {
         grand_slam: GrandSlam::Forbidden,
         no_allowed_move: NoAllowedMove::EachTakesOwn,
-        cycle_end: CycleEnd::Occurrences(3),
+        // spec: oware O.6.2 more than two full rounds: the position's fourth occurrence
+        cycle_end: CycleEnd::Occurrences(4),
         final_sweep: FinalSweep::None,
         first_player: Side::South,
     };
