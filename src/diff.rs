@@ -18,9 +18,9 @@ pub struct Divergence {
     /// What differed: `legal moves`, `position`, `result` or `play`.
     pub what: &'static str,
     /// The first engine's name and view.
-    pub a: (String, String),
+    pub first: (String, String),
     /// The second engine's name and view.
-    pub b: (String, String),
+    pub second: (String, String),
 }
 
 impl fmt::Display for Divergence {
@@ -33,8 +33,8 @@ impl fmt::Display for Divergence {
         writeln!(f, "moves: {}", self.moves.join(" "))?;
         writeln!(f, "position before the last move:")?;
         write!(f, "{}", self.before)?;
-        writeln!(f, "{}: {}", self.a.0, self.a.1)?;
-        write!(f, "{}: {}", self.b.0, self.b.1)
+        writeln!(f, "{}: {}", self.first.0, self.first.1)?;
+        write!(f, "{}: {}", self.second.0, self.second.1)
     }
 }
 
@@ -47,7 +47,7 @@ impl Divergence {
             .map_or(String::new(), |m| format!("moves: {m}\n"));
         format!(
             "# {} vs {}: {} differ\ngame: {game}\nvariant: {variant}\nposition:\n{}end\n{last}",
-            self.a.0, self.b.0, self.what, self.before
+            self.first.0, self.second.0, self.what, self.before
         )
     }
 }
@@ -71,8 +71,8 @@ pub fn lockstep<A: Engine, B: Engine>(
                 moves: moves.to_vec(),
                 before: before.to_string(),
                 what,
-                a: (a.name(), va),
-                b: (b.name(), vb),
+                first: (a.name(), va),
+                second: (b.name(), vb),
             })
         };
     for ply in 0..=max_plies {

@@ -189,10 +189,10 @@ fn lone_pit_positions() -> Vec<FastPos> {
                             let blocked = match rng.gen_range(0..4) {
                                 0 => ring as u8,
                                 1 => rng.gen_range(0..16),
-                                _ => mancala_lab::bao::fast::NONE,
+                                _ => mancala_lab::bao::fast::NO_PIT,
                             };
                             out.push(FastPos {
-                                b,
+                                pits: b,
                                 stores,
                                 houses,
                                 to_move,

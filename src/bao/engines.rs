@@ -2,7 +2,7 @@
 //! text-based [`Engine`] of the differential checker.
 
 use super::board::{Board, Hand, Pit, Side};
-use super::fast::{FastMove, FastPlay, FastPos, FastRules, FastState, NONE, PLUS, RIGHT};
+use super::fast::{FastMove, FastPlay, FastPos, FastRules, FastState, NO_PIT, PLUS, RIGHT};
 use super::notation::{Move, MoveKind, MoveText};
 use super::position::{Position, Setup, Stage};
 use super::position_text;
@@ -66,11 +66,11 @@ pub fn to_fast(p: &Position) -> FastPos {
         }
     }
     FastPos {
-        b,
+        pits: b,
         stores: [p.store(Side::South), p.store(Side::North)],
         houses: u8::from(p.house_owned(Side::South)) | (u8::from(p.house_owned(Side::North)) << 1),
         to_move: p.to_move().index() as u8,
-        blocked: p.blocked().map_or(NONE, |pit| pit.ring() as u8),
+        blocked: p.blocked().map_or(NO_PIT, |pit| pit.ring() as u8),
     }
 }
 
@@ -79,7 +79,7 @@ pub fn from_fast(f: &FastPos) -> Setup {
     let mut board = Board::empty();
     for side in Side::BOTH {
         for pit in Pit::all() {
-            board.set(side, pit, f.b[side.index() * 16 + pit.ring()]);
+            board.set(side, pit, f.pits[side.index() * 16 + pit.ring()]);
         }
     }
     Setup {
@@ -91,12 +91,12 @@ pub fn from_fast(f: &FastPos) -> Setup {
         } else {
             Side::North
         },
-        blocked: (f.blocked != NONE).then(|| Pit::from_ring(usize::from(f.blocked))),
+        blocked: (f.blocked != NO_PIT).then(|| Pit::from_ring(usize::from(f.blocked))),
     }
 }
 
 /// The notation of an optimized-engine move.
-pub fn fast_move_notation(side: Side, mv: u8, kind: u8) -> String {
+pub fn fast_move_notation(side: Side, mv: u8, kind: MoveKind) -> String {
     let m = Move {
         pit: Pit::from_ring(usize::from(mv & 15)),
         hand: if mv & RIGHT != 0 {
@@ -105,11 +105,6 @@ pub fn fast_move_notation(side: Side, mv: u8, kind: u8) -> String {
             Hand::Left
         },
         play_house: mv & PLUS != 0,
-    };
-    let kind = match kind {
-        0 => MoveKind::Capture,
-        1 => MoveKind::Kutakata,
-        _ => MoveKind::Kutakatia,
     };
     m.notation(side, kind)
 }
@@ -421,7 +416,7 @@ impl Game for Rules {
 
 /// Seeds on `side`'s 16 pits.
 fn side_seeds(p: &FastPos, side: usize) -> u32 {
-    p.b[side * 16..side * 16 + 16]
+    p.pits[side * 16..side * 16 + 16]
         .iter()
         .map(|&s| u32::from(s))
         .sum()
@@ -447,14 +442,14 @@ impl FastRules {
             && played.harvests == 0
             && usize::from(mv & 15) == 4
             && before.houses & (1 << me) != 0
-            && before.b[me * 16 + 4] == 5;
+            && before.pits[me * 16 + 4] == 5;
         PlyFacts {
             seeds_captured: side_seeds(before, 1 - me) - side_seeds(after, 1 - me),
             harvests: played.harvests,
             sown: played.sown,
             houses_lost: (before.houses & !after.houses).count_ones(),
             mtaji: !kunamua,
-            undefined: u32::from(house_of_five) + u32::from(after.blocked != NONE),
+            undefined: u32::from(house_of_five) + u32::from(after.blocked != NO_PIT),
             events: {
                 let mut events = Events::new(BAO_COUNTED_EVENTS);
                 let path = played.path;
@@ -514,7 +509,7 @@ impl FastRules {
                 events.add_at(at!("1.4.4"), harvests - ends);
                 events.add_at(at!("4.2.1.2"), u32::from(played.house_played));
                 // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
-                events.add_at(at!("5.1"), u32::from(after.blocked != NONE));
+                events.add_at(at!("5.1"), u32::from(after.blocked != NO_PIT));
                 // Houses lost at the first mtaji harvest (3.2, under the reading that ends them
                 // there) and by being emptied or harvested (4.2.1.1).
                 let lost = (before.houses & !after.houses).count_ones();
@@ -613,7 +608,7 @@ impl Game for FastRules {
         let fast = to_fast_move(mv);
         let kind = (0..list.len)
             .find(|&i| list.moves[i] == fast)
-            .map_or(0, |i| list.kinds[i]);
+            .map_or(MoveKind::Capture, |i| list.kinds[i]);
         fast_move_notation(side_of(s.pos.to_move), fast, kind)
     }
 

@@ -4,10 +4,11 @@
 
 use std::collections::HashSet;
 
+use super::notation::MoveKind;
 use super::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
 
 /// No kutakatia-ed pit.
-pub const NONE: u8 = 255;
+pub const NO_PIT: u8 = 255;
 const HOUSE: usize = 4;
 
 /// A position of the optimized engine. Pits are `b[side * 16 + ring]`, ring 0–7 = front pits 1–8,
@@ -17,15 +18,15 @@ const HOUSE: usize = 4;
 // 0.35 s).
 #[repr(C, align(8))]
 pub struct FastPos {
-    /// Seeds per pit.
-    pub b: [u8; 32],
+    /// Seeds per pit: South's ring in bytes 0–15, North's in 16–31 (ring index order, A1 first).
+    pub pits: [u8; 32],
     /// Stores of South and North.
     pub stores: [u8; 2],
     /// Bit 0: South owns its house; bit 1: North does.
     pub houses: u8,
     /// 0 South, 1 North.
     pub to_move: u8,
-    /// Ring index of the mover's kutakatia-ed pit, or [`NONE`].
+    /// Ring index of the mover's kutakatia-ed pit, or [`NO_PIT`].
     pub blocked: u8,
 }
 
@@ -36,16 +37,13 @@ pub const RIGHT: u8 = 16;
 /// Bit of a move: `+`, play the house.
 pub const PLUS: u8 = 32;
 
-/// What a legal move is: 0 capture, 1 kutakata, 2 kutakata that kutakatia-s.
-pub type FastKind = u8;
-
 /// Up to 64 legal moves (16 pits × 2 hands × house choice), without allocation.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveList {
     /// The moves, the first `len` valid.
     pub moves: [FastMove; 64],
     /// Their kinds.
-    pub kinds: [FastKind; 64],
+    pub kinds: [MoveKind; 64],
     /// How many.
     pub len: usize,
 }
@@ -54,12 +52,12 @@ impl MoveList {
     fn new() -> MoveList {
         MoveList {
             moves: [0; 64],
-            kinds: [0; 64],
+            kinds: [MoveKind::Capture; 64],
             len: 0,
         }
     }
 
-    fn push(&mut self, m: FastMove, k: FastKind) {
+    fn push(&mut self, m: FastMove, k: MoveKind) {
         self.moves[self.len] = m;
         self.kinds[self.len] = k;
         self.len += 1;
@@ -74,7 +72,7 @@ enum Start {
 }
 
 /// The result of running one move.
-struct Ran {
+struct MoveRun {
     pos: FastPos,
     infinite: bool,
     decision: bool,
@@ -148,7 +146,7 @@ pub struct FastPlay {
 }
 
 impl FastPlay {
-    fn of(ran: Ran) -> FastPlay {
+    fn of(ran: MoveRun) -> FastPlay {
         FastPlay {
             state: FastState {
                 pos: ran.pos,
@@ -365,7 +363,7 @@ fn relay(ring: u128, e: usize, n: u8, cw: bool) -> u128 {
 struct CycleCheck<S> {
     snapshot: S,
     power: u64,
-    lam: u64,
+    since_snapshot: u64,
     landmarks: Option<HashSet<S>>,
 }
 
@@ -374,7 +372,7 @@ impl<S: Landmark> CycleCheck<S> {
         CycleCheck {
             snapshot: S::NEVER,
             power: 1,
-            lam: 0,
+            since_snapshot: 0,
             landmarks: None,
         }
     }
@@ -385,11 +383,11 @@ impl<S: Landmark> CycleCheck<S> {
         if self.snapshot == state {
             return true;
         }
-        self.lam += 1;
-        if self.lam == self.power {
+        self.since_snapshot += 1;
+        if self.since_snapshot == self.power {
             self.snapshot = state;
             self.power *= 2;
-            self.lam = 0;
+            self.since_snapshot = 0;
         }
         // Past LANDMARKS_AFTER steps the power of two has grown beyond it.
         self.power > LANDMARKS_AFTER
@@ -759,7 +757,7 @@ fn both_hands(x: u32) -> u32 {
 }
 
 /// What the start rules need to know of a position, worked out once for all its starts.
-struct Facts {
+struct Mover {
     side: usize,
     kunamua: bool,
     /// The harvesting starts of the mover ([`captures`]).
@@ -767,20 +765,20 @@ struct Facts {
     owned: bool,
 }
 
-impl Facts {
-    fn of(p: &FastPos) -> Facts {
-        Facts::with(p, None)
+impl Mover {
+    fn of(p: &FastPos) -> Mover {
+        Mover::with(p, None)
     }
 
     /// The facts of `p`, given its harvesting starts if they are known already.
     #[inline(always)]
-    fn with(p: &FastPos, known_captures: Option<u32>) -> Facts {
+    fn with(p: &FastPos, known_captures: Option<u32>) -> Mover {
         let side = usize::from(p.to_move);
         let kunamua = p.stores[side] > 0;
-        Facts {
+        Mover {
             side,
             kunamua,
-            captures: known_captures.unwrap_or_else(|| captures(&p.b, side, kunamua).0),
+            captures: known_captures.unwrap_or_else(|| captures(&p.pits, side, kunamua).0),
             owned: p.houses & (1 << side) != 0,
         }
     }
@@ -811,18 +809,18 @@ impl FastRules {
             b[side * 16 + 6] = 2;
         }
         FastPos {
-            b,
+            pits: b,
             stores: [22, 22],
             houses: 3,
             to_move: 0,
-            blocked: NONE,
+            blocked: NO_PIT,
         }
     }
 
     /// The starts the start rules allow in `p` (infinite moves not struck off yet), as a bit mask:
     /// bit `2 * ring + 1` for the `>` hand, `2 * ring` for `<`.
     #[inline(always)]
-    fn starts(&self, p: &FastPos, f: &Facts) -> u32 {
+    fn starts(&self, p: &FastPos, f: &Mover) -> u32 {
         if f.captures != 0 {
             // Where a harvest is possible, the starts are exactly the harvesting ones.
             f.captures
@@ -833,10 +831,10 @@ impl FastRules {
 
     /// The start rule that an allowed start from ring `ring` follows.
     #[inline(always)]
-    fn start_kind(p: &FastPos, f: &Facts, ring: usize) -> Start {
+    fn start_kind(p: &FastPos, f: &Mover, ring: usize) -> Start {
         if f.captures != 0 {
             Start::Capture
-        } else if f.kunamua && f.owned && ring == HOUSE && p.b[f.side * 16 + HOUSE] >= 6 {
+        } else if f.kunamua && f.owned && ring == HOUSE && p.pits[f.side * 16 + HOUSE] >= 6 {
             Start::Tax
         } else {
             Start::Kutakata
@@ -844,7 +842,7 @@ impl FastRules {
     }
 
     /// The start rule that `mv` follows, or `None` when the start rules forbid its start.
-    fn classify(&self, p: &FastPos, f: &Facts, mv: FastMove) -> Option<Start> {
+    fn classify(&self, p: &FastPos, f: &Mover, mv: FastMove) -> Option<Start> {
         let ring = usize::from(mv & 15);
         let bit = 2 * ring + usize::from(mv & RIGHT != 0);
         (self.starts(p, f) >> bit & 1 != 0).then(|| Self::start_kind(p, f, ring))
@@ -852,12 +850,12 @@ impl FastRules {
 
     /// [`Self::starts`] in a position without harvests, worked out for all rings at once.
     #[inline(always)]
-    fn kutakata_starts(&self, p: &FastPos, f: &Facts) -> u32 {
+    fn kutakata_starts(&self, p: &FastPos, f: &Mover) -> u32 {
         debug_assert_eq!(f.captures, 0);
         let me = f.side * 16;
         let half = |at: usize| {
             let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(&p.b[at..at + 8]);
+            bytes.copy_from_slice(&p.pits[at..at + 8]);
             u64::from_le_bytes(bytes)
         };
         let (front, back) = (half(me), half(me + 8));
@@ -872,7 +870,7 @@ impl FastRules {
             // wrong kichwa is no start).
             let facing_them = half((1 - f.side) * 16).swap_bytes();
             let mut cand = rings(1) & 0xff & !u32::from(bytes_at_least(facing_them, 1));
-            if f.owned && p.b[me + HOUSE] >= 6 {
+            if f.owned && p.pits[me + HOUSE] >= 6 {
                 // The owned house with six or more is taxed, and only when it is the one filled
                 // pit; it is no kutakata start.
                 taxable = cand & !blocked & (1 << HOUSE) != 0;
@@ -901,15 +899,15 @@ impl FastRules {
         starts
     }
 
-    fn run(&self, p: &FastPos, mv: FastMove, start: Start) -> Ran {
+    fn run(&self, p: &FastPos, mv: FastMove, start: Start) -> MoveRun {
         let side = usize::from(p.to_move);
         let mut m = InPlay {
             side,
             kunamua: p.stores[side] > 0,
             ends_houses_at_harvest: self.variant.house_loss
                 == HouseLoss::EmptiedOrFirstMtajiCapture,
-            mine: load_ring(&p.b, side),
-            theirs: load_ring(&p.b, 1 - side),
+            mine: load_ring(&p.pits, side),
+            theirs: load_ring(&p.pits, 1 - side),
             houses: p.houses,
             sown: 0,
             captures: 0,
@@ -942,18 +940,18 @@ impl FastRules {
         store_ring(&mut b, side, m.mine);
         store_ring(&mut b, 1 - side, m.theirs);
         let mut q = FastPos {
-            b,
+            pits: b,
             stores,
             houses: m.houses,
             to_move: 1 - p.to_move,
-            blocked: NONE,
+            blocked: NO_PIT,
         };
         let mut next_captures = None;
         if start != Start::Capture && !m.over && !infinite {
             let (blocked, mover_captures) = self.kutakatia(&q);
             (q.blocked, next_captures) = (blocked, Some(mover_captures));
         }
-        Ran {
+        MoveRun {
             pos: q,
             infinite,
             decision,
@@ -1021,16 +1019,16 @@ impl FastRules {
     fn kutakatia(&self, q: &FastPos) -> (u8, u32) {
         let y = usize::from(q.to_move);
         let x = 1 - y;
-        let mine = captures(&q.b, y, q.stores[y] > 0).0;
+        let mine = captures(&q.pits, y, q.stores[y] > 0).0;
         if mine != 0 {
-            return (NONE, mine);
+            return (NO_PIT, mine);
         }
-        let threats = captures(&q.b, x, q.stores[x] > 0).1;
+        let threats = captures(&q.pits, x, q.stores[x] > 0).1;
         if threats.count_ones() != 1 {
-            return (NONE, mine);
+            return (NO_PIT, mine);
         }
         let t = threats.trailing_zeros() as usize;
-        let yb = &q.b[y * 16..y * 16 + 8];
+        let yb = &q.pits[y * 16..y * 16 + 8];
         let owned = q.houses & (1 << y) != 0;
         let exempt_house = match self.variant.house_kutakatia {
             HouseKutakatia::ExemptWhileOwned => owned,
@@ -1039,7 +1037,7 @@ impl FastRules {
         let only_occupied = yb.iter().enumerate().all(|(i, &s)| i == t || s == 0);
         let only_full = yb[t] > 1 && yb.iter().enumerate().all(|(i, &s)| i == t || s <= 1);
         if (t == HOUSE && exempt_house) || only_occupied || only_full {
-            (NONE, mine)
+            (NO_PIT, mine)
         } else {
             (t as u8, mine)
         }
@@ -1062,13 +1060,13 @@ impl FastRules {
     /// (1.5.3): then moves are run only until one is finite (not infinite, 1.5.6).
     pub fn max_harvest(&self, s: &FastState) -> Option<u32> {
         let p = &s.pos;
-        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+        if front_empty(&p.pits, 0) || front_empty(&p.pits, 1) {
             return None;
         }
-        let facts = Facts::with(p, s.known_captures);
+        let facts = Mover::with(p, s.known_captures);
         let them = 1 - usize::from(p.to_move);
         let seeds = |q: &FastPos| -> u32 {
-            q.b[them * 16..them * 16 + 16]
+            q.pits[them * 16..them * 16 + 16]
                 .iter()
                 .map(|&n| u32::from(n))
                 .sum()
@@ -1097,12 +1095,12 @@ impl FastRules {
     }
 
     /// Calls `each` with every legal move of `s`, its kind and its run, in canonical order.
-    fn each_legal(&self, s: &FastState, mut each: impl FnMut(FastMove, FastKind, Ran)) {
+    fn each_legal(&self, s: &FastState, mut each: impl FnMut(FastMove, MoveKind, MoveRun)) {
         let p = &s.pos;
-        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+        if front_empty(&p.pits, 0) || front_empty(&p.pits, 1) {
             return;
         }
-        let facts = Facts::with(p, s.known_captures);
+        let facts = Mover::with(p, s.known_captures);
         let allowed = self.starts(p, &facts);
         for ring in (0..8).chain((8..16).rev()) {
             for right in [false, true] {
@@ -1113,9 +1111,9 @@ impl FastRules {
                 let mv = ring as u8 | if right { RIGHT } else { 0 };
                 let ran = self.run(p, mv, start);
                 let kind = match start {
-                    Start::Capture => 0,
-                    _ if ran.pos.blocked != NONE => 2,
-                    _ => 1,
+                    Start::Capture => MoveKind::Capture,
+                    _ if ran.pos.blocked != NO_PIT => MoveKind::Kutakatia,
+                    _ => MoveKind::Kutakata,
                 };
                 let decision = ran.decision;
                 if !ran.infinite {
@@ -1134,7 +1132,7 @@ impl FastRules {
     /// Plays a legal move and returns the new position, seeds sown and harvests made.
     pub fn play(&self, p: &FastPos, mv: FastMove) -> (FastPos, u32, u32) {
         let start = self
-            .classify(p, &Facts::of(p), mv)
+            .classify(p, &Mover::of(p), mv)
             .expect("play takes a legal move");
         let ran = self.run(p, mv, start);
         (ran.pos, ran.sown, ran.captures)
@@ -1142,10 +1140,10 @@ impl FastRules {
 
     /// Plays `mv` if it is legal (the same test as [`Self::legal_moves`], for this start only).
     pub fn play_checked(&self, p: &FastPos, mv: FastMove) -> Option<(FastPos, u32, u32)> {
-        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+        if front_empty(&p.pits, 0) || front_empty(&p.pits, 1) {
             return None;
         }
-        let start = self.classify(p, &Facts::of(p), mv)?;
+        let start = self.classify(p, &Mover::of(p), mv)?;
         let ran = self.run(p, mv, start);
         // The `+` twin is legal where the plain move reaches the house decision; both runs agree
         // on reaching it, since they differ only there.
@@ -1159,7 +1157,7 @@ impl FastRules {
     /// The result if the game is over.
     pub fn outcome(&self, p: &FastPos) -> Option<FastOutcome> {
         for side in 0..2u8 {
-            if front_empty(&p.b, usize::from(side)) {
+            if front_empty(&p.pits, usize::from(side)) {
                 return Some(FastOutcome {
                     winner: 1 - side,
                     clause: "1.2.1",
@@ -1170,7 +1168,7 @@ impl FastRules {
             return None;
         }
         let side = usize::from(p.to_move);
-        let clause = if self.starts(p, &Facts::of(p)) != 0 {
+        let clause = if self.starts(p, &Mover::of(p)) != 0 {
             "1.5.6"
         } else if p.stores[side] == 0 {
             "3.3.2"
@@ -1251,7 +1249,7 @@ impl FastRules {
 
     /// Plays a legal move from a state and says what it did.
     pub fn play_state(&self, s: &FastState, mv: FastMove) -> FastPlay {
-        let facts = Facts::with(&s.pos, s.known_captures);
+        let facts = Mover::with(&s.pos, s.known_captures);
         let start = self
             .classify(&s.pos, &facts, mv)
             .expect("play takes a legal move");
@@ -1266,11 +1264,11 @@ impl FastRules {
         p: &FastPos,
         known_captures: Option<u32>,
         mut pick: impl FnMut(usize) -> usize,
-    ) -> Option<(FastMove, Ran)> {
-        if front_empty(&p.b, 0) || front_empty(&p.b, 1) {
+    ) -> Option<(FastMove, MoveRun)> {
+        if front_empty(&p.pits, 0) || front_empty(&p.pits, 1) {
             return None;
         }
-        let facts = Facts::with(p, known_captures);
+        let facts = Mover::with(p, known_captures);
         let mut starts = [(0u8, Start::Capture); 32];
         let mut n = 0;
         let mut bits = self.starts(p, &facts);
@@ -1387,7 +1385,7 @@ mod tests {
             let blocked = if rng.gen_bool(0.3) {
                 rng.gen_range(0..16)
             } else {
-                NONE
+                NO_PIT
             };
             let cw = rng.gen_bool(0.5);
             let Some((want, infinite, plain_sown)) =
@@ -1431,7 +1429,7 @@ mod tests {
         let text = include_str!("../../experiments/long-infinite-move/position.txt");
         let p = super::super::engines::to_fast(&super::super::position_text::parse(text).unwrap());
         let rules = FastRules::new(Variant::DEFAULT).unwrap();
-        let f = Facts::of(&p);
+        let f = Mover::of(&p);
         let starts = rules.starts(&p, &f);
         let mut proofs = Vec::new();
         for bit in (0..32).filter(|b| starts >> b & 1 != 0) {

@@ -90,6 +90,45 @@ type KeyLine<'a> = (usize, usize, Vec<(usize, &'a str)>);
 
 /// Parses a position text into a validated position.
 pub fn parse(text: &str) -> Result<Position, PositionTextError> {
+    let seen = key_lines(text)?;
+    let get = |key: &'static str| seen.get(key).ok_or(PositionTextError::Missing(key));
+    let to_move = parse_to_move(get("to_move")?)?;
+    let (line, end, value) = get("stores")?;
+    let stores = numbers::<2>(*line, value, *end, "South's store, North's store")?;
+    let house_owned = parse_houses(get("houses")?)?;
+    let mut board = Board::empty();
+    // Rows as seen from South: North's b8..b1 and a8..a1, then South's A1..A8 and B1..B8.
+    let rows: [(&'static str, Side, Row, bool); 4] = [
+        ("b", Side::North, Row::Back, true),
+        ("a", Side::North, Row::Front, true),
+        ("A", Side::South, Row::Front, false),
+        ("B", Side::South, Row::Back, false),
+    ];
+    for (key, side, row, reversed) in rows {
+        let (line, end, value) = get(key)?;
+        let counts = numbers::<8>(*line, value, *end, "eight pits")?;
+        for (i, &n) in counts.iter().enumerate() {
+            let number = if reversed { 8 - i as u8 } else { i as u8 + 1 };
+            board.set(side, Pit::new(row, number).expect("1-8"), n);
+        }
+    }
+    let blocked = match seen.get("kutakatia") {
+        None => None,
+        Some((_, _, v)) if matches!(v[..], [(_, "none")]) => None,
+        Some(key_line) => Some(parse_kutakatia(key_line, to_move)?),
+    };
+    Ok(Position::from_setup(Setup {
+        board,
+        stores,
+        house_owned,
+        to_move,
+        blocked,
+    })?)
+}
+
+/// The `key: value` lines of a position text by key, each key once, comments and blank lines
+/// left out.
+fn key_lines(text: &str) -> Result<HashMap<&str, KeyLine<'_>>, PositionTextError> {
     let mut seen: HashMap<&str, KeyLine> = HashMap::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -97,10 +136,11 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
         if content.trim().is_empty() {
             continue;
         }
+        let indent = content.len() - content.trim_start().len() + 1;
         let Some(colon) = content.find(':') else {
             return Err(syntax(
                 line,
-                content.len() - content.trim_start().len() + 1,
+                indent,
                 "expected 'key: value' (keys: to_move, stores, houses, b, a, A, B, kutakatia)",
             ));
         };
@@ -108,7 +148,7 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
         if !KEYS.contains(&key) {
             return Err(syntax(
                 line,
-                content.len() - content.trim_start().len() + 1,
+                indent,
                 format!(
                     "unknown key '{key}' (keys: to_move, stores, houses, b, a, A, B, kutakatia)"
                 ),
@@ -122,20 +162,23 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
         }
         seen.insert(key, (line, end_column, value));
     }
-    let get = |key: &'static str| seen.get(key).ok_or(PositionTextError::Missing(key));
+    Ok(seen)
+}
 
-    let (line, end, value) = get("to_move")?;
-    let to_move = match value[..] {
-        [(_, "South")] | [(_, "south")] => Side::South,
-        [(_, "North")] | [(_, "north")] => Side::North,
+/// The `to_move:` value.
+fn parse_to_move((line, end, value): &KeyLine) -> Result<Side, PositionTextError> {
+    match value[..] {
+        [(_, "South")] | [(_, "south")] => Ok(Side::South),
+        [(_, "North")] | [(_, "north")] => Ok(Side::North),
         _ => {
             let column = value.first().map_or(*end, |w| w.0);
-            return Err(syntax(*line, column, "expected 'South' or 'North'"));
+            Err(syntax(*line, column, "expected 'South' or 'North'"))
         }
-    };
-    let (line, end, value) = get("stores")?;
-    let stores = numbers::<2>(*line, value, *end, "South's store, North's store")?;
-    let (line, end, value) = get("houses")?;
+    }
+}
+
+/// The `houses:` value: whether South's and North's houses are owned.
+fn parse_houses((line, end, value): &KeyLine) -> Result<[bool; 2], PositionTextError> {
     if value.len() != 2 {
         return Err(syntax(
             *line,
@@ -157,81 +200,44 @@ pub fn parse(text: &str) -> Result<Position, PositionTextError> {
             }
         };
     }
-    let mut board = Board::empty();
-    // Rows as seen from South: North's b8..b1 and a8..a1, then South's A1..A8 and B1..B8.
-    let rows: [(&str, Side, Row, bool); 4] = [
-        ("b", Side::North, Row::Back, true),
-        ("a", Side::North, Row::Front, true),
-        ("A", Side::South, Row::Front, false),
-        ("B", Side::South, Row::Back, false),
-    ];
-    for (key, side, row, reversed) in rows {
-        let (line, end, value) = seen.get(key).ok_or(PositionTextError::Missing(match key {
-            "b" => "b",
-            "a" => "a",
-            "A" => "A",
-            _ => "B",
-        }))?;
-        let counts = numbers::<8>(*line, value, *end, "eight pits")?;
-        for (i, &n) in counts.iter().enumerate() {
-            let number = if reversed { 8 - i as u8 } else { i as u8 + 1 };
-            board.set(side, Pit::new(row, number).expect("1-8"), n);
-        }
-    }
-    let blocked = match seen.get("kutakatia") {
-        None => None,
-        Some((_, _, v)) if matches!(v[..], [(_, "none")]) => None,
-        Some((line, end, value)) => {
-            let [(column, word)] = value[..] else {
-                return Err(syntax(
-                    *line,
-                    *end,
-                    "expected one pit name such as 'a3', or 'none'",
-                ));
-            };
-            let mut chars = word.chars();
-            let pit = match (chars.next(), chars.next(), chars.next()) {
-                (Some(r), Some(n @ '1'..='8'), None) => {
-                    let (side, row) = match r {
-                        'A' => (Side::South, Row::Front),
-                        'B' => (Side::South, Row::Back),
-                        'a' => (Side::North, Row::Front),
-                        'b' => (Side::North, Row::Back),
-                        _ => {
-                            return Err(syntax(
-                                *line,
-                                column,
-                                format!("expected a pit name such as 'a3', found '{word}'"),
-                            ))
-                        }
-                    };
-                    if side != to_move {
-                        return Err(syntax(
-                            *line,
-                            column,
-                            format!("{word} is not a pit of the player to move"),
-                        ));
-                    }
-                    Pit::new(row, n as u8 - b'0').expect("1-8")
-                }
-                _ => {
-                    return Err(syntax(
-                        *line,
-                        column,
-                        format!("expected a pit name such as 'a3', found '{word}'"),
-                    ))
-                }
-            };
-            Some(pit)
-        }
+    Ok(house_owned)
+}
+
+/// The `kutakatia:` pit, one of the player to move's.
+fn parse_kutakatia((line, end, value): &KeyLine, to_move: Side) -> Result<Pit, PositionTextError> {
+    let [(column, word)] = value[..] else {
+        return Err(syntax(
+            *line,
+            *end,
+            "expected one pit name such as 'a3', or 'none'",
+        ));
     };
-    Ok(Position::from_setup(Setup {
-        board,
-        stores,
-        house_owned,
-        to_move,
-        blocked,
-    })?)
+    let not_a_pit = || {
+        syntax(
+            *line,
+            column,
+            format!("expected a pit name such as 'a3', found '{word}'"),
+        )
+    };
+    let mut chars = word.chars();
+    let (Some(r), Some(n @ '1'..='8'), None) = (chars.next(), chars.next(), chars.next()) else {
+        return Err(not_a_pit());
+    };
+    let (side, row) = match r {
+        'A' => (Side::South, Row::Front),
+        'B' => (Side::South, Row::Back),
+        'a' => (Side::North, Row::Front),
+        'b' => (Side::North, Row::Back),
+        _ => return Err(not_a_pit()),
+    };
+    if side != to_move {
+        return Err(syntax(
+            *line,
+            column,
+            format!("{word} is not a pit of the player to move"),
+        ));
+    }
+    Ok(Pit::new(row, n as u8 - b'0').expect("1-8"))
 }
 
 /// Writes `pos` in the canonical text format.

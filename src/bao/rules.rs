@@ -144,7 +144,7 @@ pub struct Rules {
 }
 
 /// What simulating one move gave.
-struct Run {
+struct MoveRun {
     position: Position,
     trace: Vec<Step>,
     sown: u32,
@@ -504,7 +504,7 @@ impl Rules {
     }
 
     /// Plays `mv` from a start already checked, to its end or until it proves infinite.
-    fn run(&self, pos: &Position, mv: Move, start: Start, record: bool) -> Run {
+    fn run(&self, pos: &Position, mv: Move, start: Start, record: bool) -> MoveRun {
         let me = pos.to_move;
         let mut m = InMove {
             variant: &self.variant,
@@ -565,7 +565,7 @@ impl Rules {
                 });
             }
         }
-        Run {
+        MoveRun {
             position,
             trace: m.trace,
             sown: m.sown,

@@ -275,7 +275,7 @@ mod avx512 {
 
     /// The lookup tables of a byte v < 64 (`vpermb`).
     #[derive(Clone, Copy)]
-    enum Of {
+    enum Table {
         /// Full laps: v / 11.
         Laps,
         /// Seeds after the full laps: v % 11.
@@ -284,24 +284,24 @@ mod avx512 {
         Times10,
     }
 
-    const fn byte_table(of: Of) -> Row {
+    const fn byte_table(of: Table) -> Row {
         let mut t = [0u8; 64];
         let mut v = 0;
         while v < 64 {
             t[v] = match of {
-                Of::Laps => v / 11,
-                Of::Rest => v % 11,
-                Of::Times10 if v < 6 => 10 * v,
-                Of::Times10 => 0,
+                Table::Laps => v / 11,
+                Table::Rest => v % 11,
+                Table::Times10 if v < 6 => 10 * v,
+                Table::Times10 => 0,
             } as u8;
             v += 1;
         }
         Row(t)
     }
 
-    static QUOT: Row = byte_table(Of::Laps);
-    static REM: Row = byte_table(Of::Rest);
-    static TIMES10: Row = byte_table(Of::Times10);
+    static QUOT: Row = byte_table(Table::Laps);
+    static REM: Row = byte_table(Table::Rest);
+    static TIMES10: Row = byte_table(Table::Times10);
 
     /// `EXTRA[i]` for i = 10 p + r (r 1–10; 0 for r = 0): the pits, seen from the mover, that get
     /// one seed more than the full laps when pit p sows a number of seeds leaving rest r: bits 0–7
@@ -424,10 +424,15 @@ mod avx512 {
             ring: vec![[Row([0; 64]); 12]; batch.ring],
             ring_key: vec![[Row([0; 64]); 2]; batch.ring],
         };
-        let mut next = games.start;
-        let mut stats = BatchStats::default();
+        let mut feed = Feed {
+            next: games.start,
+            end: games.end,
+            start_key,
+            each,
+            stats: BatchStats::default(),
+        };
         for l in 0..LANES {
-            restart(batch, &mut lanes, l, 0, &mut next, games.end, start_key);
+            restart(batch, &mut lanes, l, 0, &mut feed);
         }
         let mut step = 0u64;
         let slams = match (batch.variant.grand_slam, batch.variant.no_allowed_move) {
@@ -440,24 +445,25 @@ mod avx512 {
         while lanes.active != 0 {
             let out = vector_step(&mut lanes, step, batch.ring, slams);
             step += 1;
-            settle(
-                batch, &mut lanes, step, out, &mut next, games.end, start_key, each, &mut stats,
-            );
+            settle(batch, &mut lanes, step, out, &mut feed);
         }
-        stats.steps = step;
-        stats
+        feed.stats.steps = step;
+        feed.stats
+    }
+
+    /// Where the lanes' games come from and go: the next game of the range and its end, the key
+    /// of the start position, what takes each finished playout, and the counts so far.
+    struct Feed<'a> {
+        next: u64,
+        end: u64,
+        start_key: u16,
+        each: &'a mut dyn FnMut(Playout),
+        stats: BatchStats,
     }
 
     /// Starts the next game of the range in lane `l` at step `step` (or idles the lane).
-    fn restart(
-        batch: &Batch,
-        lanes: &mut Lanes,
-        l: usize,
-        step: u64,
-        next: &mut u64,
-        end: u64,
-        start_key: u16,
-    ) {
+    fn restart(batch: &Batch, lanes: &mut Lanes, l: usize, step: u64, feed: &mut Feed) {
+        let (next, end, start_key) = (&mut feed.next, feed.end, feed.start_key);
         let bit = 1u64 << l;
         let game = if *next < end {
             lanes.active |= bit;
@@ -799,78 +805,12 @@ mod avx512 {
         }
     }
 
-    /// The scalar part of a step (now `step`): the repetition rule, hand-overs, ends and restarts.
-    #[allow(clippy::too_many_arguments)]
-    fn settle(
-        batch: &Batch,
-        lanes: &mut Lanes,
-        step: u64,
-        out: StepOut,
-        next: &mut u64,
-        end: u64,
-        start_key: u16,
-        each: &mut dyn FnMut(Playout),
-        stats: &mut BatchStats,
-    ) {
-        let ring = batch.ring;
-        let slot = (step as usize) & (ring - 1);
-        let occurrences = u32::from(batch.variant.cycle_end.applies_at());
-        let mut repeated = 0u64;
-        let mut finished = out.over | out.stuck;
-        // What this step's moves did, into each lane's events.
-        let mut count = |mask: u64, field: fn(&mut PlayoutEvents) -> &mut u32| {
-            let mut m = mask & lanes.active;
-            while m != 0 {
-                *field(&mut lanes.events[m.trailing_zeros() as usize]) += 1;
-                m &= m - 1;
-            }
-        };
-        count(out.laps, |e| &mut e.laps);
-        count(out.captured, |e| &mut e.capturing_moves);
-        count(out.empty_slams, |e| &mut e.empty_slams);
-        for &take in &out.taken {
-            count(take, |e| &mut e.pits_captured);
-        }
-        // Captures start a new span.
-        let mut m = out.captured;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            lanes.since[l] = step;
-            lanes.filter[l] = [0; 16];
-            let key = ring_key(lanes, slot, l);
-            insert(&mut lanes.filter[l], key);
-        }
-        let mut m = !out.captured;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if step - lanes.since[l] >= ring as u64 - 1 {
-                hand_over(batch, lanes, l, step, each, stats);
-                restart(batch, lanes, l, step, next, end, start_key);
-                finished &= !(1 << l);
-                continue;
-            }
-            let key = ring_key(lanes, slot, l);
-            if !insert(&mut lanes.filter[l], key) {
-                continue;
-            }
-            stats.filter_hits += 1;
-            let now = lane_pits(lanes, l, None);
-            let mut seen = 1;
-            let mut t = step;
-            while t >= lanes.since[l] + 2 {
-                t -= 2;
-                let s = (t as usize) & (ring - 1);
-                if ring_key(lanes, s, l) == key && lane_pits(lanes, l, Some(s)) == now {
-                    seen += 1;
-                }
-            }
-            if seen >= occurrences {
-                repeated |= 1 << l;
-            }
-        }
-        finished |= repeated;
+    /// After a vector step: counts each lane's clause events, finds repetitions, and hands the
+    /// lanes whose games ended (or reached the ply limit) to `feed`, restarting them.
+    fn settle(batch: &Batch, lanes: &mut Lanes, step: u64, out: StepOut, feed: &mut Feed) {
+        count_events(lanes, &out);
+        let (repeated, handed_over) = repetitions(batch, lanes, step, out.captured, feed);
+        let finished = (out.over | out.stuck | repeated) & !handed_over;
         // No game has reached the ply limit before that many steps.
         let cut = if step < u64::from(batch.max_plies) {
             0
@@ -887,76 +827,155 @@ mod avx512 {
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
-            let bit = 1u64 << l;
-            if lanes.active & bit != 0 {
-                let south = lanes.south & bit != 0;
-                let mut pits = absolute(lane_pits(lanes, l, None), south);
-                let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
-                let mut scores = if south { mine } else { [mine[1], mine[0]] };
-                let clause = if cut & bit != 0 {
-                    ""
-                } else if repeated & bit != 0 {
-                    "O.6.2"
-                } else if out.over & bit != 0 {
-                    if scores[0] > 24 || scores[1] > 24 {
-                        "O.6.1"
-                    } else {
-                        "O.5.2"
-                    }
-                } else {
-                    "O.4.2"
-                };
-                let mut swept = [0; 2];
-                let result = if cut & bit != 0 {
-                    None
-                } else {
-                    // Repetitions and stuck movers sweep; a score over 24 sweeps as the reading
-                    // says; at 24 each the rows are empty.
-                    let sweep = repeated & bit != 0
-                        || out.over & bit == 0
-                        || batch.variant.final_sweep == FinalSweep::EachTakesOwn;
-                    if sweep {
-                        swept = [pits[..6].iter().sum::<u8>(), pits[6..].iter().sum::<u8>()];
-                        scores[0] += swept[0];
-                        scores[1] += swept[1];
-                        pits = [0; 12];
-                    }
-                    Some(match scores[0].cmp(&scores[1]) {
-                        std::cmp::Ordering::Greater => 0,
-                        std::cmp::Ordering::Less => 1,
-                        std::cmp::Ordering::Equal => 2,
-                    })
-                };
-                each(Playout {
-                    game: lanes.game[l],
-                    plies: (step - lanes.start[l]) as u32,
-                    scores,
-                    result,
-                    pits,
-                    end: clause,
-                    swept,
-                    events: lanes.events[l],
-                });
+            if lanes.active & (1 << l) != 0 {
+                let playout = finished_playout(batch, lanes, l, step, &out, repeated, cut);
+                (feed.each)(playout);
             }
-            restart(batch, lanes, l, step, next, end, start_key);
+            restart(batch, lanes, l, step, feed);
+        }
+    }
+
+    /// What this step's moves did, into each active lane's events.
+    fn count_events(lanes: &mut Lanes, out: &StepOut) {
+        let mut count = |mask: u64, field: fn(&mut PlayoutEvents) -> &mut u32| {
+            let mut m = mask & lanes.active;
+            while m != 0 {
+                *field(&mut lanes.events[m.trailing_zeros() as usize]) += 1;
+                m &= m - 1;
+            }
+        };
+        count(out.laps, |e| &mut e.laps);
+        count(out.captured, |e| &mut e.capturing_moves);
+        count(out.empty_slams, |e| &mut e.empty_slams);
+        for &take in &out.taken {
+            count(take, |e| &mut e.pits_captured);
+        }
+    }
+
+    /// The lanes whose position now occurs for the time that ends the game (O.6.2) since their
+    /// last capture (a capture starts a new span), and the lanes whose span outgrew the ring of
+    /// past boards: their games go to the scalar engine and the lanes restart.
+    fn repetitions(
+        batch: &Batch,
+        lanes: &mut Lanes,
+        step: u64,
+        captured: u64,
+        feed: &mut Feed,
+    ) -> (u64, u64) {
+        let ring = batch.ring;
+        let slot = (step as usize) & (ring - 1);
+        let occurrences = u32::from(batch.variant.cycle_end.applies_at());
+        let mut m = captured;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lanes.since[l] = step;
+            lanes.filter[l] = [0; 16];
+            let key = ring_key(lanes, slot, l);
+            insert(&mut lanes.filter[l], key);
+        }
+        let (mut repeated, mut handed_over) = (0u64, 0u64);
+        let mut m = !captured;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if step - lanes.since[l] >= ring as u64 - 1 {
+                hand_over(batch, lanes, l, step, feed);
+                restart(batch, lanes, l, step, feed);
+                handed_over |= 1 << l;
+                continue;
+            }
+            let key = ring_key(lanes, slot, l);
+            if !insert(&mut lanes.filter[l], key) {
+                continue;
+            }
+            feed.stats.filter_hits += 1;
+            let now = lane_pits(lanes, l, None);
+            let mut seen = 1;
+            let mut t = step;
+            while t >= lanes.since[l] + 2 {
+                t -= 2;
+                let s = (t as usize) & (ring - 1);
+                if ring_key(lanes, s, l) == key && lane_pits(lanes, l, Some(s)) == now {
+                    seen += 1;
+                }
+            }
+            if seen >= occurrences {
+                repeated |= 1 << l;
+            }
+        }
+        (repeated, handed_over)
+    }
+
+    /// The playout of lane `l`, whose game ended at step `step` (or reached the ply limit: `cut`).
+    fn finished_playout(
+        batch: &Batch,
+        lanes: &Lanes,
+        l: usize,
+        step: u64,
+        out: &StepOut,
+        repeated: u64,
+        cut: u64,
+    ) -> Playout {
+        let bit = 1u64 << l;
+        let south = lanes.south & bit != 0;
+        let mut pits = absolute(lane_pits(lanes, l, None), south);
+        let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
+        let mut scores = if south { mine } else { [mine[1], mine[0]] };
+        let clause = if cut & bit != 0 {
+            ""
+        } else if repeated & bit != 0 {
+            "O.6.2"
+        } else if out.over & bit != 0 {
+            if scores[0] > 24 || scores[1] > 24 {
+                "O.6.1"
+            } else {
+                "O.5.2"
+            }
+        } else {
+            "O.4.2"
+        };
+        let mut swept = [0; 2];
+        let result = if cut & bit != 0 {
+            None
+        } else {
+            // Repetitions and stuck movers sweep; a score over 24 sweeps as the reading says; at
+            // 24 each the rows are empty.
+            let sweep = repeated & bit != 0
+                || out.over & bit == 0
+                || batch.variant.final_sweep == FinalSweep::EachTakesOwn;
+            if sweep {
+                swept = [pits[..6].iter().sum::<u8>(), pits[6..].iter().sum::<u8>()];
+                scores[0] += swept[0];
+                scores[1] += swept[1];
+                pits = [0; 12];
+            }
+            Some(match scores[0].cmp(&scores[1]) {
+                std::cmp::Ordering::Greater => 0,
+                std::cmp::Ordering::Less => 1,
+                std::cmp::Ordering::Equal => 2,
+            })
+        };
+        Playout {
+            game: lanes.game[l],
+            plies: (step - lanes.start[l]) as u32,
+            scores,
+            result,
+            pits,
+            end: clause,
+            swept,
+            events: lanes.events[l],
         }
     }
 
     /// Hands lane `l`'s game (now at step `step`, too long without a capture for the ring) to the
     /// scalar engine with its boards since the last capture, and plays it out there.
-    fn hand_over(
-        batch: &Batch,
-        lanes: &Lanes,
-        l: usize,
-        step: u64,
-        each: &mut dyn FnMut(Playout),
-        stats: &mut BatchStats,
-    ) {
+    fn hand_over(batch: &Batch, lanes: &Lanes, l: usize, step: u64, feed: &mut Feed) {
         let bit = 1u64 << l;
         if lanes.active & bit == 0 {
             return;
         }
-        stats.handed_over += 1;
+        feed.stats.handed_over += 1;
         let south_now = lanes.south & bit != 0;
         let mover = |t: u64| {
             // The mover alternates every step.
@@ -976,7 +995,7 @@ mod avx512 {
         let scores = if south_now { mine } else { [mine[1], mine[0]] };
         let mut g = batch.rules.game_with_history(&history, scores);
         let ply = (step - lanes.start[l]) as u32;
-        each(finish_scalar(
+        (feed.each)(finish_scalar(
             &batch.rules,
             &mut g,
             game_keys(batch.seed, lanes.game[l]),
