@@ -1,4 +1,5 @@
-//! `mancala-lab oware ...`: legal moves, playing, replaying, explaining and perft for Oware.
+//! `mancala-lab oware ...`: the start position, legal moves, playing, replaying, explaining and
+//! drawing Oware moves.
 
 use std::process::ExitCode;
 
