@@ -212,6 +212,24 @@ pub enum RowError {
     /// The `plies` field is not a number.
     #[error("plies '{0}' is not a number")]
     Plies(String),
+    /// A field that must be the job's is not.
+    #[error("{column} '{found}' where the job's is '{want}'")]
+    NotTheJob {
+        /// The column.
+        column: &'static str,
+        /// What the row holds.
+        found: String,
+        /// The job's value.
+        want: String,
+    },
+    /// More plies than the job's limit.
+    #[error("{plies} plies, over the job's --max-plies {max}")]
+    OverLimit {
+        /// The row's plies.
+        plies: u32,
+        /// The job's limit.
+        max: u32,
+    },
     /// The `winner` field is not a winner.
     #[error(transparent)]
     Winner(#[from] UnknownWinner),
@@ -406,9 +424,29 @@ pub fn verify_rows(
             let found = fields[0].to_string();
             return Err(at(n, RowError::OutOfOrder { found, want }));
         }
+        for (column, found, want) in [
+            ("variant", fields[1], &m.job.variant),
+            ("policy", fields[2], &m.job.policy),
+        ] {
+            if found != want {
+                let (found, want) = (found.to_string(), want.clone());
+                return Err(at(
+                    n,
+                    RowError::NotTheJob {
+                        column,
+                        found,
+                        want,
+                    },
+                ));
+            }
+        }
         let plies = fields[3]
             .parse::<u32>()
             .map_err(|_| at(n, RowError::Plies(fields[3].to_string())))?;
+        if plies > m.job.max_plies {
+            let max = m.job.max_plies;
+            return Err(at(n, RowError::OverLimit { plies, max }));
+        }
         v.summary
             .add(fields[4], fields[5], plies)
             .map_err(|e| at(n, e.into()))?;

@@ -568,3 +568,60 @@ fn the_readme_examples_of_positions_and_transcripts_are_accepted() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).is_empty());
 }
+
+/// Runs the binary, failing (not hanging) if it takes longer than `secs` seconds.
+fn run_within(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() > secs {
+            child.kill().unwrap();
+            panic!("{args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Game ranges that end at the top of the index range play exactly the games asked for: no index
+/// wraps round to 0 (a worker that did would play for ever) and no chunk is cut short.
+#[test]
+fn game_ranges_reaching_the_last_index_play_every_game() {
+    let top = u64::MAX;
+    for (args, want) in [
+        (
+            vec!["diff", "--game", "bao", "--games", "0", "--first"],
+            (top, 0),
+        ),
+        (
+            vec!["diff", "--game", "oware", "--games", "1", "--first"],
+            (top - 1, 1),
+        ),
+        (
+            vec!["diff", "--game", "bao", "--rows", "--games", "0", "--first"],
+            (top, 0),
+        ),
+        (
+            vec![
+                "diff", "--game", "oware", "--batch", "--games", "100000", "--first",
+            ],
+            (top - 100_000, 100_000),
+        ),
+    ] {
+        let first = want.0.to_string();
+        let mut all = args.clone();
+        all.push(&first);
+        let o = run_within(&all, 60);
+        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("{} games (games {first}..{top}", want.1)),
+            "{all:?}: {out}"
+        );
+    }
+}

@@ -289,7 +289,7 @@ fn resume_refuses_rows_lost_or_miscounted() {
     set_manifest(&raised, &m);
     let err = refused(&["--resume"], &raised);
     assert!(
-        err.contains("holds 300 complete rows") && err.contains("20000"),
+        err.contains("counts 20000 games done in games 0..300"),
         "{err}"
     );
     // A counted row changed.
@@ -514,4 +514,94 @@ fn strict_games_follow_the_default_game_until_the_open_point() {
     }
     // About 6.5 in 1,000 games reach the point (2,000-game run); 600 games must meet some.
     assert!(stopped > 0);
+}
+
+/// A bad option or a bad shard is refused before the output folder is touched: `--force` never
+/// costs a finished study for a typing error, and a failed merge leaves no partial file.
+#[test]
+fn force_checks_the_job_before_clearing_the_study() {
+    let dir = tmp("force-first");
+    stats(&JOB, &dir);
+    let before: Vec<String> = FILES.iter().map(|f| read(&dir.join(f))).collect();
+    for bad in [
+        vec!["--force", "--variant", "bogus"],
+        vec!["--force", "--shard", "4/3"],
+        vec!["--force", "--game", "bao", "--variant", "abapa"],
+    ] {
+        let err = refused(&bad, &dir);
+        assert!(
+            err.contains("--variant") || err.contains("--shard"),
+            "{err}"
+        );
+        let after: Vec<String> = FILES.iter().map(|f| read(&dir.join(f))).collect();
+        assert_eq!(before, after, "{bad:?}");
+    }
+    // A new folder is not even created for a bad job.
+    let fresh = tmp("force-fresh");
+    refused(&["--variant", "bogus"], &fresh);
+    assert!(!fresh.exists());
+    // A merge whose shard lost a row leaves the merged study it would replace as it was.
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let d = tmp(&format!("force-shard{k}"));
+            stats(&[&JOB[..], &["--shard", &format!("{k}/2")]].concat(), &d);
+            d
+        })
+        .collect();
+    let merged = tmp("force-merged");
+    assert!(merge(&merged, &shards, &[]).status.success());
+    let kept = read(&merged.join("games.csv"));
+    let bad = broken_copy(&shards[1], &tmp("force-bad-shard"));
+    let mut rows: Vec<String> = read(&bad.join("games.csv"))
+        .lines()
+        .map(String::from)
+        .collect();
+    rows.remove(4);
+    std::fs::write(bad.join("games.csv"), rows.join("\n") + "\n").unwrap();
+    let o = merge(&merged, &[shards[0].clone(), bad], &["--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(read(&merged.join("games.csv")), kept);
+    assert!(!merged.join("games.csv.tmp").exists());
+}
+
+/// --resume refuses a manifest edited into another job: rows of another policy, a done count past
+/// the job's games, an unknown engine, or clause events that are not the game's.
+#[test]
+fn resume_refuses_an_edited_job() {
+    let full = tmp("edited-full");
+    stats(&JOB, &full);
+    let m = manifest(&full);
+    let cases: [(&str, Box<dyn Fn(&mut serde_json::Value)>, &str); 4] = [
+        (
+            "policy",
+            Box::new(|m| m["policy"] = "greedy".into()),
+            "policy 'random' where the job's is 'greedy'",
+        ),
+        (
+            "done",
+            Box::new(|m| {
+                m["games"] = 50.into();
+                m["end_game"] = 50.into();
+            }),
+            "counts 300 games done in games 0..50",
+        ),
+        (
+            "engine",
+            Box::new(|m| m["engine"] = "bogus".into()),
+            "engine 'bogus'",
+        ),
+        (
+            "events",
+            Box::new(|m| m["clause_events"]["zzz"] = 5.into()),
+            "clause_events name 10 clauses",
+        ),
+    ];
+    for (name, edit, want) in cases {
+        let dir = broken_copy(&full, &tmp(&format!("edited-{name}")));
+        let mut m = m.clone();
+        edit(&mut m);
+        set_manifest(&dir, &m);
+        let err = refused(&["--resume"], &dir);
+        assert!(err.contains(want), "{name}: {err}");
+    }
 }

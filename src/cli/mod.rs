@@ -71,14 +71,15 @@ pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), Stri
 /// Games `size * c ..` of `range`, the `c`-th chunk (shorter at the end).
 pub fn chunk(range: Range<u64>, size: u64, c: u64) -> Range<u64> {
     let from = range.start + c * size;
-    from..(from + size).min(range.end)
+    from..from.saturating_add(size).min(range.end)
 }
 
 /// Runs `work(i)` for every `i` in `range` on the threads of `pool`, each thread taking the next
 /// index as soon as it is free (a slow item holds up only its own thread), and hands the results
 /// to `take` in index order on the calling thread. New items stop being started once `take`
 /// returns false or `interrupt` is set; returns how many results `take` received (a prefix of
-/// `range`).
+/// `range`). No thread runs more than a few items ahead of the first result not yet taken, so
+/// memory stays bounded however slow one item is.
 pub fn in_order<T: Send>(
     pool: &rayon::ThreadPool,
     range: Range<u64>,
@@ -86,17 +87,28 @@ pub fn in_order<T: Send>(
     work: impl Fn(u64) -> T + Sync,
     mut take: impl FnMut(u64, T) -> bool,
 ) -> u64 {
-    let next = AtomicU64::new(range.start);
+    // Items are counted from range.start, so no index is formed past range.end.
+    let count = range.end.saturating_sub(range.start);
+    let window = 2 * pool.current_num_threads() as u64 + 2;
+    let (next, done) = (AtomicU64::new(0), AtomicU64::new(0));
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, T)>();
     let mut taken = 0;
     pool.in_place_scope(|scope| {
         for _ in 0..pool.current_num_threads() {
-            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            let (tx, next, done, stop, work) = (tx.clone(), &next, &done, &stop, &work);
             scope.spawn(move |_| {
                 while !interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= range.end || tx.send((i, work(i))).is_err() {
+                    if next.load(Ordering::SeqCst) >= done.load(Ordering::SeqCst) + window {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                        continue;
+                    }
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= count {
+                        break;
+                    }
+                    let i = range.start + k;
+                    if tx.send((i, work(i))).is_err() {
                         break;
                     }
                 }
@@ -115,6 +127,7 @@ pub fn in_order<T: Send>(
                     stop.store(true, Ordering::SeqCst);
                 }
                 taken += 1;
+                done.store(taken, Ordering::SeqCst);
             }
         }
     });

@@ -80,8 +80,8 @@ pub struct RunArgs {
     /// Output folder.
     #[arg(long, default_value = "out/stats")]
     out: PathBuf,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, 1 to 64 (default: all cores). The output does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
     /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long)]
@@ -111,6 +111,47 @@ impl RunArgs {
             ..RunArgs::default()
         }
     }
+}
+
+/// The command line, as text (arguments that are not UTF-8 shown with replacement characters).
+fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A manifest `--resume` can go on from: the job it records, games it counts within the job's
+/// range, and the clause events of the game.
+fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> Result<(), String> {
+    if &old.job != job {
+        return Err(format!(
+            "--resume: {} changed while the job was checked; run it again",
+            path.display()
+        ));
+    }
+    let span = old.end_game.checked_sub(old.first_game);
+    if span.is_none_or(|span| old.games_done > span) {
+        return Err(format!(
+            "--resume: {} counts {} games done in games {}..{}; the folder cannot be used as it is",
+            path.display(),
+            old.games_done,
+            old.first_game,
+            old.end_game
+        ));
+    }
+    let names: Vec<&str> = old.clause_events.keys().map(String::as_str).collect();
+    let mut want: Vec<&str> = counted.to_vec();
+    want.sort_unstable();
+    if names != want {
+        return Err(format!(
+            "--resume: {}: clause_events name {} clauses, not the {} the {} engines count",
+            path.display(),
+            names.len(),
+            want.len(),
+            job.game
+        ));
+    }
+    Ok(())
 }
 
 fn commit() -> String {
@@ -256,33 +297,45 @@ pub fn run_job(
     interrupt: &AtomicBool,
     quiet: bool,
 ) -> Result<(ExitCode, Option<Summary>), String> {
-    make_dir(&args.out).map_err(|e| e.to_string())?;
-    let _lock = DirLock::take(&args.out).map_err(|e| e.to_string())?;
     let games_path = args.out.join(GAMES);
     let threads = args
         .threads
         .map_or_else(rayon::current_num_threads, usize::from);
-    let (job, old) = if args.resume {
+    // The whole job is checked before the folder is touched: a bad option never costs a study.
+    let job = if args.resume {
         let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
-        (
-            resumed_job(args, &old.job, &args.out.join(MANIFEST))?,
-            Some(old),
-        )
+        resumed_job(args, &old.job, &args.out.join(MANIFEST))?
     } else {
-        clear_for_new_run(&args.out, args.force, true).map_err(|e| e.to_string())?;
-        (job_of(args)?, None)
+        job_of(args)?
     };
     let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
     let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
     let engine_kind = match job.engine.as_str() {
         "reference" => EngineKind::Reference,
-        _ => EngineKind::Optimized,
+        "optimized" => EngineKind::Optimized,
+        other => return Err(format!("engine '{other}' (known: optimized, reference)")),
     };
     let engine = AnyEngine::new(game, &job.variant, engine_kind)
         .map_err(|e| format!("--variant {}: {e}", job.variant))?;
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
+    make_dir(&args.out).map_err(|e| e.to_string())?;
+    let _lock = DirLock::take(&args.out).map_err(|e| e.to_string())?;
+    let old = if args.resume {
+        // Read again under the lock: what the job resumes from.
+        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
+        check_resumable(
+            &old,
+            &job,
+            engine.counted_events(),
+            &args.out.join(MANIFEST),
+        )?;
+        Some(old)
+    } else {
+        clear_for_new_run(&args.out, args.force, true).map_err(|e| e.to_string())?;
+        None
+    };
     let mut manifest = Manifest {
-        command: std::env::args().collect(),
+        command: command_line(),
         version: env!("CARGO_PKG_VERSION").into(),
         commit: commit(),
         job: job.clone(),
@@ -489,33 +542,9 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             base.job.games
         ));
     }
-    make_dir(out).map_err(|e| e.to_string())?;
-    let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
-    clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
-    let game = base
-        .job
-        .game
-        .parse::<GameKind>()
-        .map_err(|e| e.to_string())?;
-    let tmp = out.join("games.csv.tmp");
-    let mut w = BufWriter::with_capacity(
-        1 << 20,
-        File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
-    );
-    let werr = |e: std::io::Error| format!("{}: {e}", tmp.display());
-    w.write_all(header(game).as_bytes()).map_err(werr)?;
-    let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
-    let mut events: BTreeMap<String, u64> = BTreeMap::new();
+    // Every shard's rows are checked before --out is touched: a bad shard never costs a study.
     for &i in &order {
-        let v = verify_rows(&shards[i], &parts[i], |row| {
-            hasher.update(row);
-            bytes += row.len() as u64;
-            w.write_all(row).map_err(|source| StudyError::Io {
-                path: tmp.clone(),
-                source,
-            })
-        })
-        .map_err(|e| e.to_string())?;
+        let v = verify_rows(&shards[i], &parts[i], |_| Ok(())).map_err(|e| e.to_string())?;
         if v.extra > 0 {
             return Err(format!(
                 "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
@@ -524,6 +553,52 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
                 parts[i].games_done
             ));
         }
+    }
+    make_dir(out).map_err(|e| e.to_string())?;
+    let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
+    clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
+    let tmp = out.join("games.csv.tmp");
+    let merged = write_merged(out, &tmp, shards, &parts, &order, &base);
+    if merged.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    merged?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the merged study of the checked shards (`order`: by first game) to `out`, games.csv
+/// through `tmp`.
+fn write_merged(
+    out: &Path,
+    tmp: &Path,
+    shards: &[PathBuf],
+    parts: &[Manifest],
+    order: &[usize],
+    base: &Manifest,
+) -> Result<(), String> {
+    let game = base
+        .job
+        .game
+        .parse::<GameKind>()
+        .map_err(|e| e.to_string())?;
+    let mut w = BufWriter::with_capacity(
+        1 << 20,
+        File::create(tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+    );
+    let werr = |e: std::io::Error| format!("{}: {e}", tmp.display());
+    w.write_all(header(game).as_bytes()).map_err(werr)?;
+    let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
+    let mut events: BTreeMap<String, u64> = BTreeMap::new();
+    for &i in order {
+        let v = verify_rows(&shards[i], &parts[i], |row| {
+            hasher.update(row);
+            bytes += row.len() as u64;
+            w.write_all(row).map_err(|source| StudyError::Io {
+                path: tmp.to_path_buf(),
+                source,
+            })
+        })
+        .map_err(|e| e.to_string())?;
         summary.merge(&v.summary);
         for (c, n) in &parts[i].clause_events {
             *events.entry(c.clone()).or_default() += n;
@@ -531,9 +606,9 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     }
     w.flush().map_err(werr)?;
     drop(w);
-    fs::rename(&tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", out.display()))?;
     let merged = Manifest {
-        command: std::env::args().collect(),
+        command: command_line(),
         job: Job {
             shard: None,
             ..base.job.clone()
@@ -544,7 +619,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         rows_bytes: bytes,
         rows_crc32: hasher.finalize(),
         clause_events: events,
-        ..base
+        ..base.clone()
     };
     write_results(out, &merged, &summary).map_err(|e| e.to_string())?;
     save_manifest(out, &merged).map_err(|e| e.to_string())?;
@@ -552,7 +627,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         &format!("merged {} shards into {}", shards.len(), out.display()),
         &summary,
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
