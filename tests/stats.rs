@@ -571,7 +571,8 @@ fn resume_refuses_an_edited_job() {
     let full = tmp("edited-full");
     stats(&JOB, &full);
     let m = manifest(&full);
-    let cases: [(&str, Box<dyn Fn(&mut serde_json::Value)>, &str); 4] = [
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: [(&str, Edit, &str); 4] = [
         (
             "policy",
             Box::new(|m| m["policy"] = "greedy".into()),
