@@ -6,6 +6,7 @@
 //! the reason; counts as implemented and tested) or `todo` (recorded, covers nothing).
 
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -75,17 +76,19 @@ pub enum SpecError {
     },
 }
 
+/// The sort key of a clause id: its segments, numbers before words and compared as numbers.
+fn id_key(s: &str) -> Vec<(u8, u64, String)> {
+    s.split('.')
+        .map(|seg| match seg.parse::<u64>() {
+            Ok(n) => (0, n, String::new()),
+            Err(_) => (1, 0, seg.to_string()),
+        })
+        .collect()
+}
+
 /// Compares clause ids segment by segment, numbers numerically (`4.10` after `4.9`).
 pub fn compare_ids(a: &str, b: &str) -> Ordering {
-    let key = |s: &str| -> Vec<(u8, u64, String)> {
-        s.split('.')
-            .map(|seg| match seg.parse::<u64>() {
-                Ok(n) => (0, n, String::new()),
-                Err(_) => (1, 0, seg.to_string()),
-            })
-            .collect()
-    };
-    key(a).cmp(&key(b))
+    id_key(a).cmp(&id_key(b))
 }
 
 fn is_clause_id(s: &str) -> bool {
@@ -97,9 +100,10 @@ fn is_clause_id(s: &str) -> bool {
 }
 
 /// Reads the clause entries of a spec: each is a Markdown heading `## <game> <id> — title`
-/// followed, before the next heading, by a line `- kind: <kind>`.
+/// followed, before the next heading, by a line `- kind: <kind>`. Linear in the length of the text.
 pub fn parse_spec(game: &str, text: &str) -> Result<Vec<Clause>, SpecError> {
     let mut clauses: Vec<(Clause, usize, bool)> = Vec::new();
+    let mut ids: HashSet<&str> = HashSet::new();
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.starts_with('#') {
@@ -112,7 +116,7 @@ pub fn parse_spec(game: &str, text: &str) -> Result<Vec<Clause>, SpecError> {
                         .unwrap_or("")
                         .trim_start_matches(['—', '-', ' '])
                         .trim();
-                    if clauses.iter().any(|(c, _, _)| c.id == id) {
+                    if !ids.insert(id) {
                         return Err(SpecError::Duplicate {
                             id: id.to_string(),
                             line: index + 1,
@@ -249,7 +253,12 @@ pub fn scan_annotations(
     out
 }
 
-/// Reads every `.rs` file under `root/src` and `root/tests` and returns their annotations for `game`.
+/// Largest source file read, in bytes: a bigger `.rs` file is refused rather than read into memory.
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
+/// Reads every `.rs` file under `root/src` and `root/tests` and returns their annotations for
+/// `game`. Symbolic links to folders are not followed (a link back up the tree would loop), and
+/// only regular files are read; an error names the file or folder it concerns.
 pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
     let mut files = Vec::new();
     for (dir, default_type) in [
@@ -261,7 +270,7 @@ pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = Vec::new();
     for (path, default_type) in files {
-        let text = std::fs::read_to_string(&path)?;
+        let text = read_source(&path)?;
         let rel = path
             .strip_prefix(root)
             .unwrap_or(&path)
@@ -272,6 +281,33 @@ pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
     Ok(out)
 }
 
+/// `e` with `path` in front of its message.
+fn at_path(path: &Path, e: std::io::Error) -> std::io::Error {
+    let message = match e.kind() {
+        std::io::ErrorKind::InvalidData => "not UTF-8 text (source files are UTF-8)".to_string(),
+        _ => e.to_string(),
+    };
+    std::io::Error::new(e.kind(), format!("{}: {message}", path.display()))
+}
+
+/// The text of one source file, refused if larger than [`MAX_SOURCE_BYTES`].
+fn read_source(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| at_path(path, e))?;
+    let mut text = String::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| at_path(path, e))?;
+    if text.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "{}: larger than {} MiB, too large for a source file",
+            path.display(),
+            MAX_SOURCE_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}
+
 fn collect_rs(
     dir: &Path,
     default_type: AnnotationType,
@@ -280,11 +316,17 @@ fn collect_rs(
     if !dir.is_dir() {
         return Ok(());
     }
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
+    for entry in std::fs::read_dir(dir).map_err(|e| at_path(dir, e))? {
+        let entry = entry.map_err(|e| at_path(dir, e))?;
+        let path = entry.path();
+        // The entry itself, not what a link points to: a linked folder is not entered.
+        let kind = entry.file_type().map_err(|e| at_path(&path, e))?;
+        if kind.is_dir() {
             collect_rs(&path, default_type, out)?;
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs")
+            // A file, or a link to one (not a device, pipe or folder).
+            && (kind.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+        {
             out.push((path, default_type));
         }
     }
@@ -363,13 +405,19 @@ impl Report {
                 fired: fired.map(|f| f(&c.id)),
             })
             .collect();
-        clauses.sort_by(|a, b| compare_ids(&a.clause.id, &b.clause.id));
+        clauses.sort_by_cached_key(|c| id_key(&c.clause.id));
+        let rows: HashMap<String, usize> = clauses
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.clause.id.clone(), i))
+            .collect();
         let mut unknown = Vec::new();
         for a in annotations {
-            let Some(row) = clauses.iter_mut().find(|c| c.clause.id == a.id) else {
+            let Some(&i) = rows.get(&a.id) else {
                 unknown.push(a.clone());
                 continue;
             };
+            let row = &mut clauses[i];
             let at = format!("{}:{}", a.file, a.line);
             match a.kind {
                 AnnotationType::Implementation => row.implemented_at.push(at),
@@ -390,9 +438,13 @@ impl Report {
         }
     }
 
-    /// True when every normative clause is covered or excepted and no annotation cites an unknown id.
+    /// True when the spec has at least one normative clause, every normative clause is covered or
+    /// excepted and no annotation cites an unknown id. A spec without a normative clause checks
+    /// nothing, so it fails.
     pub fn passed(&self) -> bool {
-        self.unknown.is_empty() && self.clauses.iter().all(ClauseCoverage::ok)
+        self.normative_counts().0 > 0
+            && self.unknown.is_empty()
+            && self.clauses.iter().all(ClauseCoverage::ok)
     }
 
     /// Counts: (normative clauses, covered or excepted).
@@ -409,6 +461,13 @@ impl Report {
     /// A one-line verdict.
     pub fn summary_line(&self) -> String {
         let (n, ok) = self.normative_counts();
+        if n == 0 {
+            return format!(
+                "coverage {game}: FAIL: the spec has no normative clause (an entry '## {game} ID — \
+                 title' followed by '- kind: normative'), so there is nothing to check",
+                game = self.game
+            );
+        }
         format!(
             "coverage {}: {ok}/{n} normative clauses implemented and tested, {} unknown ids cited: {}",
             self.game,
@@ -564,5 +623,80 @@ mod tests {
             AnnotationType::Implementation,
         );
         assert!(a.is_empty());
+    }
+
+    #[test]
+    fn a_spec_without_a_normative_clause_fails() {
+        for spec in ["", "# Spec\n## bao 1 — General\n- kind: heading\n"] {
+            let clauses = parse_spec("bao", spec).unwrap();
+            let r = Report::build("bao", &clauses, &[], None);
+            assert!(!r.passed(), "{spec:?}");
+            assert!(
+                r.summary_line()
+                    .contains("FAIL: the spec has no normative clause"),
+                "{}",
+                r.summary_line()
+            );
+        }
+    }
+
+    #[test]
+    fn many_headings_parse_in_linear_time() {
+        let n = 200_000;
+        let mut spec: String = (0..n)
+            .map(|i| format!("## bao 1.{i} — x\n- kind: normative\n"))
+            .collect();
+        let start = std::time::Instant::now();
+        assert_eq!(parse_spec("bao", &spec).unwrap().len(), n);
+        spec.push_str("## bao 1.7 — again\n- kind: normative\n");
+        assert_eq!(
+            parse_spec("bao", &spec),
+            Err(SpecError::Duplicate {
+                id: "1.7".into(),
+                line: 2 * n + 1
+            })
+        );
+        // A quadratic check takes minutes here; a linear one well under a second.
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    }
+
+    /// A fresh folder `root` with `src/` in it.
+    fn tree(name: &str) -> PathBuf {
+        let root =
+            std::env::temp_dir().join(format!("mancala-coverage-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        root
+    }
+
+    #[test]
+    fn linked_folders_are_not_followed() {
+        let root = tree("links");
+        std::fs::write(root.join("src/x.rs"), "// spec: bao 1.1\n").unwrap();
+        // Two links back to src/: following them loops (2^40 paths before the system says so).
+        std::os::unix::fs::symlink(".", root.join("src/a")).unwrap();
+        std::os::unix::fs::symlink(".", root.join("src/b")).unwrap();
+        std::os::unix::fs::symlink("x.rs", root.join("src/y.rs")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join("src/zero.rs")).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let at = root.clone();
+        std::thread::spawn(move || tx.send(scan_tree("bao", &at).map_err(|e| e.to_string())));
+        let found = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("scan_tree ends")
+            .unwrap();
+        let files: Vec<&str> = found.iter().map(|a| a.file.as_str()).collect();
+        // The file and the link to a file, once each.
+        assert_eq!(files, ["src/x.rs", "src/y.rs"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_named() {
+        let root = tree("utf8");
+        std::fs::write(root.join("src/bad.rs"), b"fn f() {}\n\xff\xfe\n").unwrap();
+        let e = scan_tree("bao", &root).unwrap_err().to_string();
+        assert!(e.contains("src/bad.rs: not UTF-8 text"), "{e}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

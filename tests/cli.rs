@@ -625,3 +625,29 @@ fn game_ranges_reaching_the_last_index_play_every_game() {
         );
     }
 }
+
+#[test]
+fn coverage_fails_a_spec_without_clauses_and_names_a_file_it_cannot_read() {
+    let root = std::env::temp_dir().join(format!("mancala-coverage-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("spec")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("spec/bao.md"), "").unwrap();
+    let dir = root.to_str().unwrap();
+    let o = run(&["coverage", "--root", dir, "--quiet"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("FAIL: the spec has no normative clause"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(root.join("src/bad.rs"), b"fn f() {}\n\xff\n").unwrap();
+    let o = run(&["coverage", "--root", dir, "--quiet"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("src/bad.rs: not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

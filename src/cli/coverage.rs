@@ -104,6 +104,9 @@ pub fn main_job() -> Result<ExitCode, String> {
     let oware = coverage_report(GameKind::Oware, &root, 0)?;
     let verdict = |r: &Report| {
         let (n, ok) = r.normative_counts();
+        if n == 0 {
+            return format!("{} FAIL (its spec has no normative clause)", r.game);
+        }
         format!(
             "{} {ok}/{n} {}",
             r.game,
