@@ -73,6 +73,19 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Any other failure to write standard output (a full disk, a closed terminal) is bad output,
+    // reported as such: `print!` panics on it, and this turns that one panic into an error.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Some(e) = info
+            .payload_as_str()
+            .and_then(|m| m.strip_prefix("failed printing to stdout: "))
+        {
+            eprintln!("mancala-lab: standard output: {e}");
+            std::process::exit(2);
+        }
+        default_hook(info);
+    }));
     let matches = <Cli as clap::CommandFactory>::command().get_matches();
     let result = if matches.get_flag("parse_only") {
         cli::parse_only::check_values(&matches).map(|()| ExitCode::SUCCESS)

@@ -80,8 +80,8 @@ pub enum StudyError {
     NotAFolder(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
-        "{} is in use by another stats job (lock {}, process {pid}); wait for it or choose \
-         another --out",
+        "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
+         another --out (a lock left by a job that no longer runs may be removed by hand)",
         .dir.display(),
         .lock.display()
     )]
@@ -90,8 +90,8 @@ pub enum StudyError {
         dir: PathBuf,
         /// Its lock file.
         lock: PathBuf,
-        /// The process id the lock names.
-        pid: String,
+        /// The process id and host the lock names.
+        holder: String,
     },
     /// The lock could not be taken, even after removing a stale one.
     #[error("{}: could not take the lock", .0.display())]
@@ -264,27 +264,51 @@ impl DirLock {
     /// Takes the lock of `dir`, or says who holds it.
     pub fn take(dir: &Path) -> Result<DirLock, StudyError> {
         let path = dir.join(LOCK);
-        for _ in 0..2 {
+        let host = host_name();
+        for _ in 0..3 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
-                    let _ = writeln!(f, "{}", std::process::id());
+                    let _ = writeln!(f, "{} {host}", std::process::id());
                     return Ok(DirLock(path));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let pid = fs::read_to_string(&path).unwrap_or_default();
-                    let pid = pid.trim();
-                    // A lock left by a process that no longer runs (killed hard) is stale.
-                    let stale = Path::new("/proc/self").exists()
-                        && !pid.is_empty()
-                        && !Path::new("/proc").join(pid).exists();
+                    let text = fs::read_to_string(&path).unwrap_or_default();
+                    let mut words = text.split_whitespace();
+                    let (pid, holder_host) = (words.next().unwrap_or(""), words.next());
+                    let age = fs::metadata(&path)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| t.elapsed().ok())
+                        .unwrap_or_default();
+                    // Stale: a lock whose process no longer runs on this host (killed hard), or
+                    // one still empty seconds after it was made (killed while making it). A lock
+                    // of another host is never judged from here.
+                    let same_host = holder_host.is_none_or(|h| h == host);
+                    let stale = if pid.is_empty() {
+                        age > std::time::Duration::from_secs(10)
+                    } else {
+                        same_host
+                            && Path::new("/proc/self").exists()
+                            && !Path::new("/proc").join(pid).exists()
+                    };
                     if stale {
-                        let _ = fs::remove_file(&path);
+                        // Renamed away first: of two jobs taking over one stale lock, one
+                        // rename succeeds and the other finds the lock it makes next.
+                        let aside = dir.join(format!("{LOCK}.stale.{}", std::process::id()));
+                        if fs::rename(&path, &aside).is_ok() {
+                            let _ = fs::remove_file(&aside);
+                        }
                         continue;
                     }
+                    let holder = match holder_host {
+                        Some(h) => format!("{pid} on {h}"),
+                        None if pid.is_empty() => "unknown, the lock is being made".into(),
+                        None => pid.to_string(),
+                    };
                     return Err(StudyError::Locked {
                         dir: dir.to_path_buf(),
                         lock: path,
-                        pid: pid.to_string(),
+                        holder,
                     });
                 }
                 Err(e) => return Err(io(&path)(e)),
@@ -292,6 +316,16 @@ impl DirLock {
         }
         Err(StudyError::LockNotTaken(path))
     }
+}
+
+/// This machine's name, as a lock records it.
+fn host_name() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
+        .unwrap_or_else(|| "unknown-host".into())
 }
 
 impl Drop for DirLock {

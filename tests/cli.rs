@@ -626,6 +626,76 @@ fn game_ranges_reaching_the_last_index_play_every_game() {
     }
 }
 
+/// Output that cannot be written, and outputs that would overwrite an input, are errors (exit 2)
+/// that leave the inputs as they were.
+#[test]
+fn outputs_never_overwrite_inputs_and_write_errors_are_reported() {
+    let dir = std::env::temp_dir().join(format!("mancala-lab-outputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A full device: an error naming standard output, not a panic.
+    if std::path::Path::new("/dev/full").exists() {
+        let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["bao", "start"])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("standard output: No space left"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let start = stdout(&run(&["bao", "start"], None));
+    let pos = dir.join("start.txt");
+    std::fs::write(&pos, &start).unwrap();
+    let p = pos.to_str().unwrap();
+    for args in [
+        vec!["bao", "diagram", "--position", p, "--out", p],
+        vec!["bao", "explain", "--position", p, "A6<*", "--svg", "-"],
+    ] {
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&pos).unwrap(), start);
+    // plot: --out naming an input is refused; a pipe is read once and plotted.
+    let games = dir.join("games.csv");
+    std::fs::write(&games, "game,plies\n0,40\n1,60\n").unwrap();
+    let g = games.to_str().unwrap();
+    let o = run(&["plot", "--out", g, &format!("a={g}")], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&games).unwrap(),
+        "game,plies\n0,40\n1,60\n"
+    );
+    let fifo = dir.join("pipe.csv");
+    let _ = std::fs::remove_file(&fifo);
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, "game,plies\n0,40\n1,60\n").unwrap())
+        };
+        let svg = dir.join("p.svg");
+        let o = run(
+            &[
+                "plot",
+                "--out",
+                svg.to_str().unwrap(),
+                &format!("a={}", fifo.display()),
+            ],
+            None,
+        );
+        writer.join().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+}
+
 #[test]
 fn coverage_fails_a_spec_without_clauses_and_names_a_file_it_cannot_read() {
     let root = std::env::temp_dir().join(format!("mancala-coverage-cli-{}", std::process::id()));

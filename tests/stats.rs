@@ -606,3 +606,25 @@ fn resume_refuses_an_edited_job() {
         assert!(err.contains(want), "{name}: {err}");
     }
 }
+
+/// A lock still empty seconds after it was made (its job killed while making it) is taken over; a
+/// lock of a job on another host is never judged stale from here and is refused, naming the host.
+#[test]
+fn locks_left_empty_are_taken_over_and_other_hosts_locks_kept() {
+    let dir = tmp("lock-empty");
+    stats(&JOB, &dir);
+    let lock = dir.join(".lock");
+    std::fs::write(&lock, "").unwrap();
+    let old = Command::new("touch")
+        .args(["-d", "1 minute ago"])
+        .arg(&lock)
+        .status();
+    if old.is_ok_and(|s| s.success()) {
+        stats(&[&JOB[..], &["--force"]].concat(), &dir);
+        assert!(!lock.exists());
+    }
+    std::fs::write(&lock, "1 some-other-host\n").unwrap();
+    let err = refused(&[&JOB[..], &["--force"]].concat(), &dir);
+    assert!(err.contains("process 1 on some-other-host"), "{err}");
+    assert!(lock.exists());
+}

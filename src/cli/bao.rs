@@ -200,6 +200,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
+            super::diagram::not_an_input(&out, &position)?;
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let svg = match r#move {
@@ -218,6 +219,9 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
+            if svg.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+                return Err("--svg -: standard output holds the trace; name a file".into());
+            }
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let (text, played) = play_one(&rules, &pos, &r#move)?;

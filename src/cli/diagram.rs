@@ -578,3 +578,18 @@ pub fn write_svg(out: &std::path::Path, svg: &str) -> Result<(), String> {
         Ok(())
     }
 }
+
+/// Refuses an `--out` that names the `--position` file itself (it would be overwritten).
+pub fn not_an_input(out: &std::path::Path, position: &str) -> Result<(), String> {
+    let same = position != "-"
+        && out.as_os_str() != "-"
+        && std::fs::canonicalize(out)
+            .is_ok_and(|o| std::fs::canonicalize(position).is_ok_and(|p| p == o));
+    if same {
+        return Err(format!(
+            "--out {}: that is the --position file; write the diagram elsewhere",
+            out.display()
+        ));
+    }
+    Ok(())
+}

@@ -198,6 +198,9 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
+            if svg.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+                return Err("--svg -: standard output holds the trace; name a file".into());
+            }
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             let mv = parse_move(&g, &r#move)?;
@@ -221,6 +224,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
+            super::diagram::not_an_input(&out, &position)?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             match r#move {

@@ -27,14 +27,47 @@ pub struct PlotArgs {
     runs: Vec<String>,
 }
 
-/// Streams the values of column `name` of the CSV at `path` ('-': standard input) to `each`.
-fn each_value(path: &str, name: &str, each: impl FnMut(u32)) -> Result<u64, String> {
-    if path == "-" {
-        histogram::each_value(std::io::stdin().lock(), path, name, each).map_err(|e| e.to_string())
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        histogram::each_value(file, path, name, each).map_err(|e| e.to_string())
+/// Streams the values of column `name` of the CSV file `file` (named `path` in errors) to `each`.
+fn each_value(
+    file: &std::path::Path,
+    path: &str,
+    name: &str,
+    each: impl FnMut(u32),
+) -> Result<u64, String> {
+    let f = std::fs::File::open(file).map_err(|e| format!("{path}: {e}"))?;
+    histogram::each_value(f, path, name, each).map_err(|e| e.to_string())
+}
+
+/// A copy of standard input or of a pipe in a temporary file, removed when dropped: the runs are
+/// read twice (range, then bins) without keeping their values in memory.
+struct Spool(std::path::PathBuf);
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// A file holding the run at `path` ('-': standard input) that can be read twice: a regular file
+/// as it is, anything else copied to a temporary file first.
+fn readable_twice(path: &str, k: usize) -> Result<(std::path::PathBuf, Option<Spool>), String> {
+    let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if regular {
+        return Ok((path.into(), None));
+    }
+    let spool = Spool(
+        std::env::temp_dir().join(format!("mancala-lab-plot-{}-{k}.csv", std::process::id())),
+    );
+    let mut out =
+        std::fs::File::create(&spool.0).map_err(|e| format!("{}: {e}", spool.0.display()))?;
+    let copied = if path == "-" {
+        std::io::copy(&mut std::io::stdin().lock(), &mut out)
+    } else {
+        let mut input = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        std::io::copy(&mut input, &mut out)
+    };
+    copied.map_err(|e| format!("{path}: {e}"))?;
+    Ok((spool.0.clone(), Some(spool)))
 }
 
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
@@ -48,38 +81,37 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
         return Err("standard input ('-') can feed one run only".into());
     }
-    // Standard input is read once, into memory; files are read twice (range, then bins), so the
-    // memory does not grow with their length.
-    let mut stdin_values = Vec::new();
-    let mut max = 0u32;
+    let out_file = std::fs::canonicalize(&args.out).ok();
     for &(_, path) in &runs {
-        let n = if path == "-" {
-            each_value(path, &args.column, |v| stdin_values.push(v))?
-        } else {
-            each_value(path, &args.column, |v| max = max.max(v))?
-        };
+        if out_file.is_some() && std::fs::canonicalize(path).ok() == out_file {
+            return Err(format!(
+                "--out {}: that is the input {path}; write the plot elsewhere",
+                args.out.display()
+            ));
+        }
+    }
+    // Each run is read twice (range, then bins), so the memory does not grow with its length.
+    let mut files = Vec::new();
+    for (k, &(_, path)) in runs.iter().enumerate() {
+        files.push(readable_twice(path, k)?);
+    }
+    let mut max = 0u32;
+    for (&(_, path), (file, _)) in runs.iter().zip(&files) {
+        let n = each_value(file, path, &args.column, |v| max = max.max(v))?;
         if n == 0 {
             return Err(format!("{path}: no games"));
         }
     }
-    max = stdin_values.iter().copied().fold(max, u32::max);
     let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
-    for &(name, path) in &runs {
+    for (&(name, path), (file, _)) in runs.iter().zip(&files) {
         let mut counts = vec![0u64; bins as usize];
-        let n = if path == "-" {
-            for &v in &stdin_values {
-                counts[(v / bin) as usize] += 1;
+        let n = each_value(file, path, &args.column, |v| {
+            // A file changed between the two reads is caught, not indexed out of range.
+            if let Some(c) = counts.get_mut((v / bin) as usize) {
+                *c += 1;
             }
-            stdin_values.len() as u64
-        } else {
-            each_value(path, &args.column, |v| {
-                // A file changed between the two reads is caught, not indexed out of range.
-                if let Some(c) = counts.get_mut((v / bin) as usize) {
-                    *c += 1;
-                }
-            })?
-        };
+        })?;
         let share = counts
             .iter()
             .enumerate()
