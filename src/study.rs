@@ -557,10 +557,11 @@ mod tests {
                 StudyError::Locked {
                     dir: dir.clone(),
                     lock: dir.join(LOCK),
-                    pid: "42".into(),
+                    holder: "42 on node7".into(),
                 },
-                "/tmp/run is in use by another stats job (lock /tmp/run/.lock, process 42); wait \
-                 for it or choose another --out",
+                "/tmp/run is in use by another stats job (lock /tmp/run/.lock, process 42 on \
+                 node7); wait for it or choose another --out (a lock left by a job that no \
+                 longer runs may be removed by hand)",
             ),
             (
                 StudyError::LockNotTaken(dir.join(LOCK)),
