@@ -154,15 +154,9 @@ fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> 
     Ok(())
 }
 
+/// The commit the binary was built from (build.rs), `-dirty` if the tree had changes.
 fn commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
+    env!("MANCALA_LAB_COMMIT").to_string()
 }
 
 /// The job an explicit option set describes, with the defaults filled in.
