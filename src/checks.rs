@@ -335,8 +335,7 @@ pub fn notation_roundtrip(text: &str) -> Result<(), String> {
         let printed = m.to_string();
         if MoveText::parse(&printed) != Ok(m) {
             return Err(format!(
-                "{} printed as '{printed}', which parses differently",
-                crate::text::quoted(text)
+                "'{text}' printed as '{printed}', which parses differently"
             ));
         }
     }

@@ -36,10 +36,7 @@ pub enum HistogramError {
         source: csv::Error,
     },
     /// A value that is not a `u32`.
-    #[error(
-        "{label}: row {row}: {name} {} is not a whole number below 2^32",
-        crate::text::quoted(value)
-    )]
+    #[error("{label}: row {row}: {name} '{value}' is not a whole number below 2^32")]
     NotANumber {
         /// The input's name.
         label: String,

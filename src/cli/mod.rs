@@ -20,19 +20,33 @@ use std::sync::{mpsc, Arc};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Reads a file, or standard input for `-`; the error names the path.
+/// The most bytes a position, move list or transcript input may hold (far beyond any game).
+pub const MAX_INPUT: u64 = 256 << 20;
+
+/// Reads a file, or standard input for `-`, of at most [`MAX_INPUT`] bytes; the error names the
+/// path.
 pub fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("standard input: {e}"))?;
-        Ok(without_bom(s))
+    let name = if path == "-" { "standard input" } else { path };
+    let mut bytes = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().lock().take(MAX_INPUT + 1).read_to_end(&mut bytes)
     } else {
-        std::fs::read_to_string(path)
-            .map(without_bom)
-            .map_err(|e| format!("{path}: {e}"))
+        std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("{name}: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!(
+            "{name}: more than {} MiB; not a position or transcript",
+            MAX_INPUT >> 20
+        ));
     }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    Ok(without_bom(text))
 }
 
 /// The text without a leading UTF-8 byte-order mark (some editors write one).

@@ -132,7 +132,7 @@ impl Default for Variant {
 
 /// An unknown preset name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown Oware variant {} (known: sheet, abapa, strict)", crate::text::quoted(.0))]
+#[error("unknown Oware variant '{0}' (known: sheet, abapa, strict)")]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {
