@@ -335,7 +335,8 @@ pub fn notation_roundtrip(text: &str) -> Result<(), String> {
         let printed = m.to_string();
         if MoveText::parse(&printed) != Ok(m) {
             return Err(format!(
-                "'{text}' printed as '{printed}', which parses differently"
+                "{} printed as '{printed}', which parses differently",
+                crate::text::quoted(text)
             ));
         }
     }

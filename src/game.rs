@@ -44,7 +44,7 @@ impl fmt::Display for GameKind {
 
 /// A game name that is not `bao` or `oware`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (known: bao, oware)")]
+#[error("unknown game {} (known: bao, oware)", crate::text::quoted(.0))]
 pub struct UnknownGame(pub String);
 
 impl std::str::FromStr for GameKind {

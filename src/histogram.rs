@@ -36,7 +36,10 @@ pub enum HistogramError {
         source: csv::Error,
     },
     /// A value that is not a `u32`.
-    #[error("{label}: row {row}: {name} '{value}' is not a whole number below 2^32")]
+    #[error(
+        "{label}: row {row}: {name} {} is not a whole number below 2^32",
+        crate::text::quoted(value)
+    )]
     NotANumber {
         /// The input's name.
         label: String,

@@ -29,7 +29,7 @@ impl Policy {
 
 /// A policy name that is not `random`, `greedy` or `search`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown policy '{0}' (known: random, greedy, search)")]
+#[error("unknown policy {} (known: random, greedy, search)", crate::text::quoted(.0))]
 pub struct UnknownPolicy(pub String);
 
 impl std::str::FromStr for Policy {

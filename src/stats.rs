@@ -73,7 +73,7 @@ pub const WINNERS: [&str; 4] = ["South", "North", "draw", "none"];
 
 /// A `winner` column that is not one of [`WINNERS`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("winner '{0}' (known: South, North, draw, none)")]
+#[error("winner {} (known: South, North, draw, none)", crate::text::quoted(.0))]
 pub struct UnknownWinner(pub String);
 
 impl Summary {

@@ -1,5 +1,23 @@
 //! Splitting a line of text into whitespace-separated words with their character columns, in
-//! one pass (the parsers of positions, notation and transcripts share it).
+//! one pass (the parsers of positions, notation and transcripts share it), and quoting a word of
+//! the input in an error message without repeating all of a huge one.
+
+/// Characters of a token an error message repeats; a longer token is cut after them.
+pub const QUOTED_CHARS: usize = 40;
+
+/// `token` in single quotes for an error message: whole if it has at most [`QUOTED_CHARS`]
+/// characters, otherwise its first [`QUOTED_CHARS`] characters, `…` and its length in
+/// characters (`'AAAA…' (20971520 characters)`), so a hostile token never floods the message.
+pub fn quoted(token: &str) -> String {
+    match token.char_indices().nth(QUOTED_CHARS) {
+        None => format!("'{token}'"),
+        Some((cut, _)) => format!(
+            "'{}…' ({} characters)",
+            &token[..cut],
+            token.chars().count()
+        ),
+    }
+}
 
 /// The words of `s`, each with its 1-based column counted in characters from the start of `s`.
 pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -22,7 +40,20 @@ pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{quoted, words, QUOTED_CHARS};
+
+    #[test]
+    fn quoted_tokens_are_bounded() {
+        assert_eq!(quoted("a7>"), "'a7>'");
+        let exact = "é".repeat(QUOTED_CHARS);
+        assert_eq!(quoted(&exact), format!("'{exact}'"));
+        let long = "é".repeat(20_000_000);
+        let q = quoted(&long);
+        assert_eq!(
+            q,
+            format!("'{}…' (20000000 characters)", "é".repeat(QUOTED_CHARS))
+        );
+    }
 
     #[test]
     fn words_carry_their_character_columns() {

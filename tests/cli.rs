@@ -721,3 +721,46 @@ fn coverage_fails_a_spec_without_clauses_and_names_a_file_it_cannot_read() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn oware_transcripts_refuse_repeated_and_trailing_move_numbers() {
+    for (text, at, words) in [
+        ("1. C f 2. 2. A a\n", "line 1, column 11", "written twice"),
+        ("1. C f\n2.\n2. A a\n", "line 3, column 1", "written twice"),
+        ("1. C f 2.\n", "line 1, column 8", "no move after it"),
+    ] {
+        let o = run(&["oware", "replay", "-"], Some(text));
+        assert_eq!(o.status.code(), Some(2), "{text:?}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains(at) && stderr(&o).contains(words),
+            "{text:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_huge_token_is_quoted_by_its_start_and_length() {
+    let huge = "x".repeat(20 << 20);
+    let length = format!("({} characters)", 20 << 20);
+    let bao_start = stdout(&run(&["bao", "start"], None));
+    let oware_start = stdout(&run(&["oware", "start"], None));
+    for (args, input) in [
+        (&["bao", "replay", "-"][..], format!("1: A6<* {huge};\n")),
+        (&["oware", "replay", "-"][..], format!("1. C {huge}\n")),
+        (
+            &["bao", "moves", "--position", "-"][..],
+            bao_start.replace("stores: 22 22", &format!("stores: 22 {huge}")),
+        ),
+        (
+            &["oware", "moves", "--position", "-"][..],
+            oware_start.replace("scores: 0 0", &format!("scores: 0 {huge}")),
+        ),
+    ] {
+        let o = run(args, Some(&input));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.len() < 500, "{args:?}: {}", &err[..500.min(err.len())]);
+        assert!(err.contains(&length), "{args:?}: {err}");
+    }
+}

@@ -205,7 +205,7 @@ impl Engine for Optimized {
         }) = MoveText::parse(mv)
         {
             let Some(pit) = Pit::new(row, number).filter(|_| row_side == side) else {
-                return Err(format!("'{mv}' is not legal"));
+                return Err(format!("{} is not legal", crate::text::quoted(mv)));
             };
             let code = pit.ring() as u8
                 | if hand == Hand::Right { RIGHT } else { 0 }
@@ -214,7 +214,7 @@ impl Engine for Optimized {
                 .rules
                 .play_checked(p, code)
                 .map(|(next, _, _)| next)
-                .ok_or_else(|| format!("'{mv}' is not legal"));
+                .ok_or_else(|| format!("{} is not legal", crate::text::quoted(mv)));
         }
         let list = self.rules.legal_moves(p);
         let wanted = mv.trim_end_matches('*');
@@ -224,7 +224,7 @@ impl Engine for Optimized {
                     == wanted
             })
             .map(|i| self.rules.play(p, list.moves[i]).0)
-            .ok_or_else(|| format!("'{mv}' is not legal"))
+            .ok_or_else(|| format!("{} is not legal", crate::text::quoted(mv)))
     }
 
     fn position_text(&self, p: &FastPos) -> String {

@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use crate::text::quoted;
+
 use super::board::{Board, Pit, Row, Side};
 use super::position::{Position, PositionError, Setup};
 
@@ -78,7 +80,7 @@ fn numbers<const N: usize>(
                 syntax(
                     line,
                     column,
-                    format!("expected a seed count 0-64, found '{word}'"),
+                    format!("expected a seed count 0-64, found {}", quoted(word)),
                 )
             })?;
     }
@@ -150,7 +152,8 @@ fn key_lines(text: &str) -> Result<HashMap<&str, KeyLine<'_>>, PositionTextError
                 line,
                 indent,
                 format!(
-                    "unknown key '{key}' (keys: to_move, stores, houses, b, a, A, B, kutakatia)"
+                    "unknown key {} (keys: to_move, stores, houses, b, a, A, B, kutakatia)",
+                    quoted(key)
                 ),
             ));
         }
@@ -195,7 +198,7 @@ fn parse_houses((line, end, value): &KeyLine) -> Result<[bool; 2], PositionTextE
                 return Err(syntax(
                     *line,
                     column,
-                    format!("expected 'owned' or 'lost', found '{word}'"),
+                    format!("expected 'owned' or 'lost', found {}", quoted(word)),
                 ))
             }
         };
@@ -216,7 +219,7 @@ fn parse_kutakatia((line, end, value): &KeyLine, to_move: Side) -> Result<Pit, P
         syntax(
             *line,
             column,
-            format!("expected a pit name such as 'a3', found '{word}'"),
+            format!("expected a pit name such as 'a3', found {}", quoted(word)),
         )
     };
     let mut chars = word.chars();
@@ -327,5 +330,20 @@ mod tests {
         assert_eq!(pos.blocked(), Some(Pit::front(6)));
         assert_eq!(print(&pos), blocked);
         assert!(parse(&format!("{START}kutakatia: a6\n")).is_err());
+    }
+
+    #[test]
+    fn errors_quote_a_huge_word_by_its_start_and_length() {
+        let huge = "x".repeat(1_000_000);
+        for text in [
+            format!("{huge}: 1\n"),
+            START.replace("stores: 22 22", &format!("stores: 22 {huge}")),
+            START.replace("houses: owned owned", &format!("houses: owned {huge}")),
+            format!("{START}kutakatia: {huge}\n"),
+        ] {
+            let message = parse(&text).unwrap_err().to_string();
+            assert!(message.len() < 200, "{}", &message[..200]);
+            assert!(message.contains("(1000000 characters)"), "{message}");
+        }
     }
 }

@@ -138,8 +138,10 @@ impl Transcript {
                         line,
                         column + e.column - 1,
                         format!(
-                            "in move '{word}': expected {}, found {}",
-                            e.expected, e.found
+                            "in move {}: expected {}, found {}",
+                            crate::text::quoted(word),
+                            e.expected,
+                            e.found
                         ),
                     )
                 })?;
@@ -200,5 +202,13 @@ mod tests {
         let t = Transcript::parse(&text).unwrap();
         let back: Vec<String> = t.plies.iter().map(|p| p.text.to_string()).collect();
         assert_eq!(back, moves);
+    }
+
+    #[test]
+    fn errors_quote_a_huge_move_by_its_start_and_length() {
+        let text = format!("1: A6<{} a6<;\n", "*".repeat(1_000_000));
+        let message = Transcript::parse(&text).unwrap_err().to_string();
+        assert!(message.len() < 200, "{}", &message[..200]);
+        assert!(message.contains("(1000003 characters)"), "{message}");
     }
 }

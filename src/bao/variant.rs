@@ -130,10 +130,16 @@ impl Default for Variant {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
     /// Not one of [`PRESET_NAMES`].
-    #[error("unknown Bao variant '{0}' (known: default, literal-en, engines, strict)")]
+    #[error(
+        "unknown Bao variant {} (known: default, literal-en, engines, strict)",
+        crate::text::quoted(.0)
+    )]
     UnknownPreset(String),
     /// Not `exact` or `sown:N`.
-    #[error("unknown infinite-move definition '{0}' (expected 'exact' or 'sown:N' with N > 0)")]
+    #[error(
+        "unknown infinite-move definition {} (expected 'exact' or 'sown:N' with N > 0)",
+        crate::text::quoted(.0)
+    )]
     BadInfinite(String),
 }
 

@@ -59,7 +59,10 @@ fn parse_letter(mv: &str, to_move: Side) -> Result<Move, String> {
     let mut chars = mv.chars();
     match (chars.next().and_then(Move::from_letter), chars.next()) {
         (Some((side, m)), None) if side == to_move => Ok(m),
-        _ => Err(format!("'{mv}' is not a move of {to_move}")),
+        _ => Err(format!(
+            "{} is not a move of {to_move}",
+            crate::text::quoted(mv)
+        )),
     }
 }
 
@@ -139,7 +142,7 @@ impl Engine for Optimized {
     fn play(&self, g: &FastGame, mv: &str) -> Result<FastGame, String> {
         let m = parse_letter(mv, side_of(g.to_move()))?;
         if self.rules.legal_mask(g) & (1 << m.pit) == 0 {
-            return Err(format!("'{mv}' is not legal"));
+            return Err(format!("{} is not legal", crate::text::quoted(mv)));
         }
         let mut next = g.clone();
         self.rules.play(&mut next, m.pit);

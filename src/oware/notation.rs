@@ -2,6 +2,7 @@
 //! (spec: oware O.7.1); a transcript is move letters separated by white space (O.7.2).
 
 use super::Side;
+use crate::text::quoted;
 
 /// A move: which of the mover's six pits to sow, 0 for A/a up to 5 for F/f.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,10 +72,13 @@ pub struct TranscriptError {
 }
 
 /// Parses a transcript: move letters separated by white space, optionally with move numbers
-/// (`1.` or `1:`) before the first move of each pair, which must count the pairs from 1; `#` and
-/// `;` start comments that run to the end of the line. Linear in the length of the text.
+/// (`1.` or `1:`) before the first move of each pair, which must count the pairs from 1 and be
+/// followed by a move; `#` and `;` start comments that run to the end of the line. Linear in the
+/// length of the text.
 pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError> {
     let mut out = Vec::new();
+    // The move number written before the next move, if any: its line, column and token.
+    let mut numbered: Option<(usize, usize, &str)> = None;
     for (index, raw) in text.lines().enumerate() {
         let content = raw.split(['#', ';']).next().unwrap_or("");
         for (at, token) in crate::text::words(content) {
@@ -90,7 +94,8 @@ pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError>
                 let want = out.len() / 2 + 1;
                 if out.len() % 2 == 1 || number.parse::<usize>().ok() != Some(want) {
                     return Err(fail(format!(
-                        "move number '{token}' where {} expected",
+                        "move number {} where {} expected",
+                        quoted(token),
                         if out.len() % 2 == 1 {
                             format!("the second move of pair {want} is")
                         } else {
@@ -98,23 +103,46 @@ pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError>
                         }
                     )));
                 }
+                if let Some((line, column, _)) = numbered {
+                    return Err(fail(format!(
+                        "move number {} written twice: pair {want} is already numbered at line \
+                         {line}, column {column}, with no move between",
+                        quoted(token)
+                    )));
+                }
+                numbered = Some((index + 1, at, token));
                 continue;
             }
             let mut chars = token.chars();
             match (chars.next().and_then(Move::from_letter), chars.next()) {
-                (Some((side, mv)), None) => out.push(WrittenMove {
-                    side,
-                    mv,
-                    line: index + 1,
-                    column: at,
-                }),
+                (Some((side, mv)), None) => {
+                    numbered = None;
+                    out.push(WrittenMove {
+                        side,
+                        mv,
+                        line: index + 1,
+                        column: at,
+                    })
+                }
                 _ => {
                     return Err(fail(format!(
-                        "expected a move letter A-F or a-f, or a move number, found '{token}'"
+                        "expected a move letter A-F or a-f, or a move number, found {}",
+                        quoted(token)
                     )))
                 }
             }
         }
+    }
+    if let Some((line, column, token)) = numbered {
+        return Err(TranscriptError {
+            line,
+            column,
+            found: token.to_string(),
+            problem: format!(
+                "move number {} with no move after it (a number goes before the pair it counts)",
+                quoted(token)
+            ),
+        });
     }
     Ok(out)
 }
@@ -172,5 +200,30 @@ mod tests {
             assert!(e.to_string().contains("move number"), "{e}");
         }
         assert_eq!(parse_transcript("1. C f 2. A a 3: B\n").unwrap().len(), 5);
+    }
+
+    #[test]
+    fn a_move_number_needs_a_move_after_it_and_is_written_once() {
+        for (text, at, words) in [
+            ("1. C f 2. 2. A a\n", (1, 11), "written twice"),
+            ("1. C f\n2.\n2. A a\n", (3, 1), "written twice"),
+            ("1. C f 2.\n", (1, 8), "no move after it"),
+            ("1. C f\n2: # nothing yet\n\n", (2, 1), "no move after it"),
+            ("1.\n", (1, 1), "no move after it"),
+        ] {
+            let e = parse_transcript(text).unwrap_err();
+            assert_eq!((e.line, e.column), at, "{text:?}: {e}");
+            assert!(e.to_string().contains(words), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_huge_token_is_quoted_by_its_start_and_length() {
+        let e = parse_transcript(&format!("1. C {}\n", "x".repeat(1_000_000))).unwrap_err();
+        let message = e.to_string();
+        assert!(message.len() < 200, "{}", &message[..200]);
+        assert!(message.contains("(1000000 characters)"), "{message}");
+        let e = parse_transcript(&format!("1. C f {}.\n", "9".repeat(1_000_000))).unwrap_err();
+        assert!(e.to_string().len() < 200);
     }
 }

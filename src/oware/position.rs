@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::Side;
+use crate::text::quoted;
 
 /// Seeds in play: four in each of the twelve pits (spec: oware O.1.1).
 pub const TOTAL_SEEDS: u32 = 48;
@@ -146,14 +147,17 @@ impl Position {
                     .iter()
                     .map(|&(column, w)| {
                         w.parse::<u8>().ok().filter(|&x| x <= 48).ok_or_else(|| {
-                            syntax(column, format!("expected a seed count 0-48, found '{w}'"))
+                            syntax(
+                                column,
+                                format!("expected a seed count 0-48, found {}", quoted(w)),
+                            )
                         })
                     })
                     .collect()
             };
             let duplicate = |seen: bool| {
                 if seen {
-                    Err(syntax(indent + 1, format!("'{key}' given twice")))
+                    Err(syntax(indent + 1, format!("{} given twice", quoted(key))))
                 } else {
                     Ok(())
                 }
@@ -188,7 +192,10 @@ impl Position {
                 _ => {
                     return Err(syntax(
                         indent + 1,
-                        format!("unknown key '{key}' (keys: to_move, scores, north, south)"),
+                        format!(
+                            "unknown key {} (keys: to_move, scores, north, south)",
+                            quoted(key)
+                        ),
                     ))
                 }
             }
@@ -261,5 +268,15 @@ mod tests {
             Position::parse("scores: 0 0\n").unwrap_err(),
             PositionError::Missing("to_move")
         );
+    }
+
+    #[test]
+    fn errors_quote_a_huge_word_by_its_start_and_length() {
+        let huge = "x".repeat(1_000_000);
+        for text in [format!("{huge}: 1\n"), format!("scores: 0 {huge}\n")] {
+            let message = Position::parse(&text).unwrap_err().to_string();
+            assert!(message.len() < 200, "{}", &message[..200]);
+            assert!(message.contains("(1000000 characters)"), "{message}");
+        }
     }
 }

@@ -132,7 +132,7 @@ impl Default for Variant {
 
 /// An unknown preset name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown Oware variant '{0}' (known: sheet, abapa, strict)")]
+#[error("unknown Oware variant {} (known: sheet, abapa, strict)", crate::text::quoted(.0))]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {
