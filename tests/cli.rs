@@ -764,3 +764,22 @@ fn a_huge_token_is_quoted_by_its_start_and_length() {
         assert!(err.contains(&length), "{args:?}: {err}");
     }
 }
+
+/// `bao cutoffs --csv` writes one row per game and refuses a file that exists (it is a result).
+#[test]
+fn cutoffs_writes_its_rows_and_never_overwrites_them() {
+    let dir = std::env::temp_dir().join(format!("mancala-lab-cutoffs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("c.csv");
+    let _ = std::fs::remove_file(&csv);
+    let c = csv.to_str().unwrap();
+    let o = run(&["bao", "cutoffs", "--games", "30", "--csv", c], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("bao cut-off study: 30 random games"));
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 31);
+    assert!(rows.lines().nth(30).unwrap().starts_with("29,"));
+    let o = run(&["bao", "cutoffs", "--games", "5", "--csv", c], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), rows);
+}

@@ -243,59 +243,102 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             limits,
             csv,
         } => {
-            use rayon::prelude::*;
-            let rules = Rules::default();
-            let records: Vec<_> = (0..games)
-                .into_par_iter()
-                .map(|i| {
-                    mancala_lab::stats::bao_cutoff_game(
-                        &rules,
-                        seed,
-                        i,
-                        mancala_lab::playout::DEFAULT_MAX_PLIES,
-                    )
-                })
-                .collect();
-            if let Some(path) = &csv {
-                let mut text = String::from("game,plies,longest_legal_move,infinite_candidates\n");
-                for (i, r) in records.iter().enumerate() {
-                    text.push_str(&format!(
-                        "{i},{},{},{}\n",
-                        r.plies, r.longest_legal_move, r.infinite_candidates
-                    ));
-                }
-                std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-            let with_infinite = records.iter().filter(|r| r.infinite_candidates > 0).count();
-            let longest = records
-                .iter()
-                .map(|r| r.longest_legal_move)
-                .max()
-                .unwrap_or(0);
-            println!("bao cut-off study: {games} random games, seed {seed}, default reading, exact detection");
-            println!(
-                "  games with at least one infinite candidate move: {with_infinite} ({:.2}%)",
-                100.0 * with_infinite as f64 / games.max(1) as f64
-            );
-            println!(
-                "  infinite candidate moves met: {}",
-                records
-                    .iter()
-                    .map(|r| u64::from(r.infinite_candidates))
-                    .sum::<u64>()
-            );
-            println!("  longest finite legal move offered: {longest} seeds sown");
-            for limit in limits {
-                let misjudged = records
-                    .iter()
-                    .filter(|r| r.longest_legal_move > limit)
-                    .count();
-                println!(
-                    "  cut-off {limit:>5} seeds: {misjudged} games ({:.2}%) offer a finite move it would call infinite",
-                    100.0 * misjudged as f64 / games.max(1) as f64
-                );
-            }
+            return cutoffs(games, seed, &limits, csv.as_deref());
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bao cutoffs`: random games under exact detection, with a progress bar; rows stream to the
+/// CSV in game order, and Ctrl-C stops taking games and reports on those played (exit 130).
+fn cutoffs(
+    games: u64,
+    seed: u64,
+    limits: &[u32],
+    csv: Option<&std::path::Path>,
+) -> Result<ExitCode, String> {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    let mut out = match csv {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| format!("--csv {}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(file);
+            writeln!(w, "game,plies,longest_legal_move,infinite_candidates")
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Some((w, path))
+        }
+        None => None,
+    };
+    let rules = Rules::default();
+    let interrupt = super::interrupt_on_ctrl_c();
+    let (bar, pool) = super::bar_and_pool(games)?;
+    let (mut with_infinite, mut candidates, mut longest) = (0u64, 0u64, 0u32);
+    let mut misjudged = vec![0u64; limits.len()];
+    let mut failed = None;
+    let done = super::in_order(
+        &pool,
+        0..games,
+        &interrupt,
+        |i| {
+            mancala_lab::stats::bao_cutoff_game(
+                &rules,
+                seed,
+                i,
+                mancala_lab::playout::DEFAULT_MAX_PLIES,
+            )
+        },
+        |i, r| {
+            with_infinite += u64::from(r.infinite_candidates > 0);
+            candidates += u64::from(r.infinite_candidates);
+            longest = longest.max(r.longest_legal_move);
+            for (m, &limit) in misjudged.iter_mut().zip(limits) {
+                *m += u64::from(r.longest_legal_move > limit);
+            }
+            if let Some((w, path)) = &mut out {
+                let row = writeln!(
+                    w,
+                    "{i},{},{},{}",
+                    r.plies, r.longest_legal_move, r.infinite_candidates
+                );
+                if let Err(e) = row {
+                    failed = Some(format!("{}: {e}", path.display()));
+                    return false;
+                }
+            }
+            bar.inc(1);
+            true
+        },
+    );
+    bar.finish_and_clear();
+    if let Some((w, path)) = &mut out {
+        w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let share = |n: u64| 100.0 * n as f64 / done.max(1) as f64;
+    println!(
+        "bao cut-off study: {done} random games, seed {seed}, default reading, exact detection"
+    );
+    println!(
+        "  games with at least one infinite candidate move: {with_infinite} ({:.2}%)",
+        share(with_infinite)
+    );
+    println!("  infinite candidate moves met: {candidates}");
+    println!("  longest finite legal move offered: {longest} seeds sown");
+    for (limit, m) in limits.iter().zip(&misjudged) {
+        println!(
+            "  cut-off {limit:>5} seeds: {m} games ({:.2}%) offer a finite move it would call infinite",
+            share(*m)
+        );
+    }
+    if interrupt.load(Ordering::SeqCst) && done < games {
+        eprintln!("interrupted: games 0..{done} of {games} played and reported");
+        return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
 }
