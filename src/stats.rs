@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 use crate::bao::{Position, Rules as BaoRules};
 use crate::game::{game_keys, Draw, Game};
 
-/// A rate with its 95% Wilson score interval.
+/// A rate with its 95% Wilson score interval. Over 0 trials a rate says nothing: the estimate is
+/// 0 and the interval the whole range, [0, 1].
 pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
     if n == 0 {
-        return (0.0, 0.0, 0.0);
+        return (0.0, 0.0, 1.0);
     }
     let (k, n) = (successes as f64, n as f64);
     let z = 1.959_963_984_540_054_f64;
@@ -290,6 +291,15 @@ mod tests {
         let csv = t.csv();
         assert!(csv.contains("\ngames,4,4,4\n"), "{csv}");
         assert!(csv.contains("\nmax_plies,40,40,40\n"), "{csv}");
+    }
+
+    #[test]
+    fn a_rate_over_no_games_has_the_whole_range_as_its_interval() {
+        assert_eq!(wilson(0, 0), (0.0, 0.0, 1.0));
+        let rows = Summary::default().rows();
+        let rate = rows.iter().find(|r| r.metric == "south_win_rate").unwrap();
+        assert_eq!(rate.display(), "south_win_rate: 0.0000 [0.0000, 1.0000]");
+        assert_eq!(rate.csv_line(), "south_win_rate,0,0,1\n");
     }
 
     #[test]

@@ -783,3 +783,32 @@ fn cutoffs_writes_its_rows_and_never_overwrites_them() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), rows);
 }
+
+#[test]
+fn rates_over_no_games_span_the_whole_range() {
+    let dir = std::env::temp_dir().join(format!("mancala-no-games-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // No games at all, and a shard that holds none of the job's two games.
+    for (name, args) in [
+        ("none", &["--games", "0"][..]),
+        ("shard", &["--games", "2", "--shard", "1/3"][..]),
+    ] {
+        let out = dir.join(name);
+        let mut all = vec!["stats", "--out", out.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let o = run(&all, None);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("south_win_rate: 0.0000 [0.0000, 1.0000]"),
+            "{name}: {}",
+            stdout(&o)
+        );
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        assert!(summary.contains("\ndraw_rate,0,0,1\n"), "{name}: {summary}");
+    }
+    let o = run(&["inconsistencies", "--game", "oware", "--games", "0"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("| 0.0 | 0.0–1000.0 |"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("0.0–0.0"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
