@@ -806,9 +806,55 @@ fn rates_over_no_games_span_the_whole_range() {
         let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
         assert!(summary.contains("\ndraw_rate,0,0,1\n"), "{name}: {summary}");
     }
-    let o = run(&["inconsistencies", "--game", "oware", "--games", "0"], None);
+    let o = run(
+        &["inconsistencies", "--game", "oware", "--games", "0"],
+        None,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("| 0.0 | 0.0–1000.0 |"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("| 0.0 | 0.0–1000.0 |"),
+        "{}",
+        stdout(&o)
+    );
     assert!(!stdout(&o).contains("0.0–0.0"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn inconsistencies_checks_its_catalog_before_playing() {
+    let dir = std::env::temp_dir().join(format!("mancala-update-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bao = dir.join("bao.md");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/spec/findings/bao.md"),
+        &bao,
+    )
+    .unwrap();
+    let missing = dir.join("missing.md");
+    let unmarked = dir.join("unmarked.md");
+    std::fs::write(&unmarked, "# Oware findings\n\nno marker here\n").unwrap();
+    for (path, words) in [
+        (&missing, "No such file"),
+        (&bao, "not the oware catalog"),
+        (&unmarked, "no line '<!-- generated"),
+        (&dir, "not a regular file"),
+    ] {
+        let o = run(
+            &[
+                "inconsistencies",
+                "--game",
+                "oware",
+                "--games",
+                "1",
+                "--update",
+                path.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{path:?}");
+        assert!(stderr(&o).contains(words), "{path:?}: {}", stderr(&o));
+        // Refused before any game: no report was printed.
+        assert_eq!(stdout(&o), "", "{path:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
