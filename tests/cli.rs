@@ -858,3 +858,42 @@ fn inconsistencies_checks_its_catalog_before_playing() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn diagrams_of_a_finished_game_say_who_won_and_by_which_clause() {
+    let bao = "to_move: South\nstores: 0 0\nhouses: lost lost\nb: 0 0 0 0 0 0 0 0\n\
+               a: 0 0 0 0 0 0 0 0\nA: 2 0 0 0 0 0 0 0\nB: 0 0 0 0 0 0 0 62\n";
+    let o = run(
+        &["bao", "diagram", "--position", "-", "--out", "-"],
+        Some(bao),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\nThe game is over: South wins (bao 1.2.1) (mtaji stage)\n"),
+        "{}",
+        &stdout(&o)[..400]
+    );
+    assert!(!stdout(&o).contains("South to move ("));
+    for (position, title) in [
+        (
+            "to_move: North\nscores: 25 10\nnorth: 1 1 1 1 1 1\nsouth: 1 1 1 1 1 2\n",
+            "The game is over: South wins 25-10 (oware O.6.1)",
+        ),
+        (
+            "to_move: North\nscores: 24 24\nnorth: 0 0 0 0 0 0\nsouth: 0 0 0 0 0 0\n",
+            "The game is over: a draw, 24-24 (oware O.5.2)",
+        ),
+    ] {
+        let o = run(
+            &["oware", "diagram", "--position", "-", "--out", "-"],
+            Some(position),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!("\n{title}\n")),
+            "{}",
+            &stdout(&o)[..400]
+        );
+        assert!(!stdout(&o).contains("North to move"));
+    }
+}

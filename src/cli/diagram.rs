@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use mancala_lab::bao::trace::{Event, SidePit, Step};
-use mancala_lab::bao::{Direction, Pit, Position, Row, Side, Stage};
+use mancala_lab::bao::{Direction, Pit, Position, Row, Rules, Side, Stage};
 
 /// Steps drawn on the board and listed under it; a longer move's rest is counted, not drawn.
 pub const MAX_STEPS: usize = 40;
@@ -393,15 +393,51 @@ fn draw_bao_step(area: &Area, k: usize, step: &Step, marks: &mut StepMarks) -> R
     Ok(())
 }
 
-/// The title of a Bao diagram: who is to move, the stage, and the move if any.
+/// The title of a Bao diagram under the default reading: see [`bao_title_under`].
 pub fn bao_title(pos: &Position, mv: Option<&str>) -> String {
+    bao_title_under(&Rules::default(), pos, mv)
+}
+
+/// The title of a Bao diagram: who is to move, the stage, and the move if any; for a finished game
+/// (under `rules`), that it is over and who won by which clause, as `bao moves` says.
+pub fn bao_title_under(rules: &Rules, pos: &Position, mv: Option<&str>) -> String {
     let stage = match pos.stage() {
         Stage::Kunamua => "kunamua",
         Stage::Mtaji => "mtaji",
     };
-    match mv {
-        Some(mv) => format!("{} plays {mv} ({stage} stage)", pos.to_move()),
-        None => format!("{} to move ({stage} stage)", pos.to_move()),
+    match (mv, rules.outcome(pos)) {
+        (Some(mv), _) => format!("{} plays {mv} ({stage} stage)", pos.to_move()),
+        (None, Some(out)) => format!(
+            "The game is over: {} wins (bao {}) ({stage} stage)",
+            out.winner, out.clause
+        ),
+        (None, None) => format!("{} to move ({stage} stage)", pos.to_move()),
+    }
+}
+
+/// The title of an Oware diagram without a move: the player to move or, for a finished game, that
+/// it is over, the result, the scores and the clause that ended it, as `oware replay` says.
+pub fn oware_title(g: &mancala_lab::oware::Game) -> String {
+    use mancala_lab::oware::rules::Verdict;
+    let Some(o) = g.outcome() else {
+        return format!("{} to move", g.position().to_move());
+    };
+    let [south, north] = o.scores;
+    match (o.verdict, o.winner) {
+        (Verdict::RulesSilent, _) => format!(
+            "The game stopped at {south}-{north}: the rules are silent here (oware {})",
+            o.clause
+        ),
+        (Verdict::Decided, Some(winner)) => format!(
+            "The game is over: {winner} wins {south}-{north} (oware {})",
+            o.clause
+        ),
+        (Verdict::Decided, None) => {
+            format!(
+                "The game is over: a draw, {south}-{north} (oware {})",
+                o.clause
+            )
+        }
     }
 }
 

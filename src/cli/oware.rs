@@ -257,7 +257,7 @@ fn write_diagram(
             &pits,
             scores,
             p.to_move(),
-            &format!("{} to move", p.to_move()),
+            &super::diagram::oware_title(g),
             None,
         )?,
         Some((written, mv, played)) => {
