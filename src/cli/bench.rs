@@ -21,9 +21,92 @@ use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// Shortest measurement: below it the clock's resolution and a single slow game dominate.
+const MIN_SECONDS: f64 = 0.1;
+/// Longest measurement (an hour; the whole bench makes about ten).
+const MAX_SECONDS: f64 = 3600.0;
+/// A per-ply time difference below this share of the per-ply time is reported as noise.
+const NOISE: f64 = 0.03;
+
+/// Set by Ctrl-C: measurements stop, the stats job winds down, the scratch folder is removed.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The folder the stats job of a bench writes to (removed after it, and on Ctrl-C).
+fn scratch_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("mancala-lab-bench-{}", std::process::id()))
+}
+
+/// Ctrl-C stops the bench after the current measurement (exit 130); a second Ctrl-C stops it at
+/// once. Either way the scratch folder goes.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            let _ = std::fs::remove_dir_all(scratch_dir());
+            std::process::exit(130);
+        }
+    });
+}
+
+/// The exit of an interrupted bench, its scratch folder removed.
+fn stopped() -> Result<ExitCode, String> {
+    let scratch = scratch_dir();
+    let _ = std::fs::remove_dir_all(&scratch);
+    eprintln!(
+        "bench interrupted (Ctrl-C); the lines above are the measurements made; its scratch \
+         folder {} is removed (no stats job to resume)",
+        scratch.display()
+    );
+    Ok(ExitCode::from(130))
+}
+
+/// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
+fn shown(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        "n/a".to_string()
+    }
+}
+
+/// A `--seconds` value as the user would write it (1e20 rather than twenty-one digits).
+fn seconds_text(s: f64) -> String {
+    if s == 0.0 || (1e-3..1e7).contains(&s.abs()) {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    }
+}
+
+/// What exact infinite-move detection costs a ply, from the per-ply times with exact detection and
+/// with the 2000-seed bound; a difference within [`NOISE`] (or the wrong way) is called noise.
+fn detection_cost(exact_ns: f64, bounded_ns: f64) -> String {
+    let times = format!(
+        "{} ns a ply exact, {} with the 2000-seed bound",
+        shown(exact_ns, 0),
+        shown(bounded_ns, 0)
+    );
+    let diff = exact_ns - bounded_ns;
+    if !diff.is_finite() {
+        format!("exact detection's cost was not measured ({times})")
+    } else if diff <= NOISE * exact_ns.max(bounded_ns) {
+        format!(
+            "exact detection costs the optimized engine no measurable time: {times}, a difference \
+             within the noise"
+        )
+    } else {
+        format!(
+            "exact detection costs the optimized engine {diff:.0} ns a ply on average ({times})"
+        )
+    }
+}
+
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Seconds to spend on each measurement.
+    /// Seconds to spend on each measurement, from 0.1 to 3600.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
     /// Master seed of the random games.
@@ -116,12 +199,12 @@ impl Rate {
     }
 }
 
-/// Plays games `play(i) -> plies` for about `secs` seconds on one thread.
+/// Plays games `play(i) -> plies` for about `secs` seconds on one thread (less if interrupted).
 fn measure(secs: f64, mut play: impl FnMut(u64) -> u64) -> Rate {
     let budget = Duration::from_secs_f64(secs);
     let start = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
-    while start.elapsed() < budget {
+    while start.elapsed() < budget && !interrupted() {
         plies += play(games);
         games += 1;
     }
@@ -139,7 +222,7 @@ fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (Rate, usiz
         for _ in 0..threads {
             s.spawn(|_| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
+                if i >= games || interrupted() {
                     break;
                 }
                 plies.fetch_add(play(i), Ordering::Relaxed);
@@ -157,48 +240,62 @@ fn rng(seed: u64, i: u64) -> ChaCha8Rng {
 }
 
 /// Measures a reference playout against an optimized one (1 thread, then all cores), prints ratios;
-/// returns the reference and optimized single-thread measurements.
+/// returns the reference, optimized single-thread and optimized all-core measurements, or `None`
+/// if Ctrl-C cut a measurement short (it is not printed).
 fn compare(
     secs: f64,
     reference: impl FnMut(u64) -> u64,
     optimized: impl Fn(u64) -> u64 + Sync,
-) -> (Rate, Rate, Rate) {
+) -> Option<(Rate, Rate, Rate)> {
     let r = measure(secs, reference);
+    if interrupted() {
+        return None;
+    }
     line("reference, 1 thread", r);
     let f = measure(secs, &optimized);
+    if interrupted() {
+        return None;
+    }
     line("optimized, 1 thread", f);
     // The games the single-thread run played, now on every core.
     let (p, threads) = measure_parallel(f.games, &optimized);
+    if interrupted() {
+        return None;
+    }
     line(&format!("optimized, {threads} threads"), p);
     let speed_up = p.games_per_s / f.games_per_s;
     println!(
-        "  ratio optimized/reference {:.1}x; parallel speed-up {:.2} on {threads} threads (efficiency {:.0}%)",
-        f.games_per_s / r.games_per_s,
-        speed_up,
-        100.0 * speed_up / threads as f64
+        "  ratio optimized/reference {}x; parallel speed-up {} on {threads} threads (efficiency {}%)",
+        shown(f.games_per_s / r.games_per_s, 1),
+        shown(speed_up, 2),
+        shown(100.0 * speed_up / threads as f64, 0)
     );
-    (r, f, p)
+    Some((r, f, p))
 }
 
 /// Runs the stats job (the optimized engine, CSV files and manifest included) on `games` random
 /// games on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
+/// The job's folder is a scratch folder, removed afterwards (also when Ctrl-C interrupts the job).
 fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate: Rate) {
-    let out = std::env::temp_dir().join(format!("mancala-lab-bench-{}", std::process::id()));
+    let out = scratch_dir();
+    let _ = std::fs::remove_dir_all(&out);
     let args = RunArgs::random_job(game, Some(variant), games, seed, out.clone());
     let start = Instant::now();
-    let done = run_job(&args, &AtomicBool::new(false), true);
+    let done = run_job(&args, &INTERRUPTED, true);
     let secs = start.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&out);
     match done {
+        _ if interrupted() => {}
         Ok(_) => {
             let rate = games as f64 / secs;
             println!(
-                "  {:<38} {rate:>12.0} games/s ({:.0}% of the engine alone on all cores)",
+                "  {:<38} {:>12} games/s ({}% of the engine alone on all cores)",
                 format!(
                     "stats job, {} threads, CSV included",
                     rayon::current_num_threads()
                 ),
-                100.0 * rate / engine_rate.games_per_s
+                shown(rate, 0),
+                shown(100.0 * rate / engine_rate.games_per_s, 0)
             );
         }
         Err(e) => println!("  stats job failed: {e}"),
@@ -206,20 +303,22 @@ fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate:
 }
 
 fn line(name: &str, r: Rate) {
-    let (g, p) = (r.games_per_s, r.plies_per_s);
-    println!("  {name:<38} {g:>12.0} games/s {p:>14.0} plies/s");
+    let (g, p) = (shown(r.games_per_s, 0), shown(r.plies_per_s, 0));
+    println!("  {name:<38} {g:>12} games/s {p:>14} plies/s");
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     if args.parsers {
         return parsers();
     }
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+    if !(MIN_SECONDS..=MAX_SECONDS).contains(&args.seconds) {
         return Err(format!(
-            "--seconds {}: expected a positive number",
-            args.seconds
+            "--seconds {}: expected a number of seconds from {MIN_SECONDS} to {MAX_SECONDS} \
+             (a measurement shorter than {MIN_SECONDS} s is mostly noise)",
+            seconds_text(args.seconds)
         ));
     }
+    stop_on_ctrl_c();
     let (secs, seed) = (args.seconds, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
     println!(
@@ -240,7 +339,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
-        let (_, f, p) = compare(
+        let Some((_, f, p)) = compare(
             secs,
             |i| {
                 u64::from(
@@ -250,9 +349,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
                 )
             },
             |i| u64::from(fast.random_playout(game_keys(seed, i), DEFAULT_MAX_PLIES).0),
-        );
+        ) else {
+            return stopped();
+        };
         if variant == Variant::DEFAULT {
             stats_line(GameKind::Bao, "default", p.games, seed, p);
+            if interrupted() {
+                return stopped();
+            }
         }
         // The optimized engine listing every legal move each ply, as the reference does.
         let listed = measure(secs, |i| {
@@ -261,21 +365,18 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
                     .0,
             )
         });
+        if interrupted() {
+            return stopped();
+        }
         line("optimized, full move list, 1 thread", listed);
         ply_ns.push(1e9 / f.plies_per_s);
     }
-    println!(
-        "  exact detection costs the optimized engine {:.0} ns a ply on average ({:.0} ns a ply \
-         exact, {:.0} with the 2000-seed bound)",
-        ply_ns[0] - ply_ns[1],
-        ply_ns[0],
-        ply_ns[1]
-    );
+    println!("  {}", detection_cost(ply_ns[0], ply_ns[1]));
 
     println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
     let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
-    let (r, f, _) = compare(
+    let Some((r, f, _)) = compare(
         secs,
         |i| {
             u64::from(
@@ -285,8 +386,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
             )
         },
         |i| u64::from(scalar_playout(&fast, seed, i, DEFAULT_MAX_PLIES).plies),
-    );
+    ) else {
+        return stopped();
+    };
     batch_lines(secs, seed, r, f);
+    if interrupted() {
+        return stopped();
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -310,18 +416,56 @@ fn batch_lines(secs: f64, seed: u64, reference: Rate, scalar: Rate) {
         plies
     };
     let one = measure(secs, play).chunks_of(BATCH_CHUNK);
+    if interrupted() {
+        return;
+    }
     line(&format!("optimized, {kind}, 1 thread"), one);
     let (all, threads) = measure_parallel(one.games / BATCH_CHUNK, play);
+    if interrupted() {
+        return;
+    }
     let all = all.chunks_of(BATCH_CHUNK);
     line(&format!("optimized, {kind}, {threads} threads"), all);
     let speed_up = all.games_per_s / one.games_per_s;
     println!(
-        "  ratio batch/reference {:.0}x, batch/scalar optimized {:.1}x; parallel speed-up {:.2} on \
-         {threads} threads (efficiency {:.0}%)",
-        one.games_per_s / reference.games_per_s,
-        one.games_per_s / scalar.games_per_s,
-        speed_up,
-        100.0 * speed_up / threads as f64
+        "  ratio batch/reference {}x, batch/scalar optimized {}x; parallel speed-up {} on \
+         {threads} threads (efficiency {}%)",
+        shown(one.games_per_s / reference.games_per_s, 0),
+        shown(one.games_per_s / scalar.games_per_s, 1),
+        shown(speed_up, 2),
+        shown(100.0 * speed_up / threads as f64, 0)
     );
     stats_line(GameKind::Oware, "abapa", all.games, seed, all);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cost_within_the_noise_or_below_zero_is_called_noise() {
+        assert_eq!(
+            detection_cost(134.0, 115.0),
+            "exact detection costs the optimized engine 19 ns a ply on average (134 ns a ply \
+             exact, 115 with the 2000-seed bound)"
+        );
+        for (exact, bounded) in [(100.0, 184.0), (100.0, 99.0), (100.0, 100.0)] {
+            let text = detection_cost(exact, bounded);
+            assert!(text.contains("within the noise"), "{text}");
+            assert!(!text.contains(" -"), "{text}");
+        }
+        let text = detection_cost(f64::NAN, f64::INFINITY);
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+    }
+
+    #[test]
+    fn figures_that_are_not_numbers_are_not_printed_as_such() {
+        assert_eq!(shown(f64::NAN, 1), "n/a");
+        assert_eq!(shown(f64::INFINITY, 0), "n/a");
+        assert_eq!(shown(2.345, 2), "2.35");
+        assert_eq!(seconds_text(1e20), "1e20");
+        assert_eq!(seconds_text(1e-300), "1e-300");
+        assert_eq!(seconds_text(0.02), "0.02");
+        assert_eq!(seconds_text(0.0), "0");
+    }
 }
