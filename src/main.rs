@@ -77,10 +77,12 @@ fn main() -> ExitCode {
     // reported as such: `print!` panics on it, and this turns that one panic into an error.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if let Some(e) = info
-            .payload_as_str()
-            .and_then(|m| m.strip_prefix("failed printing to stdout: "))
-        {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied());
+        if let Some(e) = message.and_then(|m| m.strip_prefix("failed printing to stdout: ")) {
             eprintln!("mancala-lab: standard output: {e}");
             std::process::exit(2);
         }

@@ -9,6 +9,7 @@ use mancala_lab::bao::position_text;
 use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::variant::InfiniteMoves;
 use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
+use mancala_lab::text::quoted;
 
 use super::read_input;
 
@@ -118,10 +119,10 @@ fn play_one(
     pos: &Position,
     written: &str,
 ) -> Result<(String, mancala_lab::bao::Played), String> {
-    let text = MoveText::parse(written).map_err(|e| format!("move '{written}': {e}"))?;
+    let text = MoveText::parse(written).map_err(|e| format!("move {}: {e}", quoted(written)))?;
     let (mv, played) = rules
         .play_text(pos, &text)
-        .map_err(|e| format!("move '{written}' is illegal: {e}"))?;
+        .map_err(|e| format!("move {} is illegal: {e}", quoted(written)))?;
     Ok((mv.notation(pos.to_move(), played.kind), played))
 }
 
@@ -158,10 +159,10 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             let mut pos = load_position(&position)?;
             for (i, written) in moves.iter().enumerate() {
                 let text = MoveText::parse(written)
-                    .map_err(|e| format!("move {} '{written}': {e}", i + 1))?;
+                    .map_err(|e| format!("move {} {}: {e}", i + 1, quoted(written)))?;
                 let (_, played) = rules
                     .play_text(&pos, &text)
-                    .map_err(|e| format!("move {} '{written}' is illegal: {e}", i + 1))?;
+                    .map_err(|e| format!("move {} {} is illegal: {e}", i + 1, quoted(written)))?;
                 pos = played.position;
             }
             print!("{}", position_text::print(&pos));
@@ -182,8 +183,11 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
                 };
                 let (_, played) = rules.play_text(&pos, &ply.text).map_err(|e| {
                     format!(
-                        "{file}: line {}, column {}: move {} ({side}) '{}' is illegal: {e}",
-                        ply.line, ply.column, ply.number, ply.text
+                        "{file}: line {}, column {}: move {} ({side}) {} is illegal: {e}",
+                        ply.line,
+                        ply.column,
+                        ply.number,
+                        quoted(&ply.text.to_string())
                     )
                 })?;
                 pos = played.position;
@@ -204,10 +208,14 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let svg = match r#move {
-                None => super::diagram::bao_svg(&pos, &super::diagram::bao_title(&pos, None), &[])?,
+                None => super::diagram::bao_svg(
+                    &pos,
+                    &super::diagram::bao_title_under(&rules, &pos, None),
+                    &[],
+                )?,
                 Some(written) => {
                     let (text, played) = play_one(&rules, &pos, &written)?;
-                    let title = super::diagram::bao_title(&pos, Some(&text));
+                    let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
                     super::diagram::bao_svg(&pos, &title, &played.trace)?
                 }
             };
@@ -232,7 +240,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             println!("resulting position:");
             print!("{}", position_text::print(&played.position));
             if let Some(out) = svg {
-                let title = super::diagram::bao_title(&pos, Some(&text));
+                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
                 let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
                 super::diagram::write_svg(&out, &picture)?;
             }

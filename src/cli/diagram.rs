@@ -393,12 +393,6 @@ fn draw_bao_step(area: &Area, k: usize, step: &Step, marks: &mut StepMarks) -> R
     Ok(())
 }
 
-/// The title of a Bao diagram under the default reading: see [`bao_title_under`].
-pub fn bao_title(pos: &Position, mv: Option<&str>) -> String {
-    bao_title_under(&Rules::default(), pos, mv)
-}
-
-/// The title of a Bao diagram: who is to move, the stage, and the move if any; for a finished game
 /// (under `rules`), that it is over and who won by which clause, as `bao moves` says.
 pub fn bao_title_under(rules: &Rules, pos: &Position, mv: Option<&str>) -> String {
     let stage = match pos.stage() {

@@ -29,7 +29,10 @@ pub fn read_input(path: &str) -> Result<String, String> {
     let name = if path == "-" { "standard input" } else { path };
     let mut bytes = Vec::new();
     let read = if path == "-" {
-        std::io::stdin().lock().take(MAX_INPUT + 1).read_to_end(&mut bytes)
+        std::io::stdin()
+            .lock()
+            .take(MAX_INPUT + 1)
+            .read_to_end(&mut bytes)
     } else {
         std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut bytes))
     };

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use mancala_lab::oware::notation::parse_transcript;
 use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
+use mancala_lab::text::quoted;
 
 use super::read_input;
 
@@ -102,7 +103,8 @@ fn parse_move(g: &Game, written: &str) -> Result<Move, String> {
         (Some(x), None) => x,
         _ => {
             return Err(format!(
-                "'{written}': expected one move letter A-F (South) or a-f (North)"
+                "{}: expected one move letter A-F (South) or a-f (North)",
+                quoted(written)
             ))
         }
     };
@@ -162,7 +164,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
                 let mv = parse_move(&g, written).map_err(|e| format!("move {}: {e}", i + 1))?;
                 g = rules
                     .play(&g, mv)
-                    .map_err(|e| format!("move {} '{written}' is illegal: {e}", i + 1))?
+                    .map_err(|e| format!("move {} {} is illegal: {e}", i + 1, quoted(written)))?
                     .game;
             }
             print!("{}", g.position().print());
@@ -206,7 +208,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             let mv = parse_move(&g, &r#move)?;
             let played = rules
                 .play(&g, mv)
-                .map_err(|e| format!("'{}' is illegal: {e}", r#move))?;
+                .map_err(|e| format!("{} is illegal: {e}", quoted(&r#move)))?;
             println!("{} by {}", r#move, g.position().to_move());
             for step in &played.trace {
                 println!("  {step}");
@@ -233,7 +235,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
                     let mv = parse_move(&g, &written)?;
                     let played = rules
                         .play(&g, mv)
-                        .map_err(|e| format!("'{written}' is illegal: {e}"))?;
+                        .map_err(|e| format!("{} is illegal: {e}", quoted(&written)))?;
                     write_diagram(&g, Some((&written, mv, &played)), &out)?;
                 }
             }

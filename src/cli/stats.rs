@@ -459,6 +459,10 @@ pub fn run_job(
         );
     }
     if manifest.games_done < total {
+        if quiet {
+            // The caller (bench) owns the folder and says what became of it.
+            return Ok((ExitCode::from(130), None));
+        }
         eprintln!(
             "interrupted after {} of {total} games; complete rows are in {}; continue with: \
              mancala-lab stats --resume --out {}",
