@@ -292,95 +292,12 @@ pub fn run_job(
     quiet: bool,
 ) -> Result<(ExitCode, Option<Summary>), String> {
     let games_path = args.out.join(GAMES);
-    let threads = args
-        .threads
-        .map_or_else(rayon::current_num_threads, usize::from);
     // The whole job is checked before the folder is touched: a bad option never costs a study.
-    let job = if args.resume {
-        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
-        resumed_job(args, &old.job, &args.out.join(MANIFEST))?
-    } else {
-        job_of(args)?
-    };
-    let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
-    let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
-    let engine_kind = match job.engine.as_str() {
-        "reference" => EngineKind::Reference,
-        "optimized" => EngineKind::Optimized,
-        other => return Err(format!("engine '{other}' (known: optimized, reference)")),
-    };
-    let engine = AnyEngine::new(game, &job.variant, engine_kind)
-        .map_err(|e| format!("--variant {}: {e}", job.variant))?;
-    let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
+    let checked = check_job(args)?;
     make_dir(&args.out).map_err(|e| e.to_string())?;
     let _lock = DirLock::take(&args.out).map_err(|e| e.to_string())?;
-    let old = if args.resume {
-        // Read again under the lock: what the job resumes from.
-        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
-        check_resumable(
-            &old,
-            &job,
-            engine.counted_events(),
-            &args.out.join(MANIFEST),
-        )?;
-        Some(old)
-    } else {
-        clear_for_new_run(&args.out, args.force, true).map_err(|e| e.to_string())?;
-        None
-    };
-    let mut manifest = Manifest {
-        command: command_line(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        commit: commit(),
-        job: job.clone(),
-        first_game: first,
-        end_game: end,
-        threads,
-        games_done: 0,
-        rows_bytes: 0,
-        rows_crc32: 0,
-        clause_events: engine
-            .counted_events()
-            .iter()
-            .map(|c| (c.to_string(), 0))
-            .collect(),
-    };
-    let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
-    if let Some(old) = old {
-        if (old.first_game, old.end_game) != (first, end) {
-            return Err(format!(
-                "--resume: {} covers games {}..{}, the job {first}..{end}",
-                args.out.join(MANIFEST).display(),
-                old.first_game,
-                old.end_game
-            ));
-        }
-        let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| e.to_string())?;
-        if v.extra > 0 {
-            // Rows written after the last manifest save (an interrupted run): dropped, and
-            // played again.
-            let f = OpenOptions::new()
-                .write(true)
-                .open(&games_path)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
-            f.set_len(v.end)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
-        }
-        (summary, hasher) = (v.summary, v.hasher);
-        manifest.games_done = old.games_done;
-        manifest.rows_bytes = old.rows_bytes;
-        manifest.rows_crc32 = old.rows_crc32;
-        manifest.clause_events = old.clause_events;
-    } else {
-        fs::write(&games_path, header(game))
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    }
-    // Saved before the first game, so that a job stopped at any point can be resumed.
-    save_manifest(&args.out, &manifest).map_err(|e| e.to_string())?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let (mut manifest, mut summary, hasher) = open_study(args, &checked)?;
+    let (first, end) = (checked.first, checked.end);
     let total = end - first;
     let bar = if quiet {
         ProgressBar::hidden()
@@ -392,69 +309,23 @@ pub fn run_job(
             .map_err(|e| e.to_string())?,
     );
     bar.set_position(manifest.games_done);
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&games_path)
-        .map_err(|e| format!("{}: {e}", games_path.display()))?;
-    let mut file = BufWriter::with_capacity(1 << 20, file);
     let start = first + manifest.games_done;
-    let size = chunk_size(&engine, policy);
-    let chunks = (end - start).div_ceil(size);
-    let mut saved_at = Instant::now();
-    let mut failed: Option<String> = None;
     let started = Instant::now();
-    // Rows are appended in game order, then the manifest that counts them (every second): an
-    // interruption in between leaves rows that --resume drops and plays again.
-    let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
-        file.flush()
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
-        save_manifest(&args.out, m).map_err(|e| e.to_string())
-    };
-    super::in_order(
-        &pool,
-        0..chunks,
+    play_rows(
+        args,
+        &checked,
+        (&mut manifest, &mut summary, hasher),
         interrupt,
-        |c| {
-            let range = super::chunk(start..end, size, c);
-            play_chunk(&engine, &job, policy, range)
-        },
-        |_, chunk| {
-            if let Err(e) = file.write_all(chunk.text.as_bytes()) {
-                failed = Some(format!("{}: {e}", games_path.display()));
-                return false;
-            }
-            hasher.update(chunk.text.as_bytes());
-            manifest.rows_bytes += chunk.text.len() as u64;
-            manifest.rows_crc32 = hasher.clone().finalize();
-            manifest.games_done += chunk.rows;
-            summary.merge(&chunk.summary);
-            for (clause, n) in chunk.events.iter() {
-                *manifest
-                    .clause_events
-                    .entry(clause.to_string())
-                    .or_default() += n;
-            }
-            bar.set_position(manifest.games_done);
-            if saved_at.elapsed() >= Duration::from_secs(1) {
-                if let Err(e) = save(&mut file, &manifest) {
-                    failed = Some(e);
-                    return false;
-                }
-                saved_at = Instant::now();
-            }
-            true
-        },
-    );
-    save(&mut file, &manifest)?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
+        &bar,
+    )?;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     if !quiet && secs > 0.0 {
         eprintln!(
             "{}: {} games in {secs:.1} s",
-            engine.describe(policy, job.max_plies),
+            checked
+                .engine
+                .describe(checked.policy, checked.job.max_plies),
             manifest.games_done - (start - first),
         );
     }
@@ -474,6 +345,194 @@ pub fn run_job(
     }
     write_results(&args.out, &manifest, &summary).map_err(|e| e.to_string())?;
     Ok((ExitCode::SUCCESS, Some(summary)))
+}
+
+/// A job checked against everything that can refuse it before its folder is touched.
+struct CheckedJob {
+    job: Job,
+    game: GameKind,
+    policy: Policy,
+    engine: AnyEngine,
+    /// This folder's games: `first..end`.
+    first: u64,
+    end: u64,
+    threads: usize,
+}
+
+/// The job the options (or, with --resume, the manifest) describe, checked: its game, policy,
+/// engine, reading and shard.
+fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
+    let job = if args.resume {
+        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
+        resumed_job(args, &old.job, &args.out.join(MANIFEST))?
+    } else {
+        job_of(args)?
+    };
+    let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
+    let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
+    let engine_kind = match job.engine.as_str() {
+        "reference" => EngineKind::Reference,
+        "optimized" => EngineKind::Optimized,
+        other => return Err(format!("engine '{other}' (known: optimized, reference)")),
+    };
+    let engine = AnyEngine::new(game, &job.variant, engine_kind)
+        .map_err(|e| format!("--variant {}: {e}", job.variant))?;
+    let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
+    let threads = args
+        .threads
+        .map_or_else(rayon::current_num_threads, usize::from);
+    Ok(CheckedJob {
+        job,
+        game,
+        policy,
+        engine,
+        first,
+        end,
+        threads,
+    })
+}
+
+/// Under the folder's lock: a new study's empty games.csv, or a resumed one's rows checked
+/// against its manifest (rows written after the last save dropped, to be played again); the
+/// manifest, saved before the first game so that a job stopped at any point can be resumed, and
+/// the summary and CRC-32 state of the rows kept.
+fn open_study(
+    args: &RunArgs,
+    c: &CheckedJob,
+) -> Result<(Manifest, Summary, crc32fast::Hasher), String> {
+    let games_path = args.out.join(GAMES);
+    let old = if args.resume {
+        // Read again under the lock: what the job resumes from.
+        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
+        let counted = c.engine.counted_events();
+        check_resumable(&old, &c.job, counted, &args.out.join(MANIFEST))?;
+        Some(old)
+    } else {
+        clear_for_new_run(&args.out, args.force, true).map_err(|e| e.to_string())?;
+        None
+    };
+    let mut manifest = Manifest {
+        command: command_line(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        commit: commit(),
+        job: c.job.clone(),
+        first_game: c.first,
+        end_game: c.end,
+        threads: c.threads,
+        games_done: 0,
+        rows_bytes: 0,
+        rows_crc32: 0,
+        clause_events: c
+            .engine
+            .counted_events()
+            .iter()
+            .map(|c| (c.to_string(), 0))
+            .collect(),
+    };
+    let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
+    if let Some(old) = old {
+        if (old.first_game, old.end_game) != (c.first, c.end) {
+            return Err(format!(
+                "--resume: {} covers games {}..{}, the job {}..{}",
+                args.out.join(MANIFEST).display(),
+                old.first_game,
+                old.end_game,
+                c.first,
+                c.end
+            ));
+        }
+        let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| e.to_string())?;
+        if v.extra > 0 {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&games_path)
+                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            f.set_len(v.end)
+                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        }
+        (summary, hasher) = (v.summary, v.hasher);
+        manifest.games_done = old.games_done;
+        manifest.rows_bytes = old.rows_bytes;
+        manifest.rows_crc32 = old.rows_crc32;
+        manifest.clause_events = old.clause_events;
+    } else {
+        fs::write(&games_path, header(c.game))
+            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+    }
+    save_manifest(&args.out, &manifest).map_err(|e| e.to_string())?;
+    Ok((manifest, summary, hasher))
+}
+
+/// Plays the games the manifest does not count yet, in chunks on every thread, appending their
+/// rows in game order and then the manifest that counts them (every second): an interruption in
+/// between leaves rows that --resume drops and plays again.
+fn play_rows(
+    args: &RunArgs,
+    c: &CheckedJob,
+    (manifest, summary, mut hasher): (&mut Manifest, &mut Summary, crc32fast::Hasher),
+    interrupt: &AtomicBool,
+    bar: &ProgressBar,
+) -> Result<(), String> {
+    let games_path = args.out.join(GAMES);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(c.threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let file = OpenOptions::new()
+        .append(true)
+        .open(&games_path)
+        .map_err(|e| format!("{}: {e}", games_path.display()))?;
+    let mut file = BufWriter::with_capacity(1 << 20, file);
+    let start = c.first + manifest.games_done;
+    let size = chunk_size(&c.engine, c.policy);
+    let chunks = (c.end - start).div_ceil(size);
+    let mut saved_at = Instant::now();
+    let mut failed: Option<String> = None;
+    let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
+        file.flush()
+            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        save_manifest(&args.out, m).map_err(|e| e.to_string())
+    };
+    super::in_order(
+        &pool,
+        0..chunks,
+        interrupt,
+        |k| {
+            let range = super::chunk(start..c.end, size, k);
+            play_chunk(&c.engine, &c.job, c.policy, range)
+        },
+        |_, chunk| {
+            if let Err(e) = file.write_all(chunk.text.as_bytes()) {
+                failed = Some(format!("{}: {e}", games_path.display()));
+                return false;
+            }
+            hasher.update(chunk.text.as_bytes());
+            manifest.rows_bytes += chunk.text.len() as u64;
+            manifest.rows_crc32 = hasher.clone().finalize();
+            manifest.games_done += chunk.rows;
+            summary.merge(&chunk.summary);
+            for (clause, n) in chunk.events.iter() {
+                *manifest
+                    .clause_events
+                    .entry(clause.to_string())
+                    .or_default() += n;
+            }
+            bar.set_position(manifest.games_done);
+            if saved_at.elapsed() >= Duration::from_secs(1) {
+                if let Err(e) = save(&mut file, manifest) {
+                    failed = Some(e);
+                    return false;
+                }
+                saved_at = Instant::now();
+            }
+            true
+        },
+    );
+    save(&mut file, manifest)?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// Whether two paths name the same folder (after resolving links; a missing one names none).
