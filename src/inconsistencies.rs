@@ -121,12 +121,13 @@ fn difference(
         .map(|(x, y)| format!("after {}: {}:\n{}{}:\n{}", x.0, names.0, x.1, names.1, y.1))
 }
 
-/// Plays `games` random games (default reading, 5,000-seed move bound) and checks every position;
-/// adds the built witnesses of B-R2 and B-U2 (checked again here) and why B-U1 has none.
-pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
-    let bound = InfiniteMoves::SownLimit(5_000);
-    let base = Variant::DEFAULT.with_infinite_moves(bound);
-    let readings: [(&'static str, &'static str, &'static str, Variant); 4] = [
+/// A reading the Bao findings compare with the default: id, clauses, what differs, the variant.
+type Reading = (&'static str, &'static str, &'static str, Variant);
+
+/// The Bao findings, none seen yet: first one per reading compared with `base`, then B-U1, B-U2,
+/// B-R5 and B-U3.
+fn bao_catalog(base: Variant) -> ([Reading; 4], Vec<Finding>) {
+    let readings: [Reading; 4] = [
         (
             "B-R1",
             "3.2, 4.2.1.1",
@@ -185,6 +186,15 @@ pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
         "1.2.1",
         "a harvest empties the opponent's front row mid-move: the winner is clear, but whether the harvest is sown and the move goes on is unstated",
     ));
+    (readings, findings)
+}
+
+/// Plays `games` random games (default reading, 5,000-seed move bound) and checks every position;
+/// adds the built witnesses of B-R2 and B-U2 (checked again here) and why B-U1 has none.
+pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
+    let bound = InfiniteMoves::SownLimit(5_000);
+    let base = Variant::DEFAULT.with_infinite_moves(bound);
+    let (readings, mut findings) = bao_catalog(base);
     let (r5, u3) = (readings.len() + 2, readings.len() + 3);
     let rules = Rules::new(base);
     for g in 0..games {

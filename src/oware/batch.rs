@@ -589,52 +589,8 @@ mod avx512 {
             store(&mut lanes.ring[slot][j], *v);
         }
 
-        // The draw: k uniform below the legal move count, in 32-bit lanes.
-        let one = splat(1);
-        let mut count = _mm512_setzero_si512();
-        for &legal in &lanes.legal {
-            count = _mm512_mask_add_epi8(count, legal, count, one);
-        }
-        let golden = _mm512_set1_epi32(GOLDEN as i32);
-        let mut ks = [_mm_setzero_si128(); 4];
-        for (c, k) in ks.iter_mut().enumerate() {
-            let counters: &mut [u32; 16] = (&mut lanes.ctr[16 * c..16 * c + 16])
-                .try_into()
-                .expect("four groups of 16 lanes");
-            let ctr = load_words(counters);
-            store_words(counters, _mm512_add_epi32(ctr, golden));
-            let key1 = load_words(
-                (&lanes.key1[16 * c..16 * c + 16])
-                    .try_into()
-                    .expect("four groups of 16 lanes"),
-            );
-            let word = fmix(_mm512_xor_si512(fmix(ctr), key1));
-            let n = _mm512_cvtepu8_epi32(match c {
-                0 => _mm512_extracti32x4_epi32::<0>(count),
-                1 => _mm512_extracti32x4_epi32::<1>(count),
-                2 => _mm512_extracti32x4_epi32::<2>(count),
-                _ => _mm512_extracti32x4_epi32::<3>(count),
-            });
-            let k32 = _mm512_srli_epi32::<24>(_mm512_mullo_epi32(_mm512_srli_epi32::<8>(word), n));
-            *k = _mm512_cvtepi32_epi8(k32);
-        }
-        let mut k = _mm512_castsi128_si512(ks[0]);
-        k = _mm512_inserti32x4::<1>(k, ks[1]);
-        k = _mm512_inserti32x4::<2>(k, ks[2]);
-        k = _mm512_inserti32x4::<3>(k, ks[3]);
-
-        // The k-th legal pit and its seeds.
-        let (mut before, mut p, mut n) = (
-            _mm512_setzero_si512(),
-            _mm512_setzero_si512(),
-            _mm512_setzero_si512(),
-        );
-        for (i, &legal) in lanes.legal.iter().enumerate() {
-            let chosen = legal & _mm512_cmpeq_epi8_mask(before, k);
-            p = _mm512_mask_mov_epi8(p, chosen, splat(i as u8));
-            n = _mm512_mask_mov_epi8(n, chosen, pits[i]);
-            before = _mm512_mask_add_epi8(before, legal, before, one);
-        }
+        let k = draw(lanes);
+        let (p, n) = kth_legal_pit(&lanes.legal, &pits, k);
 
         let last = sow(&mut pits, p, n);
         let (run, any_run, outside) = capture_run(&pits, last);
@@ -721,6 +677,62 @@ mod avx512 {
             taken,
             empty_slams: any_run & !outside,
         }
+    }
+
+    /// The draw of every lane: k uniform below the lane's legal move count, from its counter
+    /// (advanced by one ply) and key, in 32-bit lanes (`game::draw_word`).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn draw(lanes: &mut Lanes) -> __m512i {
+        let one = splat(1);
+        let mut count = _mm512_setzero_si512();
+        for &legal in &lanes.legal {
+            count = _mm512_mask_add_epi8(count, legal, count, one);
+        }
+        let golden = _mm512_set1_epi32(GOLDEN as i32);
+        let mut ks = [_mm_setzero_si128(); 4];
+        for (c, k) in ks.iter_mut().enumerate() {
+            let counters: &mut [u32; 16] = (&mut lanes.ctr[16 * c..16 * c + 16])
+                .try_into()
+                .expect("four groups of 16 lanes");
+            let ctr = load_words(counters);
+            store_words(counters, _mm512_add_epi32(ctr, golden));
+            let key1 = load_words(
+                (&lanes.key1[16 * c..16 * c + 16])
+                    .try_into()
+                    .expect("four groups of 16 lanes"),
+            );
+            let word = fmix(_mm512_xor_si512(fmix(ctr), key1));
+            let n = _mm512_cvtepu8_epi32(match c {
+                0 => _mm512_extracti32x4_epi32::<0>(count),
+                1 => _mm512_extracti32x4_epi32::<1>(count),
+                2 => _mm512_extracti32x4_epi32::<2>(count),
+                _ => _mm512_extracti32x4_epi32::<3>(count),
+            });
+            let k32 = _mm512_srli_epi32::<24>(_mm512_mullo_epi32(_mm512_srli_epi32::<8>(word), n));
+            *k = _mm512_cvtepi32_epi8(k32);
+        }
+        let mut k = _mm512_castsi128_si512(ks[0]);
+        k = _mm512_inserti32x4::<1>(k, ks[1]);
+        k = _mm512_inserti32x4::<2>(k, ks[2]);
+        _mm512_inserti32x4::<3>(k, ks[3])
+    }
+
+    /// In every lane, the `k`-th legal pit of the mover and its seeds.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn kth_legal_pit(legal: &[u64; 6], pits: &[__m512i; 12], k: __m512i) -> (__m512i, __m512i) {
+        let one = splat(1);
+        let (mut before, mut p, mut n) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        for (i, &legal) in legal.iter().enumerate() {
+            let chosen = legal & _mm512_cmpeq_epi8_mask(before, k);
+            p = _mm512_mask_mov_epi8(p, chosen, splat(i as u8));
+            n = _mm512_mask_mov_epi8(n, chosen, pits[i]);
+            before = _mm512_mask_add_epi8(before, legal, before, one);
+        }
+        (p, n)
     }
 
     /// Sows, in every lane, the `n` seeds of the mover's pit `p` (both per lane): q full laps of
