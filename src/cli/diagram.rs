@@ -106,6 +106,58 @@ fn badge(area: &Area, at: (i32, i32), k: usize, color: &RGBColor) -> Result<(), 
     put!(area, &Text::new(k.to_string(), at, font(11, &WHITE)))
 }
 
+/// A side's name at the left of its rows (centred on `y`), its box of `value` and `label` at
+/// `x` on the right, and, for the player to move, a marker beside the name.
+fn side_panel(
+    area: &Area,
+    side: Side,
+    y: i32,
+    (x, value, label): (i32, &str, &str),
+    to_move: bool,
+) -> Result<(), String> {
+    put!(
+        area,
+        &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
+    )?;
+    put!(
+        area,
+        &Rectangle::new([(x, y - 40), (x + 90, y + 40)], WOOD.filled())
+    )?;
+    put!(
+        area,
+        &Text::new(value.to_string(), (x + 45, y - 6), font(22, &BLACK))
+    )?;
+    put!(
+        area,
+        &Text::new(label.to_string(), (x + 45, y + 22), font(12, &GREY))
+    )?;
+    if to_move {
+        // Above North's name, below South's.
+        let away = if side == Side::North { -1 } else { 1 };
+        let tip = y + 26 * away;
+        put!(
+            area,
+            &Polygon::new(
+                vec![(30, tip - 7), (30, tip + 7), (48, tip)],
+                START.filled()
+            )
+        )?;
+        put!(
+            area,
+            &Text::new("to move", (8, tip + 16 * away), left_font(11, &START))
+        )?;
+    }
+    Ok(())
+}
+
+/// Refuses `--svg -` beside a trace: standard output holds the trace.
+pub fn svg_beside_trace(svg: Option<&std::path::Path>) -> Result<(), String> {
+    if svg.is_some_and(|p| p.as_os_str() == "-") {
+        return Err("--svg -: standard output holds the trace; name a file".into());
+    }
+    Ok(())
+}
+
 /// The pits a sowing of `seeds` from `first` passes, its last pit last (one lap at most drawn).
 fn sowing_path(first: Pit, seeds: u8, direction: Direction, end: Pit) -> Vec<Pit> {
     let mut path = vec![first];
@@ -141,56 +193,22 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, St
             for pit in Pit::all() {
                 draw_bao_pit(&area, pos, side, pit)?;
             }
-            // The store, the mover's mark, the house's state.
+            // The store, the house's state, the side's name and the mover's mark.
             let y = if side == Side::North { 118 } else { 302 };
-            put!(
-                area,
-                &Rectangle::new([(710, y - 40), (800, y + 40)], WOOD.filled()),
+            let store = pos.store(side).to_string();
+            side_panel(
+                &area,
+                side,
+                y,
+                (710, &store, "store"),
+                pos.to_move() == side,
             )?;
-            put!(
-                area,
-                &Text::new(
-                    format!("{}", pos.store(side)),
-                    (755, y - 6),
-                    font(22, &BLACK)
-                ),
-            )?;
-            put!(area, &Text::new("store", (755, y + 22), font(12, &GREY)))?;
             let house = if pos.house_owned(side) {
                 "house owned"
             } else {
                 "house lost"
             };
             put!(area, &Text::new(house, (820, y), left_font(12, &GREY)))?;
-            put!(
-                area,
-                &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK)),
-            )?;
-            if pos.to_move() == side {
-                let tip = if side == Side::North { y - 26 } else { y + 26 };
-                put!(
-                    area,
-                    &Polygon::new(
-                        vec![(30, tip - 7), (30, tip + 7), (48, tip)],
-                        START.filled()
-                    ),
-                )?;
-                put!(
-                    area,
-                    &Text::new(
-                        "to move",
-                        (
-                            8,
-                            if side == Side::North {
-                                tip - 16
-                            } else {
-                                tip + 16
-                            }
-                        ),
-                        left_font(11, &START)
-                    )
-                )?;
-            }
         }
         if let Some(pit) = pos.blocked() {
             blocked_mark(&area, bao_centre(pos.to_move(), pit))?;
@@ -523,48 +541,8 @@ pub fn oware_svg(
             put!(area, &Text::new(name, (x + 26, y + 28), font(11, &GREY)))?;
         }
         for (side, y) in [(Side::North, 150), (Side::South, 250)] {
-            put!(
-                area,
-                &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
-            )?;
-            put!(
-                area,
-                &Rectangle::new([(690, y - 40), (780, y + 40)], WOOD.filled())
-            )?;
-            put!(
-                area,
-                &Text::new(
-                    scores[side.index()].to_string(),
-                    (735, y - 6),
-                    font(22, &BLACK)
-                )
-            )?;
-            put!(area, &Text::new("score", (735, y + 22), font(12, &GREY)))?;
-            if to_move == side {
-                let tip = if side == Side::North { y - 28 } else { y + 28 };
-                put!(
-                    area,
-                    &Polygon::new(
-                        vec![(30, tip - 7), (30, tip + 7), (48, tip)],
-                        START.filled()
-                    )
-                )?;
-                put!(
-                    area,
-                    &Text::new(
-                        "to move",
-                        (
-                            8,
-                            if side == Side::North {
-                                tip - 16
-                            } else {
-                                tip + 16
-                            }
-                        ),
-                        left_font(11, &START)
-                    )
-                )?;
-            }
+            let score = scores[side.index()].to_string();
+            side_panel(&area, side, y, (690, &score, "score"), to_move == side)?;
         }
         if let Some(m) = mv {
             let path = oware_sowing(pits, m.from);

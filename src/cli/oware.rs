@@ -200,9 +200,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
-            if svg.as_ref().is_some_and(|p| p.as_os_str() == "-") {
-                return Err("--svg -: standard output holds the trace; name a file".into());
-            }
+            super::diagram::svg_beside_trace(svg.as_deref())?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             let mv = parse_move(&g, &r#move)?;
