@@ -190,6 +190,14 @@ fn bao_play(rules: &BaoRules, pos: &mancala_lab::bao::Position, mv: &str) -> (St
     )
 }
 
+/// The Bao catalog's witness under `heading`, which must start with `position` (worked by hand),
+/// and that position parsed.
+fn bao_witness(heading: &str, position: &str) -> (String, mancala_lab::bao::Position) {
+    let w = catalog_block(BAO_CATALOG, heading);
+    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
+    (w, position_text::parse(position).unwrap())
+}
+
 /// A mtaji kutakata with no pit that can stop it (houses lost, no kutakatia mark), worked straight
 /// from the rules on one player's ring of 16 pits, written in the position's `A:`/`B:` (or `a:`/`b:`)
 /// lines: each sowing drops one seed a pit in one direction (1.3, 1.3.1); a sowing ending in an empty
@@ -253,11 +261,9 @@ fn row(text: &str, label: &str) -> Vec<u8> {
 /// B-R1 (3.2 and 4.2.1.1: house lost at the first mtaji harvest, or only when emptied).
 #[test]
 fn bao_house_loss_witness_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-R1 witness (ply");
     let position = "to_move: South\nstores: 0 0\nhouses: owned lost\nb: 0 0 0 1 1 1 1 1\n\
                     a: 0 2 11 1 1 2 4 0\nA: 0 1 0 3 24 0 1 0\nB: 1 0 1 1 0 2 1 3\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (_, pos) = bao_witness("### B-R1 witness (ply", position);
     let default = BaoRules::new(bao_base());
     let emptied = BaoRules::new(BaoVariant {
         house_loss: HouseLoss::EmptiedOnly,
@@ -289,11 +295,9 @@ fn bao_house_loss_witness_matches_the_finding() {
 /// B-R3 (2.1.2 against 1.3: the store seed lifts a house of five to six).
 #[test]
 fn bao_store_seed_witness_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-R3 witness (ply");
     let position = "to_move: South\nstores: 18 18\nhouses: owned owned\nb: 3 2 0 1 1 0 0 0\n\
                     a: 1 0 0 7 0 0 0 0\nA: 0 0 1 0 5 0 0 0\nB: 0 0 0 1 1 0 2 3\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (_, pos) = bao_witness("### B-R3 witness (ply", position);
     // By hand: no capture (A3 and A5 face the empty a6 and a4), so A5< is a kutakata whose store
     // seed makes the owned house six. Played out (not a sowing): the six seeds run A4 A3 A2 A1 B1
     // B2, ending in the empty B2, and the emptied house is lost.
@@ -321,11 +325,9 @@ fn bao_store_seed_witness_matches_the_finding() {
 #[test]
 fn bao_infinite_bound_witness_matches_the_finding() {
     use mancala_lab::bao::IllegalMove;
-    let w = catalog_block(BAO_CATALOG, "### B-R4 witness (ply");
     let position = "to_move: South\nstores: 0 0\nhouses: lost lost\nb: 0 3 1 4 2 0 2 0\n\
                     a: 1 1 0 0 0 0 0 1\nA: 2 1 4 1 2 3 18 0\nB: 0 4 1 0 4 1 2 6\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (_, pos) = bao_witness("### B-R4 witness (ply", position);
     // A1< (anticlockwise from the left kichwa, into the back row) is a kutakata with no pit to
     // stop it: the relay worked from the rules ends after 755 seeds.
     let sown = relay(&row(position, "A:"), &row(position, "B:"), 1, false);
@@ -349,11 +351,9 @@ fn bao_infinite_bound_witness_matches_the_finding() {
 /// B-R5 (5.1: a mark that lasted two moves of the blocked player).
 #[test]
 fn bao_kutakatia_duration_catalog_witness_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-R5 witness (ply");
     let position = "to_move: North\nstores: 0 0\nhouses: lost lost\nb: 1 1 4 2 2 2 1 1\n\
                     a: 0 0 4 0 0 1 0 1\nA: 1 1 4 2 6 11 0 0\nB: 2 1 2 4 2 4 1 3\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (w, pos) = bao_witness("### B-R5 witness (ply", position);
     let rules = BaoRules::new(bao_base());
     // By hand: no capture start of North ends in a3 or a6, the only North pits facing South seeds,
     // so North must kutakata, and a6 (4) is its only front pit of two or more: a6< ends in the empty
@@ -372,11 +372,9 @@ fn bao_kutakatia_duration_catalog_witness_matches_the_finding() {
 /// B-U3 (1.2.1: the game ends mid-move; the harvest is sown and the move stops).
 #[test]
 fn bao_mid_move_end_catalog_witness_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-U3 witness (ply");
     let position = "to_move: South\nstores: 20 20\nhouses: owned lost\nb: 0 0 0 0 0 0 0 0\n\
                     a: 0 3 4 1 0 0 0 0\nA: 0 1 1 3 8 1 2 0\nB: 0 0 0 0 0 0 0 0\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (_, pos) = bao_witness("### B-U3 witness (ply", position);
     let rules = BaoRules::new(bao_base());
     // By hand: the store seed makes A2 two, facing a7 (3): harvested and sown from A1 (A2 is a
     // kimbi, 1.4.5) to A3, which faces a6 (4): harvested and sown A1..A4; A4 faces a5 (1), the last
@@ -396,11 +394,9 @@ fn bao_mid_move_end_catalog_witness_matches_the_finding() {
 /// house of five; exempt under the default, kutakatia-ed when only a house of six is exempt.
 #[test]
 fn bao_house_kutakatia_witness_is_reachable_and_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-R2 witness (constructed)");
     let position = "to_move: South\nstores: 0 0\nhouses: lost owned\nb: 0 2 1 3 1 2 0 2\n\
                     a: 0 0 0 5 0 3 10 1\nA: 0 1 4 6 4 1 0 0\nB: 0 4 2 0 5 2 3 2\n";
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (w, pos) = bao_witness("### B-R2 witness (constructed)", position);
     let rules = BaoRules::new(bao_base());
     // The moves printed reach it from the start.
     let line = w.lines().last().unwrap();
@@ -447,10 +443,8 @@ const B_U2_POSITION: &str = "to_move: South\nstores: 0 0\nhouses: lost lost\nb: 
 
 #[test]
 fn bao_all_moves_infinite_witness_matches_the_finding() {
-    let w = catalog_block(BAO_CATALOG, "### B-U2 witness (constructed)");
     let position = B_U2_POSITION;
-    assert!(w.starts_with(position), "the witness worked by hand:\n{w}");
-    let pos = position_text::parse(position).unwrap();
+    let (_, pos) = bao_witness("### B-U2 witness (constructed)", position);
     // By hand: mtaji, both houses lost, no mark. North's front seeds face only South's empty
     // front pits (A1, A5, A7), so South has no capture start (1.4); A3 is South's only front pit
     // with two or more seeds, so its kutakatas A3< and A3> are the only starts (3.5, 3.5.1).
