@@ -35,19 +35,19 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
 
 /// A mean with its 95% normal-approximation interval, from the count, sum and sum of squares of
 /// integer values (exact sums, so the result does not depend on the order they were added in).
-pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> (f64, f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0, 0.0);
-    }
+/// Over no values there is no mean; over one, no interval (a sample variance needs two).
+pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> Option<(f64, Option<(f64, f64)>)> {
     let mean = sum as f64 / n as f64;
-    // (n * sum_sq - sum^2) / (n (n - 1)), the sample variance, with the numerator exact.
-    let var = if n > 1 {
-        (u128::from(n) * sum_sq - sum * sum) as f64 / (n as f64 * (n - 1) as f64)
-    } else {
-        0.0
-    };
-    let half = 1.959_963_984_540_054 * (var / n as f64).sqrt();
-    (mean, mean - half, mean + half)
+    match n {
+        0 => None,
+        1 => Some((mean, None)),
+        _ => {
+            // (n * sum_sq - sum^2) / (n (n - 1)), the sample variance, with the numerator exact.
+            let var = (u128::from(n) * sum_sq - sum * sum) as f64 / (n as f64 * (n - 1) as f64);
+            let half = 1.959_963_984_540_054 * (var / n as f64).sqrt();
+            Some((mean, Some((mean - half, mean + half))))
+        }
+    }
 }
 
 /// Running totals of whole games, read from games.csv rows: results, plies and endings, as
@@ -111,8 +111,8 @@ impl Summary {
         }
     }
 
-    /// Mean plies with its 95% interval.
-    pub fn mean_plies(&self) -> (f64, f64, f64) {
+    /// Mean plies with its 95% interval (none over no games, no interval over one).
+    pub fn mean_plies(&self) -> Option<(f64, Option<(f64, f64)>)> {
         mean_ci_of_sums(self.games, self.plies, self.plies_sq)
     }
 
@@ -126,8 +126,7 @@ impl Summary {
             SummaryRow {
                 metric,
                 value: Value::Rate(value),
-                ci_low,
-                ci_high,
+                interval: Some((ci_low, ci_high)),
             }
         };
         let mut out = vec![count("games", n)];
@@ -148,12 +147,11 @@ impl Summary {
         {
             out.push(rate(who.to_string(), k));
         }
-        let (mean, lo, hi) = self.mean_plies();
+        let mean = self.mean_plies();
         out.push(SummaryRow {
             metric: "mean_plies".into(),
-            value: Value::Rate(mean),
-            ci_low: lo,
-            ci_high: hi,
+            value: mean.map_or(Value::Undefined, |(m, _)| Value::Rate(m)),
+            interval: mean.and_then(|(_, interval)| interval),
         });
         out.push(count("max_plies", u64::from(self.max_plies)));
         for (clause, &k) in &self.ends {
@@ -179,6 +177,8 @@ pub enum Value {
     Count(u64),
     /// A rate (0 to 1) or a mean.
     Rate(f64),
+    /// A mean over no games: written as an empty cell.
+    Undefined,
 }
 
 /// One line of summary.csv.
@@ -188,10 +188,9 @@ pub struct SummaryRow {
     pub metric: String,
     /// Its value.
     pub value: Value,
-    /// Lower end of the 95% interval (the count itself for a count).
-    pub ci_low: f64,
-    /// Upper end of the 95% interval (the count itself for a count).
-    pub ci_high: f64,
+    /// The 95% interval (the count itself for a count); none for a mean over fewer than two
+    /// games, written as empty cells.
+    pub interval: Option<(f64, f64)>,
 }
 
 impl SummaryRow {
@@ -199,27 +198,31 @@ impl SummaryRow {
         SummaryRow {
             metric: metric.into(),
             value: Value::Count(k),
-            ci_low: k as f64,
-            ci_high: k as f64,
+            interval: Some((k as f64, k as f64)),
         }
     }
 
     /// The row's CSV line, with its newline.
     pub fn csv_line(&self) -> String {
+        let interval = self
+            .interval
+            .map_or(",".to_string(), |(low, high)| format!("{low},{high}"));
         match self.value {
             Value::Count(k) => format!("{},{k},{k},{k}\n", self.metric),
-            Value::Rate(v) => format!("{},{v},{},{}\n", self.metric, self.ci_low, self.ci_high),
+            Value::Rate(v) => format!("{},{v},{interval}\n", self.metric),
+            Value::Undefined => format!("{},,{interval}\n", self.metric),
         }
     }
 
     /// The row for a terminal: counts as integers, rates and means to four places.
     pub fn display(&self) -> String {
-        match self.value {
-            Value::Count(k) => format!("{}: {k}", self.metric),
-            Value::Rate(v) => format!(
-                "{}: {v:.4} [{:.4}, {:.4}]",
-                self.metric, self.ci_low, self.ci_high
-            ),
+        match (self.value, self.interval) {
+            (Value::Count(k), _) => format!("{}: {k}", self.metric),
+            (Value::Rate(v), Some((low, high))) => {
+                format!("{}: {v:.4} [{low:.4}, {high:.4}]", self.metric)
+            }
+            (Value::Rate(v), None) => format!("{}: {v:.4} (one game: no interval)", self.metric),
+            (Value::Undefined, _) => format!("{}: none (no games)", self.metric),
         }
     }
 }
@@ -260,11 +263,13 @@ mod tests {
     #[test]
     fn mean_interval_from_sums_of_known_sample() {
         // 1..=5 again, as count 5, sum 15, sum of squares 55.
-        let (m, lo, hi) = mean_ci_of_sums(5, 15, 55);
+        let (m, Some((lo, hi))) = mean_ci_of_sums(5, 15, 55).unwrap() else {
+            panic!("no interval over 5 values")
+        };
         assert!((m - 3.0).abs() < 1e-12);
         assert!((hi - m - 1.3859).abs() < 1e-4 && (m - lo - 1.3859).abs() < 1e-4);
-        assert_eq!(mean_ci_of_sums(1, 7, 49), (7.0, 7.0, 7.0));
-        assert_eq!(mean_ci_of_sums(0, 0, 0), (0.0, 0.0, 0.0));
+        assert_eq!(mean_ci_of_sums(1, 7, 49), Some((7.0, None)));
+        assert_eq!(mean_ci_of_sums(0, 0, 0), None);
     }
 
     #[test]
@@ -287,7 +292,7 @@ mod tests {
             (t.games, t.plies, t.plies_sq, t.max_plies),
             (4, 100, 3000, 40)
         );
-        assert!((t.mean_plies().0 - 25.0).abs() < 1e-12);
+        assert!((t.mean_plies().unwrap().0 - 25.0).abs() < 1e-12);
         let csv = t.csv();
         assert!(csv.contains("\ngames,4,4,4\n"), "{csv}");
         assert!(csv.contains("\nmax_plies,40,40,40\n"), "{csv}");
@@ -300,6 +305,15 @@ mod tests {
         let rate = rows.iter().find(|r| r.metric == "south_win_rate").unwrap();
         assert_eq!(rate.display(), "south_win_rate: 0.0000 [0.0000, 1.0000]");
         assert_eq!(rate.csv_line(), "south_win_rate,0,0,1\n");
+        // A mean over no games is no number, and one game gives no interval.
+        let mean = rows.iter().find(|r| r.metric == "mean_plies").unwrap();
+        assert_eq!(mean.csv_line(), "mean_plies,,,\n");
+        assert_eq!(mean.display(), "mean_plies: none (no games)");
+        let mut one = Summary::default();
+        one.add("South", "O.6.1", 12).unwrap();
+        let rows = one.rows();
+        let mean = rows.iter().find(|r| r.metric == "mean_plies").unwrap();
+        assert_eq!(mean.csv_line(), "mean_plies,12,,\n");
     }
 
     #[test]
