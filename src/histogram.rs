@@ -57,7 +57,7 @@ pub enum HistogramError {
     #[error(
         "--bin {bin}: values of {column} up to {max} would need {bins} bins, at most {max_bins} \
          can be drawn; use --bin {} or more",
-        .max / (MAX_BINS as u32 - 1) + 1,
+        .max / MAX_BINS as u32 + 1,
         max_bins = MAX_BINS
     )]
     TooManyBins {
@@ -185,7 +185,20 @@ mod tests {
         assert_eq!(
             bins(u32::MAX, Some(1), "plies").unwrap_err().to_string(),
             "--bin 1: values of plies up to 4294967295 would need 4294967296 bins, at most \
-             10000 can be drawn; use --bin 429540 or more"
+             10000 can be drawn; use --bin 429497 or more"
         );
+        // The width suggested is the smallest that fits.
+        for max in [10_000, 4_000_000_000, u32::MAX] {
+            let HistogramError::TooManyBins { .. } = bins(max, Some(1), "plies").unwrap_err()
+            else {
+                panic!("{max} fits in bins of 1")
+            };
+            let w = max / MAX_BINS as u32 + 1;
+            assert!(bins(max, Some(w), "plies").unwrap().1 <= MAX_BINS);
+            assert!(
+                bins(max, Some(w - 1), "plies").is_err(),
+                "{max}: {w} is not the least"
+            );
+        }
     }
 }

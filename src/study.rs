@@ -347,9 +347,17 @@ pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
 
 /// Writes `text` to a sibling file and renames it over `path`.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text).map_err(io(&tmp))?;
-    fs::rename(&tmp, path).map_err(io(path))
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = fs::write(&tmp, text)
+        .map_err(io(&tmp))
+        .and_then(|()| fs::rename(&tmp, path).map_err(io(path)));
+    // A full disk leaves no half-written sibling behind.
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Writes the manifest of `dir`.
@@ -527,6 +535,19 @@ pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A write that fails leaves neither the target changed nor its `.tmp` sibling behind.
+    #[test]
+    fn a_failed_atomic_write_leaves_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("mancala-lab-atomic-{}", std::process::id()));
+        let target = dir.join("summary.csv");
+        // A folder in the file's place: the rename fails after the sibling was written.
+        fs::create_dir_all(target.join("inside")).unwrap();
+        assert!(write_atomic(&target, "metric,value\n").is_err());
+        assert!(!dir.join("summary.csv.tmp").exists());
+        assert!(target.join("inside").is_dir());
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// The messages the command line shows, word for word as they were when they were strings.
     #[test]

@@ -137,7 +137,7 @@ pub enum VariantError {
     UnknownPreset(String),
     /// Not `exact` or `sown:N`.
     #[error(
-        "unknown infinite-move definition {} (expected 'exact' or 'sown:N' with N > 0)",
+        "unknown infinite-move definition {} (expected 'exact' or 'sown:N' with N from 1 to 4294967295)",
         crate::text::quoted(.0)
     )]
     BadInfinite(String),

@@ -85,10 +85,9 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
         // Read again: the handwritten part may have been edited while the games were played.
         let head = catalog_head(&path, args.game)?;
         let updated = format!("{head}{MARKER}\n\n## Dynamic findings\n\n{report}");
-        // Write a sibling file first and rename it, so an interruption leaves the old catalog whole.
-        let tmp = format!("{path}.tmp");
-        std::fs::write(&tmp, updated).map_err(|e| format!("{tmp}: {e}"))?;
-        std::fs::rename(&tmp, &path).map_err(|e| format!("{path}: {e}"))?;
+        // Written to a sibling file first and renamed, so an interruption leaves the old catalog
+        // whole.
+        mancala_lab::study::write_atomic(path.as_ref(), &updated).map_err(|e| e.to_string())?;
     }
     Ok(ExitCode::SUCCESS)
 }
