@@ -118,46 +118,93 @@ pub struct BenchArgs {
     parsers: bool,
 }
 
-/// Seconds to parse `text` with `parse` (the best of five runs).
-fn parse_seconds(text: &str, parse: &dyn Fn(&str) -> bool) -> f64 {
-    (0..5)
+/// Seconds to parse `text` with `parse` (the best of five runs), and what the parser said.
+fn parse_seconds(text: &str, parse: &dyn Fn(&str) -> Result<(), String>) -> (f64, String) {
+    let seconds = (0..5)
         .map(|_| {
             let start = Instant::now();
-            std::hint::black_box(parse(std::hint::black_box(text)));
+            let _ = std::hint::black_box(parse(std::hint::black_box(text)));
             start.elapsed().as_secs_f64()
         })
-        .fold(f64::INFINITY, f64::min)
+        .fold(f64::INFINITY, f64::min);
+    let verdict = match parse(text) {
+        Ok(()) => "accepted".to_string(),
+        Err(e) => format!("refused: {e}"),
+    };
+    (seconds, verdict)
 }
 
-/// `bench --parsers`: each parser on one line of N and of 2N words.
+/// Bao's start position with row A holding `n` numbers: refused at the row's end.
+fn bao_position_row(n: usize) -> String {
+    let start = mancala_lab::bao::position_text::print(&mancala_lab::bao::Position::start());
+    start
+        .lines()
+        .map(|l| {
+            if l.starts_with("A:") {
+                format!("A: {}", "0 ".repeat(n))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `bench --parsers`: each parser on inputs of N and of 2N words; each input is read to its
+/// end (accepted, or refused only there), so the whole of it is timed.
 fn parsers() -> Result<ExitCode, String> {
-    type Parser = (&'static str, fn(usize) -> String, fn(&str) -> bool);
-    let cases: [Parser; 4] = [
+    type Parser = (
+        &'static str,
+        fn(usize) -> String,
+        fn(&str) -> Result<(), String>,
+    );
+    let cases: [Parser; 5] = [
         (
             "oware transcript (letters on one line)",
             |n| format!("1. {}\n", "C f ".repeat(n / 2)),
-            |t| mancala_lab::oware::notation::parse_transcript(t).is_ok(),
+            |t| {
+                mancala_lab::oware::notation::parse_transcript(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
         ),
         (
-            "bao transcript (moves on one line)",
-            |n| format!("1: {};\n", "A6<* a6< ".repeat(n / 2)),
-            |t| mancala_lab::bao::transcript::Transcript::parse(t).is_ok(),
+            "bao transcript (a move pair a line)",
+            |n| (1..=n / 2).map(|i| format!("{i}: A6<* a6<;\n")).collect(),
+            |t| {
+                mancala_lab::bao::transcript::Transcript::parse(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
         ),
         (
-            "bao position (numbers on one row)",
-            |n| format!("to_move: South\nA: {}\n", "0 ".repeat(n)),
-            |t| mancala_lab::bao::position_text::parse(t).is_ok(),
+            "bao transcript (a comment of N words)",
+            |n| format!("1: A6<* a6<; {}\n", "word ".repeat(n)),
+            |t| {
+                mancala_lab::bao::transcript::Transcript::parse(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
         ),
+        ("bao position (numbers on one row)", bao_position_row, |t| {
+            mancala_lab::bao::position_text::parse(t)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        }),
         (
             "oware position (numbers on one row)",
             |n| format!("south: {}\n", "4 ".repeat(n)),
-            |t| mancala_lab::oware::Position::parse(t).is_ok(),
+            |t| {
+                mancala_lab::oware::Position::parse(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
         ),
     ];
     let n = 200_000;
-    println!("parsers, one line of N = {n} and 2N words (best of 5 runs):");
+    println!("parsers, inputs of N = {n} and 2N words (best of 5 runs):");
     for (name, text, parse) in cases {
-        let (a, b) = (
+        let ((a, verdict), (b, _)) = (
             parse_seconds(&text(n), &parse),
             parse_seconds(&text(2 * n), &parse),
         );
@@ -167,6 +214,7 @@ fn parsers() -> Result<ExitCode, String> {
             1e9 * b / (2 * n) as f64,
             (b / 2.0) / a
         );
+        println!("    {verdict}");
     }
     Ok(ExitCode::SUCCESS)
 }
