@@ -65,6 +65,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
+/// `--parse-only`: the checks a command makes before it plays, for the commands that combine
+/// options in ways clap cannot see.
+fn check(cli: &Cli) -> Result<(), String> {
+    match &cli.command {
+        Some(Command::Diff(args)) => cli::diff::check(args),
+        Some(Command::Stats(args)) => cli::stats::check(args),
+        _ => Ok(()),
+    }
+}
+
 fn main() -> ExitCode {
     // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
     // instead of failing on the next write.
@@ -89,10 +99,14 @@ fn main() -> ExitCode {
         default_hook(info);
     }));
     let matches = <Cli as clap::CommandFactory>::command().get_matches();
-    let result = if matches.get_flag("parse_only") {
-        cli::parse_only::check_values(&matches).map(|()| ExitCode::SUCCESS)
+    let cli =
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = if cli.parse_only {
+        cli::parse_only::check_values(&matches)
+            .and_then(|()| check(&cli))
+            .map(|()| ExitCode::SUCCESS)
     } else {
-        run(<Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit()))
+        run(cli)
     };
     match result {
         Ok(code) => code,

@@ -456,7 +456,7 @@ fn plot_bounds_its_bins_and_reads_and_writes_standard_streams() {
     let o = run(&["plot", "--bin", "1", "--out", svg, &run_arg], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("use --bin 400041 or more"),
+        stderr(&o).contains("use --bin 400001 or more"),
         "{}",
         stderr(&o)
     );
@@ -941,4 +941,30 @@ fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(!scratch.exists(), "{} left behind", scratch.display());
     assert!(stderr(&o).contains("bench interrupted"), "{}", stderr(&o));
+}
+
+/// A second Ctrl-C stops a diff at once, but still says where to continue from.
+#[test]
+fn a_second_ctrl_c_keeps_the_resume_hint() {
+    let child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["diff", "--game", "bao", "--games", "100000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let pid = child.id().to_string();
+    // Both signals at once: the second lands while the first still winds the run down.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {pid}; kill -INT {pid}")])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let hint = stderr(&o);
+    assert!(
+        hint.contains("of 100000000 games; continue with --first "),
+        "{hint}"
+    );
 }

@@ -21,6 +21,8 @@
 //!   of the game, `P` after `--policy` a policy, any other a number such as 1), `...` repetition.
 //! - A block whose info string holds `file=PATH` shows the file PATH as it is.
 
+use mancala_lab::game::GameKind;
+use mancala_lab::playout::{AnyEngine, EngineKind};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -307,11 +309,23 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
         .flat_map(|line| {
             let oware = line.first().is_some_and(|w| w == "oware")
                 || line.windows(2).any(|w| w[0] == "--game" && w[1] == "oware");
+            let game = if oware {
+                GameKind::Oware
+            } else {
+                GameKind::Bao
+            };
             let presets: &[&str] = if oware {
                 &mancala_lab::oware::variant::PRESET_NAMES
             } else {
                 &mancala_lab::bao::variant::PRESET_NAMES
             };
+            // `diff` runs both engines, so only the readings the optimized engine plays.
+            let diff = line.first().is_some_and(|w| w == "diff");
+            let presets: Vec<&str> = presets
+                .iter()
+                .copied()
+                .filter(|p| !diff || AnyEngine::new(game, p, EngineKind::Optimized).is_ok())
+                .collect();
             let at = (1..line.len()).find(|&i| line[i - 1] == "--variant" && placeholder(&line[i]));
             match at {
                 None => vec![line],
@@ -402,6 +416,16 @@ fn the_parse_check_refuses_bad_commands() {
         ("stats [--threads 0]", true),
         ("diff --game G --variant V --games N --first -1", true),
         ("bao moves", false),
+        // Options that do not go together, seen only by the command's own check.
+        ("diff --game bao --batch", false),
+        ("diff --game oware --infinite exact", false),
+        ("diff --game bao --variant strict", false),
+        (
+            "stats --game bao --variant strict --engine optimized",
+            false,
+        ),
+        ("stats --resume --game bao --variant abapa", false),
+        ("stats --resume --variant nonsense", false),
     ];
     for (args, partial) in bad {
         let c = Documented {
@@ -414,14 +438,21 @@ fn the_parse_check_refuses_bad_commands() {
     }
     let good = Documented {
         place: "test".into(),
-        args: "diff --game G --variant V [--first K] [--infinite exact|sown:N]".into(),
+        args: "stats --game G --variant V [--shard 1/2] [--engine reference]".into(),
         partial: false,
     };
     let (failures, lines) = parse_failures(&[good]);
     assert_eq!(failures, Vec::<String>::new());
-    // 7 readings of the two games x (alone, --first, --infinite exact, --infinite sown:1);
-    // the parse check leaves to diff itself to refuse --infinite for Oware.
-    assert_eq!(lines, 28);
+    // 7 readings of the two games x (alone, with --shard, with --engine reference).
+    assert_eq!(lines, 21);
+    // A resumed job takes its game from the manifest: any game's reading passes.
+    for args in [
+        "stats --resume --variant abapa",
+        "stats --resume --variant literal-en",
+    ] {
+        let args: Vec<String> = args.split(' ').map(String::from).collect();
+        assert_eq!(parse_check(&args, false), Ok(()));
+    }
 }
 
 /// Copies of the pages with `/tmp/` moved to a folder of the test's own, removed at the end.

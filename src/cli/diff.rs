@@ -1,6 +1,8 @@
 //! `mancala-lab diff`: the reference and optimized engines of a game in lock step on random games.
 
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use clap::Args;
 use mancala_lab::diff::lockstep;
@@ -81,8 +83,8 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     explain: &(dyn Fn(&mancala_lab::diff::Divergence) -> String + Sync),
 ) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
-    let interrupt = super::interrupt_on_ctrl_c();
     let (bar, pool) = super::bar_and_pool(args.games)?;
+    let interrupt = interrupt_with_hint(args, &bar);
     let (mut plies, mut failure) = (0usize, None);
     let end = args.first + args.games;
     let done = super::in_order(
@@ -139,9 +141,6 @@ const BATCH_CHUNK: u64 = 16_384;
 fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, BatchStats, Playout};
     use mancala_lab::oware::fast::FastRules;
-    if args.mutate > 0 {
-        return Err("--batch plays from the start position only; drop --mutate".to_string());
-    }
     let variant: mancala_lab::oware::Variant =
         preset.parse().map_err(|e| format!("--variant: {e}"))?;
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
@@ -151,8 +150,8 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         eprintln!("no AVX-512 (F, BW, VBMI) here: the batch runs its scalar fallback");
     }
     let started = std::time::Instant::now();
-    let interrupt = super::interrupt_on_ctrl_c();
     let (bar, pool) = super::bar_and_pool(args.games)?;
+    let interrupt = interrupt_with_hint(args, &bar);
     let end = args.first + args.games;
     let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
     // One chunk: its plies and batch figures, or its first game the engines disagree on.
@@ -242,10 +241,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
 
 /// `--rows`: the games.csv rows of the reference and optimized engines, game by game.
 fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
-    let variant = args
-        .variant
-        .clone()
-        .unwrap_or_else(|| args.game.default_variant().to_string());
+    let variant = preset(args);
     let engines = [EngineKind::Reference, EngineKind::Optimized].map(|kind| {
         AnyEngine::new(args.game, &variant, kind).map_err(|e| format!("--variant {variant}: {e}"))
     });
@@ -256,8 +252,8 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let end = args.first + args.games;
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
     let started = std::time::Instant::now();
-    let interrupt = super::interrupt_on_ctrl_c();
     let (bar, pool) = super::bar_and_pool(args.games)?;
+    let interrupt = interrupt_with_hint(args, &bar);
     // The row and the clause events every engine of the game reports.
     let counted = reference.counted_events();
     let row = |engine: &AnyEngine, i: u64| {
@@ -309,6 +305,19 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     Ok(outcome(failure.map(|f| format!(" {f}")), done, args))
 }
 
+/// Ctrl-C during a diff: the first stops starting games; a second exits at once, naming the
+/// `--first` that continues the run (`bar` counts the games checked, in game order).
+fn interrupt_with_hint(args: &DiffArgs, bar: &indicatif::ProgressBar) -> Arc<AtomicBool> {
+    let (bar, first, games) = (bar.clone(), args.first, args.games);
+    super::interrupt_on_ctrl_c_with(move || {
+        let done = bar.position();
+        format!(
+            "interrupted after {done} of {games} games; continue with --first {}",
+            first + done
+        )
+    })
+}
+
 /// The exit of a diff run that checked `done` games: the first divergence (exit 1), an
 /// interruption (exit 130, with the `--first` to continue from), or success.
 fn outcome(failure: Option<String>, done: u64, args: &DiffArgs) -> ExitCode {
@@ -327,7 +336,9 @@ fn outcome(failure: Option<String>, done: u64, args: &DiffArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
+/// Everything `diff` would refuse before playing: the range, the options that do not go
+/// together, the reading and the engines it needs. `--parse-only` runs it too.
+pub fn check(args: &DiffArgs) -> Result<(), String> {
     if args.first.checked_add(args.games).is_none() {
         return Err(format!(
             "--first {} with --games {}: the range passes the last game index ({})",
@@ -339,31 +350,75 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
     if args.batch && args.game != GameKind::Oware {
         return Err("--batch applies to oware only".to_string());
     }
-    if args.rows {
-        if args.infinite.is_some() {
-            return Err(
-                "--infinite does not apply with --rows (name the reading with --variant)".into(),
-            );
+    if args.batch && args.mutate > 0 {
+        return Err("--batch plays from the start position only; drop --mutate".to_string());
+    }
+    if args.infinite.is_some() && args.rows {
+        return Err(
+            "--infinite does not apply with --rows (name the reading with --variant)".into(),
+        );
+    }
+    if args.infinite.is_some() && args.game != GameKind::Bao {
+        return Err("--infinite applies to bao only".to_string());
+    }
+    if u32::try_from(args.max_plies).is_err() {
+        return Err("--max-plies is too large".to_string());
+    }
+    let v = preset(args);
+    match args.game {
+        _ if args.rows => {
+            for kind in [EngineKind::Reference, EngineKind::Optimized] {
+                AnyEngine::new(args.game, &v, kind).map_err(|e| format!("--variant {v}: {e}"))?;
+            }
         }
+        GameKind::Oware => {
+            let variant: mancala_lab::oware::Variant =
+                v.parse().map_err(|e| format!("--variant: {e}"))?;
+            mancala_lab::oware::fast::FastRules::new(variant)
+                .map_err(|e| format!("--variant {v}: {e}"))?;
+        }
+        GameKind::Bao => {
+            bao_variant(args, &v)?;
+        }
+    }
+    Ok(())
+}
+
+/// The preset named by `--variant`, or the game's default.
+fn preset(args: &DiffArgs) -> String {
+    args.variant
+        .clone()
+        .unwrap_or_else(|| args.game.default_variant().to_string())
+}
+
+/// The Bao reading of `--variant` with `--infinite` applied, its label, and a check that the
+/// optimized engine plays it.
+fn bao_variant(args: &DiffArgs, v: &str) -> Result<(mancala_lab::bao::Variant, String), String> {
+    use mancala_lab::bao::variant::{InfiniteMoves, Variant};
+    let mut variant: Variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
+    let mut label = v.to_string();
+    if let Some(inf) = &args.infinite {
+        let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
+        variant = variant.with_infinite_moves(inf);
+        label = format!("{v}+{inf}");
+    }
+    mancala_lab::bao::fast::FastRules::new(variant)
+        .map_err(|e| format!("--variant {label}: {e}"))?;
+    Ok((variant, label))
+}
+
+pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
+    check(&args)?;
+    if args.rows {
         return run_rows(&args);
+    }
+    if args.batch {
+        return run_batch(&args, &preset(&args));
     }
     match args.game {
         GameKind::Oware => {
-            if args.infinite.is_some() {
-                return Err("--infinite applies to bao only".to_string());
-            }
-            if args.batch {
-                let v = args
-                    .variant
-                    .clone()
-                    .unwrap_or_else(|| args.game.default_variant().to_string());
-                return run_batch(&args, &v);
-            }
             use mancala_lab::oware::engines::{Optimized, Reference};
-            let v = args
-                .variant
-                .clone()
-                .unwrap_or_else(|| args.game.default_variant().to_string());
+            let v = preset(&args);
             let rules =
                 mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
             let start = |rng: &mut ChaCha8Rng| {
@@ -381,18 +436,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
         }
         GameKind::Bao => {
             use mancala_lab::bao::engines::{Optimized, Reference};
-            use mancala_lab::bao::variant::{InfiniteMoves, Variant};
-            let v = args
-                .variant
-                .clone()
-                .unwrap_or_else(|| args.game.default_variant().to_string());
-            let mut variant: Variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            let mut label = v.clone();
-            if let Some(inf) = &args.infinite {
-                let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
-                variant = variant.with_infinite_moves(inf);
-                label = format!("{v}+{inf}");
-            }
+            let v = preset(&args);
+            let (variant, label) = bao_variant(&args, &v)?;
             // The reference engine's clause trace of the diverging move.
             let explain = move |d: &mancala_lab::diff::Divergence| -> String {
                 use mancala_lab::bao::{position_text, MoveText, Rules};

@@ -62,10 +62,20 @@ fn without_bom(s: String) -> String {
 
 /// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once.
 pub fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
+    interrupt_on_ctrl_c_with(String::new)
+}
+
+/// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once, printing `hint()` (how
+/// to continue the work, when not empty) first.
+pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> Arc<AtomicBool> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
+            let hint = hint();
+            if !hint.is_empty() {
+                eprintln!("\n{hint}");
+            }
             std::process::exit(130);
         }
     });

@@ -21,7 +21,7 @@ use mancala_lab::study::{
     write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
 };
 
-use super::interrupt_on_ctrl_c;
+use super::{interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -710,11 +710,42 @@ pub fn default_study() -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `stats` would refuse before touching its folder, for `--parse-only`. A resumed job's
+/// options come from its manifest, so without `--game` its `--variant` need only name a reading
+/// of some game.
+pub fn check(args: &StatsArgs) -> Result<(), String> {
+    let a = &args.run;
+    if args.merge.is_some() {
+        return Ok(());
+    }
+    if !a.resume {
+        return check_job(a).map(drop);
+    }
+    if let Some(shard) = &a.shard {
+        shard_range(a.games.unwrap_or(u64::MAX), Some(shard)).map_err(|e| e.to_string())?;
+    }
+    let Some(v) = &a.variant else { return Ok(()) };
+    let games = a.game.map_or(GameKind::ALL.to_vec(), |g| vec![g]);
+    let errors: Vec<String> = games
+        .iter()
+        .filter_map(|&g| AnyEngine::new(g, v, EngineKind::Reference).err())
+        .map(|e| e.to_string())
+        .collect();
+    if errors.len() == games.len() {
+        return Err(format!("--variant {v}: {}", errors.join("; ")));
+    }
+    Ok(())
+}
+
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     if let Some(StatsCommand::Merge { out, force, shards }) = args.merge {
         return merge(&out, force, &shards);
     }
-    let interrupt = interrupt_on_ctrl_c();
+    let out = args.run.out.display().to_string();
+    // The manifest on disk always names rows that are whole: a run stopped at any point resumes.
+    let interrupt = interrupt_on_ctrl_c_with(move || {
+        format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
+    });
     let (code, summary) = run_job(&args.run, &interrupt, false)?;
     if let Some(summary) = summary {
         let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
