@@ -3,7 +3,9 @@
 //!
 //! Annotation form, one per line, alone on its line: `// spec: GAME ID [type=TYPE] [text]`, where
 //! TYPE is `implementation` (default in `src/`), `test` (default in `tests/`), `exception` (text is
-//! the reason; counts as implemented and tested) or `todo` (recorded, covers nothing).
+//! the reason; counts as implemented and tested) or `todo` (recorded, covers nothing). A test
+//! annotation sits in its test function or directly above it; one that breaks these rules is an
+//! [`AnnotationError`] and fails the gate.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -172,6 +174,19 @@ pub enum AnnotationType {
     Todo,
 }
 
+impl AnnotationType {
+    /// The type named by an annotation's `type=NAME` word.
+    fn parse(name: &str) -> Option<AnnotationType> {
+        match name {
+            "implementation" => Some(AnnotationType::Implementation),
+            "test" => Some(AnnotationType::Test),
+            "exception" => Some(AnnotationType::Exception),
+            "todo" => Some(AnnotationType::Todo),
+            _ => None,
+        }
+    }
+}
+
 /// One `// spec:` annotation found in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Annotation {
@@ -183,74 +198,248 @@ pub struct Annotation {
     pub file: String,
     /// 1-based line.
     pub line: usize,
-    /// For tests: the test function's name.
-    pub test: Option<String>,
+    /// The function it sits in or stands directly above, if any (for a test: the test's name).
+    pub function: Option<String>,
     /// The text after the id (for exceptions, the reason).
     pub note: String,
 }
 
-fn fn_name(line: &str) -> Option<String> {
-    let t = line.trim_start();
-    let t = t.strip_prefix("pub ").unwrap_or(t);
-    let t = t.strip_prefix("async ").unwrap_or(t);
-    let rest = t.strip_prefix("fn ")?;
-    let name: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
+impl Annotation {
+    /// The test's name, for a test annotation.
+    pub fn test(&self) -> Option<&str> {
+        (self.kind == AnnotationType::Test)
+            .then_some(self.function.as_deref())
+            .flatten()
+    }
 }
 
-/// Finds the annotations citing `game` in one file; `default_type` applies where no `type=` is given.
-pub fn scan_annotations(
-    game: &str,
-    file: &str,
-    text: &str,
-    default_type: AnnotationType,
-) -> Vec<Annotation> {
+/// An annotation the checker cannot take as written: the coverage gate fails on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnnotationError {
+    /// A `type=` word naming no type (a misspelling would otherwise read as note text).
+    #[error(
+        "{file}:{line}: unknown annotation type '{word}' (known: type=implementation, \
+         type=test, type=exception, type=todo)"
+    )]
+    UnknownType {
+        /// The file.
+        file: String,
+        /// The line.
+        line: usize,
+        /// The word found.
+        word: String,
+    },
+    /// Two `type=` words.
+    #[error("{file}:{line}: more than one type= in one annotation")]
+    TypeTwice {
+        /// The file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// `// spec: GAME` with no clause id.
+    #[error("{file}:{line}: no clause id after the game")]
+    MissingId {
+        /// The file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// An exception without its reason.
+    #[error("{file}:{line}: an exception needs its reason after type=exception")]
+    ExceptionWithoutReason {
+        /// The file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// A test annotation neither in a function nor directly above one.
+    #[error(
+        "{file}:{line}: a test annotation outside a function: put it in the test function or \
+         directly above it"
+    )]
+    TestOutsideFunction {
+        /// The file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// A file with annotations that does not parse as Rust, so their functions are unknown.
+    #[error("{file}: does not parse as Rust ({message}), so its annotations cannot be placed")]
+    NotRust {
+        /// The file.
+        file: String,
+        /// The parser's message.
+        message: String,
+    },
+}
+
+/// The annotations found, and the ones that could not be taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// Annotations taken.
+    pub annotations: Vec<Annotation>,
+    /// Annotations refused.
+    pub errors: Vec<AnnotationError>,
+}
+
+impl Scan {
+    /// Adds what another file gave.
+    pub fn extend(&mut self, other: Scan) {
+        self.annotations.extend(other.annotations);
+        self.errors.extend(other.errors);
+    }
+}
+
+/// A function of a source file: its name and its lines, attributes and doc comments included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnSpan {
+    /// Its name.
+    pub name: String,
+    /// First line (1-based).
+    pub start: usize,
+    /// Last line.
+    pub end: usize,
+}
+
+/// The functions of a Rust source file, nested ones and methods included, in source order.
+pub fn functions(text: &str) -> Result<Vec<FnSpan>, String> {
+    use syn::spanned::Spanned;
+    use syn::visit::Visit;
+    struct Finder(Vec<FnSpan>);
+    impl Finder {
+        fn add(&mut self, name: &syn::Ident, span: proc_macro2::Span) {
+            self.0.push(FnSpan {
+                name: name.to_string(),
+                start: span.start().line,
+                end: span.end().line,
+            });
+        }
+    }
+    impl<'a> Visit<'a> for Finder {
+        fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
+            self.add(&f.sig.ident, f.span());
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
+            self.add(&f.sig.ident, f.span());
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+        fn visit_trait_item_fn(&mut self, f: &'a syn::TraitItemFn) {
+            self.add(&f.sig.ident, f.span());
+            syn::visit::visit_trait_item_fn(self, f);
+        }
+    }
+    let file = syn::parse_file(text).map_err(|e| {
+        let at = e.span().start();
+        format!("line {}, column {}: {e}", at.line, at.column + 1)
+    })?;
+    let mut finder = Finder(Vec::new());
+    finder.visit_file(&file);
+    finder.0.sort_by_key(|f| f.start);
+    Ok(finder.0)
+}
+
+/// The function line `line` (1-based) of `lines` belongs to: the innermost one holding it, or
+/// the first one below it with only blank and comment lines between.
+fn function_at<'f>(fns: &'f [FnSpan], lines: &[&str], line: usize) -> Option<&'f FnSpan> {
+    let inside = fns
+        .iter()
+        .filter(|f| f.start <= line && line <= f.end)
+        .min_by_key(|f| f.end - f.start);
+    inside.or_else(|| {
+        let below = fns.iter().find(|f| f.start > line)?;
+        lines[line..below.start - 1]
+            .iter()
+            .all(|l| {
+                let t = l.trim_start();
+                t.is_empty() || t.starts_with("//")
+            })
+            .then_some(below)
+    })
+}
+
+/// Finds the annotations citing `game` in one file; `default_type` applies where no `type=` is
+/// given.
+pub fn scan_annotations(game: &str, file: &str, text: &str, default_type: AnnotationType) -> Scan {
     let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    let marker = format!("// spec: {game} ");
+    let mut scan = Scan::default();
+    let marker = format!("// spec: {game}");
+    let mut fns: Option<Vec<FnSpan>> = None;
     for (index, line) in lines.iter().enumerate() {
         let Some(rest) = line.trim_start().strip_prefix(marker.as_str()) else {
             continue;
         };
+        if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+            continue; // another word that starts with the game's name
+        }
+        let (file, line) = (file.to_string(), index + 1);
         let mut words = rest.split_whitespace();
-        let id = words.next().unwrap_or("").to_string();
-        let mut kind = default_type;
+        let Some(id) = words.next() else {
+            scan.errors.push(AnnotationError::MissingId { file, line });
+            continue;
+        };
+        let mut kind = None;
         let mut note_words: Vec<&str> = Vec::new();
+        let mut error = None;
         for w in words {
-            match w {
-                "type=test" => kind = AnnotationType::Test,
-                "type=implementation" => kind = AnnotationType::Implementation,
-                "type=exception" => kind = AnnotationType::Exception,
-                "type=todo" => kind = AnnotationType::Todo,
-                _ => note_words.push(w),
+            match w.strip_prefix("type=") {
+                Some(name) => match (AnnotationType::parse(name), kind) {
+                    (None, _) => {
+                        error.get_or_insert(AnnotationError::UnknownType {
+                            file: file.clone(),
+                            line,
+                            word: w.to_string(),
+                        });
+                    }
+                    (Some(_), Some(_)) => {
+                        error.get_or_insert(AnnotationError::TypeTwice {
+                            file: file.clone(),
+                            line,
+                        });
+                    }
+                    (Some(t), None) => kind = Some(t),
+                },
+                None => note_words.push(w),
             }
         }
-        let test = (kind == AnnotationType::Test).then(|| {
-            // The test is the function that follows (annotation above it) or the one it sits in.
-            let after = lines[index + 1..]
-                .iter()
-                .find(|l| {
-                    let t = l.trim_start();
-                    !(t.starts_with("//") || t.starts_with("#[") || t.is_empty())
-                })
-                .and_then(|l| fn_name(l));
-            after
-                .or_else(|| lines[..index].iter().rev().find_map(|l| fn_name(l)))
-                .unwrap_or_else(|| "?".to_string())
-        });
-        out.push(Annotation {
-            id,
+        let kind = kind.unwrap_or(default_type);
+        if kind == AnnotationType::Exception && note_words.is_empty() {
+            error.get_or_insert(AnnotationError::ExceptionWithoutReason {
+                file: file.clone(),
+                line,
+            });
+        }
+        if let Some(e) = error {
+            scan.errors.push(e);
+            continue;
+        }
+        let fns = match &fns {
+            Some(f) => f,
+            None => match functions(text) {
+                Ok(f) => fns.insert(f),
+                Err(message) => {
+                    scan.errors.push(AnnotationError::NotRust { file, message });
+                    return scan;
+                }
+            },
+        };
+        let function = function_at(fns, &lines, line).map(|f| f.name.clone());
+        if kind == AnnotationType::Test && function.is_none() {
+            scan.errors
+                .push(AnnotationError::TestOutsideFunction { file, line });
+            continue;
+        }
+        scan.annotations.push(Annotation {
+            id: id.to_string(),
             kind,
-            file: file.to_string(),
-            line: index + 1,
-            test,
+            file,
+            line,
+            function,
             note: note_words.join(" "),
         });
     }
-    out
+    scan
 }
 
 /// Largest source file read, in bytes: a bigger `.rs` file is refused rather than read into memory.
@@ -259,7 +448,7 @@ pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
 /// Reads every `.rs` file under `root/src` and `root/tests` and returns their annotations for
 /// `game`. Symbolic links to folders are not followed (a link back up the tree would loop), and
 /// only regular files are read; an error names the file or folder it concerns.
-pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
+pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Scan> {
     let mut files = Vec::new();
     for (dir, default_type) in [
         ("src", AnnotationType::Implementation),
@@ -268,7 +457,7 @@ pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Vec<Annotation>> {
         collect_rs(&root.join(dir), default_type, &mut files)?;
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out = Vec::new();
+    let mut out = Scan::default();
     for (path, default_type) in files {
         let text = read_source(&path)?;
         let rel = path
@@ -350,28 +539,73 @@ pub struct ClauseCoverage {
     pub fired: Option<u64>,
 }
 
+/// Where a clause stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Not a normative clause: nothing to implement.
+    NotNormative,
+    /// Needs no code or test, for a recorded reason.
+    Excepted,
+    /// Implemented and tested.
+    Covered,
+    /// Tested but not implemented.
+    MissingImplementation,
+    /// Implemented but not tested.
+    MissingTest,
+    /// Neither.
+    MissingBoth,
+}
+
+impl Status {
+    /// True when the clause does not hold the gate back.
+    pub fn ok(self) -> bool {
+        matches!(
+            self,
+            Status::NotNormative | Status::Excepted | Status::Covered
+        )
+    }
+
+    /// The status as the report writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::NotNormative => "n/a",
+            Status::Excepted => "excepted",
+            Status::Covered => "covered",
+            Status::MissingImplementation => "MISSING implementation",
+            Status::MissingTest => "MISSING test",
+            Status::MissingBoth => "MISSING implementation and test",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl ClauseCoverage {
     /// Covered: a normative clause with an implementation and a test, or an exception.
-    pub fn status(&self) -> &'static str {
+    pub fn status(&self) -> Status {
         if self.clause.kind != ClauseKind::Normative {
-            return "n/a";
+            return Status::NotNormative;
         }
         match (
             !self.exceptions.is_empty(),
             !self.implemented_at.is_empty(),
             !self.tested_by.is_empty(),
         ) {
-            (true, _, _) => "excepted",
-            (false, true, true) => "covered",
-            (false, false, true) => "MISSING implementation",
-            (false, true, false) => "MISSING test",
-            (false, false, false) => "MISSING implementation and test",
+            (true, _, _) => Status::Excepted,
+            (false, true, true) => Status::Covered,
+            (false, false, true) => Status::MissingImplementation,
+            (false, true, false) => Status::MissingTest,
+            (false, false, false) => Status::MissingBoth,
         }
     }
 
     /// True when the clause does not hold the gate back.
     pub fn ok(&self) -> bool {
-        matches!(self.status(), "n/a" | "excepted" | "covered")
+        self.status().ok()
     }
 }
 
@@ -384,6 +618,8 @@ pub struct Report {
     pub clauses: Vec<ClauseCoverage>,
     /// Annotations citing ids the spec does not define.
     pub unknown: Vec<Annotation>,
+    /// Annotations that could not be taken as written.
+    pub malformed: Vec<AnnotationError>,
 }
 
 impl Report {
@@ -391,7 +627,7 @@ impl Report {
     pub fn build(
         game: &str,
         spec: &[Clause],
-        annotations: &[Annotation],
+        scan: &Scan,
         fired: Option<&dyn Fn(&str) -> u64>,
     ) -> Report {
         let mut clauses: Vec<ClauseCoverage> = spec
@@ -412,7 +648,7 @@ impl Report {
             .map(|(i, c)| (c.clause.id.clone(), i))
             .collect();
         let mut unknown = Vec::new();
-        for a in annotations {
+        for a in &scan.annotations {
             let Some(&i) = rows.get(&a.id) else {
                 unknown.push(a.clone());
                 continue;
@@ -422,7 +658,7 @@ impl Report {
             match a.kind {
                 AnnotationType::Implementation => row.implemented_at.push(at),
                 AnnotationType::Test => {
-                    let name = a.test.clone().unwrap_or_default();
+                    let name = a.test().unwrap_or_default().to_string();
                     if !row.tested_by.contains(&name) {
                         row.tested_by.push(name);
                     }
@@ -435,15 +671,17 @@ impl Report {
             game: game.to_string(),
             clauses,
             unknown,
+            malformed: scan.errors.clone(),
         }
     }
 
     /// True when the spec has at least one normative clause, every normative clause is covered or
-    /// excepted and no annotation cites an unknown id. A spec without a normative clause checks
-    /// nothing, so it fails.
+    /// excepted and every annotation is well formed and cites a known id. A spec without a
+    /// normative clause checks nothing, so it fails.
     pub fn passed(&self) -> bool {
         self.normative_counts().0 > 0
             && self.unknown.is_empty()
+            && self.malformed.is_empty()
             && self.clauses.iter().all(ClauseCoverage::ok)
     }
 
@@ -468,8 +706,13 @@ impl Report {
                 game = self.game
             );
         }
+        let malformed = match self.malformed.len() {
+            0 => String::new(),
+            k => format!(", {k} malformed annotations"),
+        };
         format!(
-            "coverage {}: {ok}/{n} normative clauses implemented and tested, {} unknown ids cited: {}",
+            "coverage {}: {ok}/{n} normative clauses implemented and tested, {} unknown ids \
+             cited{malformed}: {}",
             self.game,
             self.unknown.len(),
             if self.passed() { "PASS" } else { "FAIL" }
@@ -519,6 +762,9 @@ impl Report {
                 self.game, a.id, a.file, a.line
             );
         }
+        for e in &self.malformed {
+            let _ = writeln!(out, "MALFORMED annotation: {e}");
+        }
         let _ = writeln!(out, "{}", self.summary_line());
         out
     }
@@ -562,14 +808,14 @@ mod tests {
     fn a_missing_test_fails() {
         let r = report(IMPL, "#[test]\n// spec: bao 1.1\nfn c1_1() {}\n");
         assert!(!r.passed());
-        assert_eq!(r.clauses[3].status(), "MISSING test");
+        assert_eq!(r.clauses[3].status(), Status::MissingTest);
     }
 
     #[test]
     fn a_missing_implementation_fails() {
         let r = report("fn f() {\n    // spec: bao 1.1\n}\n", TESTS);
         assert!(!r.passed());
-        assert_eq!(r.clauses[3].status(), "MISSING implementation");
+        assert_eq!(r.clauses[3].status(), Status::MissingImplementation);
     }
 
     #[test]
@@ -588,7 +834,7 @@ mod tests {
             "#[test]\n// spec: bao 1.1\nfn t() {}\n",
         );
         assert!(r.passed(), "{}", r.render());
-        assert_eq!(r.clauses[3].status(), "excepted");
+        assert_eq!(r.clauses[3].status(), Status::Excepted);
         let todo = report(
             "// spec: bao 1.1\n// spec: bao 1.10 type=todo issue 9\n",
             TESTS,
@@ -622,14 +868,152 @@ mod tests {
             "x(); // spec: bao 1.1\n/// see (spec: bao 1.1)\n",
             AnnotationType::Implementation,
         );
-        assert!(a.is_empty());
+        assert_eq!(a, Scan::default());
+    }
+
+    /// The errors of annotations in `src/x.rs` (`test` false) or `tests/t.rs`.
+    fn errors(text: &str, test: bool) -> Vec<AnnotationError> {
+        let (file, kind) = if test {
+            ("tests/t.rs", AnnotationType::Test)
+        } else {
+            ("src/x.rs", AnnotationType::Implementation)
+        };
+        scan_annotations("bao", file, text, kind).errors
+    }
+
+    #[test]
+    fn malformed_annotations_are_errors_and_fail_the_gate() {
+        let at = |line| ("src/x.rs".to_string(), line);
+        let cases: Vec<(&str, AnnotationError)> = vec![
+            ("fn f() {\n    // spec: bao 1.1 type=implementaton\n}\n", {
+                let (file, line) = at(2);
+                AnnotationError::UnknownType {
+                    file,
+                    line,
+                    word: "type=implementaton".into(),
+                }
+            }),
+            ("// spec: bao 1.1 type=exception\n", {
+                let (file, line) = at(1);
+                AnnotationError::ExceptionWithoutReason { file, line }
+            }),
+            ("// spec: bao 1.1 type=test type=todo x\n", {
+                let (file, line) = at(1);
+                AnnotationError::TypeTwice { file, line }
+            }),
+            ("fn f() {}\n// spec: bao\n", {
+                let (file, line) = at(2);
+                AnnotationError::MissingId { file, line }
+            }),
+            // A test annotation in src/ that no function holds.
+            (
+                "const X: u8 = 1;\n// spec: bao 1.1 type=test\nconst Y: u8 = 2;\n",
+                {
+                    let (file, line) = at(2);
+                    AnnotationError::TestOutsideFunction { file, line }
+                },
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(errors(text, false), [expected], "{text}");
+            let r = report(&format!("{IMPL}{text}"), TESTS);
+            assert!(!r.passed(), "{text}");
+            assert!(
+                r.summary_line().contains("1 malformed annotations"),
+                "{text}"
+            );
+            assert!(
+                r.render().contains("MALFORMED annotation: src/x.rs:"),
+                "{text}"
+            );
+        }
+        // In tests/: an annotation after the last test, and one between two items.
+        let e = errors("#[test]\nfn t() {}\n// spec: bao 1.1\n", true);
+        assert!(
+            matches!(
+                e[..],
+                [AnnotationError::TestOutsideFunction { line: 3, .. }]
+            ),
+            "{e:?}"
+        );
+        let e = errors("fn t() {}\n// spec: bao 1.1\nstruct S;\nfn u() {}\n", true);
+        assert!(
+            matches!(
+                e[..],
+                [AnnotationError::TestOutsideFunction { line: 2, .. }]
+            ),
+            "{e:?}"
+        );
+        // A file that is not Rust cannot place its annotations.
+        let e = errors("fn t( {\n// spec: bao 1.1\n", true);
+        assert!(matches!(e[..], [AnnotationError::NotRust { .. }]), "{e:?}");
+    }
+
+    #[test]
+    fn well_formed_annotations_are_taken() {
+        // Above a test with attributes and comments between, inside a nested test module, and
+        // an exception with its reason.
+        let text =
+            "mod tests {\n    // spec: bao 1.1\n    #[test]\n    // why\n    fn above() {}\n\n    \
+            #[test]\n    fn inside() {\n        let x = 1;\n        // spec: bao 1.10\n    }\n}\n\
+            // spec: bao 1.2 type=exception the players decide\n";
+        let scan = scan_annotations("bao", "tests/t.rs", text, AnnotationType::Test);
+        assert_eq!(scan.errors, []);
+        let got: Vec<(&str, Option<&str>)> = scan
+            .annotations
+            .iter()
+            .map(|a| (a.id.as_str(), a.test()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("1.1", Some("above")),
+                ("1.10", Some("inside")),
+                ("1.2", None)
+            ]
+        );
+        assert_eq!(scan.annotations[2].note, "the players decide");
+        // Implementation annotations name their function, in a method too.
+        let text = "impl S {\n    fn run(&self) {\n        // spec: bao 1.1\n    }\n}\n";
+        let scan = scan_annotations("bao", "src/x.rs", text, AnnotationType::Implementation);
+        assert_eq!(scan.annotations[0].function.as_deref(), Some("run"));
+        // A word that only starts with the game's name is no annotation.
+        assert_eq!(
+            scan_annotations(
+                "bao",
+                "src/x.rs",
+                "// spec: baobab 1\n",
+                AnnotationType::Test
+            ),
+            Scan::default()
+        );
+    }
+
+    #[test]
+    fn statuses_are_types() {
+        let r = report(IMPL, TESTS);
+        let statuses: Vec<Status> = r.clauses.iter().map(ClauseCoverage::status).collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::NotNormative,
+                Status::Covered,
+                Status::NotNormative,
+                Status::Covered
+            ]
+        );
+        assert!(Status::Excepted.ok() && !Status::MissingTest.ok());
+        assert_eq!(
+            Status::MissingBoth.to_string(),
+            "MISSING implementation and test"
+        );
     }
 
     #[test]
     fn a_spec_without_a_normative_clause_fails() {
         for spec in ["", "# Spec\n## bao 1 — General\n- kind: heading\n"] {
             let clauses = parse_spec("bao", spec).unwrap();
-            let r = Report::build("bao", &clauses, &[], None);
+            let r = Report::build("bao", &clauses, &Scan::default(), None);
             assert!(!r.passed(), "{spec:?}");
             assert!(
                 r.summary_line()
@@ -685,7 +1069,7 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(20))
             .expect("scan_tree ends")
             .unwrap();
-        let files: Vec<&str> = found.iter().map(|a| a.file.as_str()).collect();
+        let files: Vec<&str> = found.annotations.iter().map(|a| a.file.as_str()).collect();
         // The file and the link to a file, once each.
         assert_eq!(files, ["src/x.rs", "src/y.rs"]);
         std::fs::remove_dir_all(&root).unwrap();

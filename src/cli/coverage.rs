@@ -44,14 +44,14 @@ fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report,
         std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
     let spec =
         coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let annotations =
+    let scan =
         coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
     if playouts > 0 {
         let counts = clause_counts(kind, playouts)?;
         let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
-        Ok(Report::build(game, &spec, &annotations, Some(&f)))
+        Ok(Report::build(game, &spec, &scan, Some(&f)))
     } else {
-        Ok(Report::build(game, &spec, &annotations, None))
+        Ok(Report::build(game, &spec, &scan, None))
     }
 }
 
