@@ -12,6 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::mutants::{ByClause, ExcuseError, Tally};
+
 /// What a clause of the rules is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClauseKind {
@@ -198,8 +200,8 @@ pub struct Annotation {
     pub file: String,
     /// 1-based line.
     pub line: usize,
-    /// The function it sits in or stands directly above, if any (for a test: the test's name).
-    pub function: Option<String>,
+    /// The function it sits in or stands directly above, if any (for a test: the test).
+    pub function: Option<FnSpan>,
     /// The text after the id (for exceptions, the reason).
     pub note: String,
 }
@@ -208,8 +210,9 @@ impl Annotation {
     /// The test's name, for a test annotation.
     pub fn test(&self) -> Option<&str> {
         (self.kind == AnnotationType::Test)
-            .then_some(self.function.as_deref())
+            .then_some(self.function.as_ref())
             .flatten()
+            .map(|f| f.name.as_str())
     }
 }
 
@@ -302,18 +305,51 @@ pub struct FnSpan {
     pub end: usize,
 }
 
-/// The functions of a Rust source file, nested ones and methods included, in source order.
-pub fn functions(text: &str) -> Result<Vec<FnSpan>, String> {
+/// What the checker needs of a Rust source file's structure.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// Its functions, nested ones and methods included, in source order.
+    pub fns: Vec<FnSpan>,
+    /// The lines of its string literals that span more than one line (first, last), macro
+    /// arguments included: a `// spec:` on a line after a literal's first is text, not a comment.
+    pub literals: Vec<(usize, usize)>,
+}
+
+impl Outline {
+    /// True when line `line` lies inside a string literal begun on an earlier line.
+    pub fn in_literal(&self, line: usize) -> bool {
+        self.literals.iter().any(|&(a, b)| a < line && line <= b)
+    }
+}
+
+/// The [`Outline`] of a Rust source file, or the parser's message.
+pub fn outline(text: &str) -> Result<Outline, String> {
+    use proc_macro2::{TokenStream, TokenTree};
     use syn::spanned::Spanned;
     use syn::visit::Visit;
-    struct Finder(Vec<FnSpan>);
+    struct Finder(Outline);
     impl Finder {
         fn add(&mut self, name: &syn::Ident, span: proc_macro2::Span) {
-            self.0.push(FnSpan {
+            self.0.fns.push(FnSpan {
                 name: name.to_string(),
                 start: span.start().line,
                 end: span.end().line,
             });
+        }
+        fn literal(&mut self, span: proc_macro2::Span) {
+            let (a, b) = (span.start().line, span.end().line);
+            if a < b {
+                self.0.literals.push((a, b));
+            }
+        }
+        fn tokens(&mut self, tokens: TokenStream) {
+            for t in tokens {
+                match t {
+                    TokenTree::Literal(l) => self.literal(l.span()),
+                    TokenTree::Group(g) => self.tokens(g.stream()),
+                    _ => {}
+                }
+            }
         }
     }
     impl<'a> Visit<'a> for Finder {
@@ -329,15 +365,26 @@ pub fn functions(text: &str) -> Result<Vec<FnSpan>, String> {
             self.add(&f.sig.ident, f.span());
             syn::visit::visit_trait_item_fn(self, f);
         }
+        fn visit_lit(&mut self, l: &'a syn::Lit) {
+            self.literal(l.span());
+        }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            self.tokens(m.tokens.clone());
+        }
     }
     let file = syn::parse_file(text).map_err(|e| {
         let at = e.span().start();
         format!("line {}, column {}: {e}", at.line, at.column + 1)
     })?;
-    let mut finder = Finder(Vec::new());
+    let mut finder = Finder(Outline::default());
     finder.visit_file(&file);
-    finder.0.sort_by_key(|f| f.start);
+    finder.0.fns.sort_by_key(|f| f.start);
     Ok(finder.0)
+}
+
+/// The functions of a Rust source file, nested ones and methods included, in source order.
+pub fn functions(text: &str) -> Result<Vec<FnSpan>, String> {
+    outline(text).map(|o| o.fns)
 }
 
 /// The function line `line` (1-based) of `lines` belongs to: the innermost one holding it, or
@@ -365,7 +412,7 @@ pub fn scan_annotations(game: &str, file: &str, text: &str, default_type: Annota
     let lines: Vec<&str> = text.lines().collect();
     let mut scan = Scan::default();
     let marker = format!("// spec: {game}");
-    let mut fns: Option<Vec<FnSpan>> = None;
+    let mut outlined: Option<Outline> = None;
     for (index, line) in lines.iter().enumerate() {
         let Some(rest) = line.trim_start().strip_prefix(marker.as_str()) else {
             continue;
@@ -374,6 +421,19 @@ pub fn scan_annotations(game: &str, file: &str, text: &str, default_type: Annota
             continue; // another word that starts with the game's name
         }
         let (file, line) = (file.to_string(), index + 1);
+        let o = match &outlined {
+            Some(o) => o,
+            None => match outline(text) {
+                Ok(o) => outlined.insert(o),
+                Err(message) => {
+                    scan.errors.push(AnnotationError::NotRust { file, message });
+                    return scan;
+                }
+            },
+        };
+        if o.in_literal(line) {
+            continue;
+        }
         let mut words = rest.split_whitespace();
         let Some(id) = words.next() else {
             scan.errors.push(AnnotationError::MissingId { file, line });
@@ -414,17 +474,7 @@ pub fn scan_annotations(game: &str, file: &str, text: &str, default_type: Annota
             scan.errors.push(e);
             continue;
         }
-        let fns = match &fns {
-            Some(f) => f,
-            None => match functions(text) {
-                Ok(f) => fns.insert(f),
-                Err(message) => {
-                    scan.errors.push(AnnotationError::NotRust { file, message });
-                    return scan;
-                }
-            },
-        };
-        let function = function_at(fns, &lines, line).map(|f| f.name.clone());
+        let function = function_at(&o.fns, &lines, line).cloned();
         if kind == AnnotationType::Test && function.is_none() {
             scan.errors
                 .push(AnnotationError::TestOutsideFunction { file, line });
@@ -445,10 +495,21 @@ pub fn scan_annotations(game: &str, file: &str, text: &str, default_type: Annota
 /// Largest source file read, in bytes: a bigger `.rs` file is refused rather than read into memory.
 pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
 
-/// Reads every `.rs` file under `root/src` and `root/tests` and returns their annotations for
-/// `game`. Symbolic links to folders are not followed (a link back up the tree would loop), and
-/// only regular files are read; an error names the file or folder it concerns.
-pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Scan> {
+/// One source file read for the checker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Its path relative to the project root, with `/` between folders.
+    pub path: String,
+    /// Its text.
+    pub text: String,
+    /// The annotation type where none is given (`src/`: implementation, `tests/`: test).
+    pub default_type: AnnotationType,
+}
+
+/// Reads every `.rs` file under `root/src` and `root/tests`, in path order. Symbolic links to
+/// folders are not followed (a link back up the tree would loop), and only regular files are
+/// read; an error names the file or folder it concerns.
+pub fn read_tree(root: &Path) -> std::io::Result<Vec<SourceFile>> {
     let mut files = Vec::new();
     for (dir, default_type) in [
         ("src", AnnotationType::Implementation),
@@ -457,17 +518,36 @@ pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Scan> {
         collect_rs(&root.join(dir), default_type, &mut files)?;
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
+        .into_iter()
+        .map(|(path, default_type)| {
+            let text = read_source(&path)?;
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            Ok(SourceFile {
+                path: rel,
+                text,
+                default_type,
+            })
+        })
+        .collect()
+}
+
+/// The annotations for `game` in the files of [`read_tree`].
+pub fn scan_tree(game: &str, root: &Path) -> std::io::Result<Scan> {
+    Ok(scan_files(game, &read_tree(root)?))
+}
+
+/// The annotations for `game` in `files`.
+pub fn scan_files(game: &str, files: &[SourceFile]) -> Scan {
     let mut out = Scan::default();
-    for (path, default_type) in files {
-        let text = read_source(&path)?;
-        let rel = path
-            .strip_prefix(root)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .replace('\\', "/");
-        out.extend(scan_annotations(game, &rel, &text, default_type));
+    for f in files {
+        out.extend(scan_annotations(game, &f.path, &f.text, f.default_type));
     }
-    Ok(out)
+    out
 }
 
 /// `e` with `path` in front of its message.
@@ -537,6 +617,8 @@ pub struct ClauseCoverage {
     pub todos: Vec<String>,
     /// Times the clause fired in the engine's traces, when measured.
     pub fired: Option<u64>,
+    /// Its mutants, when mutation results were given.
+    pub mutants: Option<Tally>,
 }
 
 /// Where a clause stands.
@@ -620,6 +702,11 @@ pub struct Report {
     pub unknown: Vec<Annotation>,
     /// Annotations that could not be taken as written.
     pub malformed: Vec<AnnotationError>,
+    /// Mutants in the game's clause code outside every annotated function, when mutation
+    /// results were given.
+    pub mutants_outside: Option<Tally>,
+    /// Excuses of mutants that could not be taken as written.
+    pub malformed_excuses: Vec<ExcuseError>,
 }
 
 impl Report {
@@ -639,6 +726,7 @@ impl Report {
                 exceptions: Vec::new(),
                 todos: Vec::new(),
                 fired: fired.map(|f| f(&c.id)),
+                mutants: None,
             })
             .collect();
         clauses.sort_by_cached_key(|c| id_key(&c.clause.id));
@@ -672,7 +760,54 @@ impl Report {
             clauses,
             unknown,
             malformed: scan.errors.clone(),
+            mutants_outside: None,
+            malformed_excuses: Vec::new(),
         }
+    }
+
+    /// Adds mutation results: each clause's mutants (those of `by_clause`), and the excuses
+    /// that could not be taken.
+    pub fn with_mutants(
+        mut self,
+        mut by_clause: ByClause,
+        excuse_errors: Vec<ExcuseError>,
+    ) -> Report {
+        for c in &mut self.clauses {
+            c.mutants = Some(by_clause.clauses.remove(&c.clause.id).unwrap_or_default());
+        }
+        // Mutants governed by an id the spec lacks (already failing as an unknown id).
+        for t in by_clause.clauses.values() {
+            by_clause.outside.merge(t);
+        }
+        self.mutants_outside = Some(by_clause.outside);
+        self.malformed_excuses = excuse_errors;
+        self
+    }
+
+    /// Missed mutants without an excuse in the code of normative clauses: they fail the gate.
+    pub fn missed_mutants(&self) -> Vec<&str> {
+        self.clauses
+            .iter()
+            .filter(|c| c.clause.kind == ClauseKind::Normative)
+            .filter_map(|c| c.mutants.as_ref())
+            .flat_map(|t| t.missed.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// Every mutant of the clauses, and outside them, as one tally (when mutation results
+    /// were given).
+    pub fn mutant_totals(&self) -> Option<Tally> {
+        let outside = self.mutants_outside.as_ref()?;
+        let mut all = Tally::default();
+        for t in self
+            .clauses
+            .iter()
+            .filter_map(|c| c.mutants.as_ref())
+            .chain([outside])
+        {
+            all.merge(t);
+        }
+        Some(all)
     }
 
     /// True when the spec has at least one normative clause, every normative clause is covered or
@@ -682,6 +817,8 @@ impl Report {
         self.normative_counts().0 > 0
             && self.unknown.is_empty()
             && self.malformed.is_empty()
+            && self.malformed_excuses.is_empty()
+            && self.missed_mutants().is_empty()
             && self.clauses.iter().all(ClauseCoverage::ok)
     }
 
@@ -706,10 +843,18 @@ impl Report {
                 game = self.game
             );
         }
-        let malformed = match self.malformed.len() {
+        let mut malformed = match self.malformed.len() + self.malformed_excuses.len() {
             0 => String::new(),
             k => format!(", {k} malformed annotations"),
         };
+        if let Some(t) = self.mutant_totals() {
+            let _ = write!(
+                malformed,
+                ", {}; {} missed in normative clauses",
+                t.line(),
+                self.missed_mutants().len()
+            );
+        }
         format!(
             "coverage {}: {ok}/{n} normative clauses implemented and tested, {} unknown ids \
              cited{malformed}: {}",
@@ -754,6 +899,21 @@ impl Report {
             if let Some(n) = c.fired {
                 let _ = writeln!(out, "    fired in playouts: {n}");
             }
+            if let Some(t) = c.mutants.as_ref().filter(|t| t.total() > 0) {
+                let _ = writeln!(out, "    {}", t.line());
+                for (m, why) in &t.excused {
+                    let _ = writeln!(out, "    excused mutant: {m} ({why})");
+                }
+                for m in &t.missed {
+                    let _ = writeln!(out, "    MISSED mutant: {m}");
+                }
+            }
+        }
+        if let Some(t) = &self.mutants_outside {
+            let _ = writeln!(out, "outside every annotated function: {}", t.line());
+            for m in &t.missed {
+                let _ = writeln!(out, "    missed mutant (no clause): {m}");
+            }
         }
         for a in &self.unknown {
             let _ = writeln!(
@@ -764,6 +924,9 @@ impl Report {
         }
         for e in &self.malformed {
             let _ = writeln!(out, "MALFORMED annotation: {e}");
+        }
+        for e in &self.malformed_excuses {
+            let _ = writeln!(out, "MALFORMED excuse: {e}");
         }
         let _ = writeln!(out, "{}", self.summary_line());
         out
@@ -976,7 +1139,8 @@ mod tests {
         // Implementation annotations name their function, in a method too.
         let text = "impl S {\n    fn run(&self) {\n        // spec: bao 1.1\n    }\n}\n";
         let scan = scan_annotations("bao", "src/x.rs", text, AnnotationType::Implementation);
-        assert_eq!(scan.annotations[0].function.as_deref(), Some("run"));
+        let run = scan.annotations[0].function.as_ref().unwrap();
+        assert_eq!((run.name.as_str(), run.start, run.end), ("run", 2, 4));
         // A word that only starts with the game's name is no annotation.
         assert_eq!(
             scan_annotations(
@@ -987,6 +1151,16 @@ mod tests {
             ),
             Scan::default()
         );
+    }
+
+    #[test]
+    fn annotations_inside_string_literals_are_text() {
+        // A test's sample source in a string or a macro argument cites nothing.
+        let text = "const SRC: &str = \"\n// spec: bao 1.1\n\";\nfn f() {\n    assert!(g(\"\n    \
+            // spec: bao 1.2\n\"));\n    // spec: bao 1.10\n}\n";
+        let scan = scan_annotations("bao", "src/x.rs", text, AnnotationType::Implementation);
+        let ids: Vec<&str> = scan.annotations.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["1.10"]);
     }
 
     #[test]

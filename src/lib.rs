@@ -13,6 +13,7 @@ pub mod engine;
 pub mod game;
 pub mod histogram;
 pub mod inconsistencies;
+pub mod mutants;
 pub mod oware;
 pub mod playout;
 pub mod policy;

@@ -25,6 +25,12 @@ pub struct CoverageArgs {
     /// Print only the one-line verdict.
     #[arg(long)]
     quiet: bool,
+    /// Mutation results: the output folder of cargo-mutants (its `mutants.out/outcomes.json`, as
+    /// `experiments/mutants/run.sh` writes it) or that file. Each mutant counts for the clause
+    /// whose annotation governs its line; a missed mutant in a normative clause's code without a
+    /// `// mutant: excused REASON` fails the gate.
+    #[arg(long)]
+    mutants: Option<PathBuf>,
 }
 
 fn project_root(root: Option<PathBuf>) -> PathBuf {
@@ -37,22 +43,49 @@ fn project_root(root: Option<PathBuf>) -> PathBuf {
     })
 }
 
-fn coverage_report(kind: GameKind, root: &Path, playouts: u64) -> Result<Report, String> {
+fn coverage_report(
+    kind: GameKind,
+    root: &Path,
+    playouts: u64,
+    mutants: Option<&Path>,
+) -> Result<Report, String> {
     let game = kind.name();
     let spec_path = root.join("spec").join(format!("{game}.md"));
     let text =
         std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
     let spec =
         coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let scan =
-        coverage::scan_tree(game, root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
-    if playouts > 0 {
+    let files =
+        coverage::read_tree(root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    let scan = coverage::scan_files(game, &files);
+    let report = if playouts > 0 {
         let counts = clause_counts(kind, playouts)?;
         let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
-        Ok(Report::build(game, &spec, &scan, Some(&f)))
+        Report::build(game, &spec, &scan, Some(&f))
     } else {
-        Ok(Report::build(game, &spec, &scan, None))
-    }
+        Report::build(game, &spec, &scan, None)
+    };
+    let Some(path) = mutants else {
+        return Ok(report);
+    };
+    let found = read_mutants(path)?;
+    let (excuses, errors) = mancala_lab::mutants::scan_excuses(&files);
+    let by_clause = mancala_lab::mutants::by_clause(&found, &scan.annotations, &excuses);
+    Ok(report.with_mutants(by_clause, errors))
+}
+
+/// The mutants of cargo-mutants' results at `path`: its output folder or `outcomes.json`.
+fn read_mutants(path: &Path) -> Result<Vec<mancala_lab::mutants::Mutant>, String> {
+    let file = [
+        path.join("mutants.out/outcomes.json"),
+        path.join("outcomes.json"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+    .unwrap_or_else(|| path.to_path_buf());
+    let name = file.display().to_string();
+    let text = super::read_input(&name).map_err(|e| format!("--mutants {e}"))?;
+    mancala_lab::mutants::read_outcomes(&name, &text).map_err(|e| format!("--mutants {e}"))
 }
 
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
@@ -84,7 +117,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     let root = project_root(args.root);
-    let report = coverage_report(args.game, &root, args.playouts)?;
+    let report = coverage_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
     if args.quiet {
         println!("{}", report.summary_line());
     } else {
@@ -100,8 +133,8 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
 /// The main job: the coverage verdict of both games on one line, then the default study.
 pub fn main_job() -> Result<ExitCode, String> {
     let root = project_root(None);
-    let bao = coverage_report(GameKind::Bao, &root, 0)?;
-    let oware = coverage_report(GameKind::Oware, &root, 0)?;
+    let bao = coverage_report(GameKind::Bao, &root, 0, None)?;
+    let oware = coverage_report(GameKind::Oware, &root, 0, None)?;
     let verdict = |r: &Report| {
         let (n, ok) = r.normative_counts();
         if n == 0 {
