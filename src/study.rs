@@ -47,6 +47,22 @@ pub struct Manifest {
     /// Clause events of the counted games that every engine of the game reports (each such
     /// clause listed, 0 included).
     pub clause_events: BTreeMap<String, u64>,
+    /// CRC-32 of every other field (the manifest's compact JSON without this one), so that a
+    /// manifest edited by hand is found before its job is resumed or merged. Manifests written
+    /// before it existed have none and are read as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest_crc32: Option<u32>,
+}
+
+impl Manifest {
+    /// The CRC-32 of every field but `manifest_crc32`.
+    fn fields_crc32(&self) -> u32 {
+        let bare = Manifest {
+            manifest_crc32: None,
+            ..self.clone()
+        };
+        crc32fast::hash(serde_json::to_string(&bare).unwrap_or_default().as_bytes())
+    }
 }
 
 /// The manifest's file name.
@@ -81,7 +97,7 @@ pub enum StudyError {
     /// Another job holds the folder's lock.
     #[error(
         "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
-         another --out (a lock left by a job that no longer runs may be removed by hand)",
+         another --out",
         .dir.display(),
         .lock.display()
     )]
@@ -93,7 +109,7 @@ pub enum StudyError {
         /// The process id and host the lock names.
         holder: String,
     },
-    /// The lock could not be taken, even after removing a stale one.
+    /// The lock file kept changing under the job taking it.
     #[error("{}: could not take the lock", .0.display())]
     LockNotTaken(PathBuf),
     /// The folder holds a run that is not to be overwritten.
@@ -122,6 +138,13 @@ pub enum StudyError {
         /// What the JSON reader found.
         source: serde_json::Error,
     },
+    /// The manifest's fields do not match its own checksum.
+    #[error(
+        "{}: edited since the job wrote it (its manifest_crc32 does not match its fields); \
+         start the run again with --force",
+        .0.display()
+    )]
+    ManifestEdited(PathBuf),
     /// The manifest names an unknown game.
     #[error(transparent)]
     Game(#[from] UnknownGame),
@@ -230,6 +253,14 @@ pub enum RowError {
         /// The job's limit.
         max: u32,
     },
+    /// A game cut at the ply limit before the job's limit.
+    #[error("cut at the ply limit after {plies} plies, but the job's --max-plies is {max}")]
+    CutEarly {
+        /// The row's plies.
+        plies: u32,
+        /// The job's limit.
+        max: u32,
+    },
     /// The `winner` field is not a winner.
     #[error(transparent)]
     Winner(#[from] UnknownWinner),
@@ -248,62 +279,60 @@ pub fn shard_range(games: u64, shard: Option<&str>) -> Result<(u64, u64), StudyE
     let Some(s) = shard else {
         return Ok((0, games));
     };
-    let parsed = s
-        .split_once('/')
-        .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
-        .filter(|&(k, n)| n > 0 && (1..=n).contains(&k));
-    let (k, n) = parsed.ok_or_else(|| StudyError::BadShard(s.to_string()))?;
+    let (k, n) = shard_numbers(s)?;
     let at = |k: u64| (u128::from(k) * u128::from(games) / u128::from(n)) as u64;
     Ok((at(k - 1), at(k)))
 }
 
-/// Holds `DIR/.lock` while a job writes DIR; a second job on the same folder is refused.
-pub struct DirLock(PathBuf);
+/// `K/N` as (K, N), digits only, 1 <= K <= N.
+fn shard_numbers(s: &str) -> Result<(u64, u64), StudyError> {
+    let number = |t: &str| {
+        t.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.parse::<u64>().ok())
+            .flatten()
+    };
+    s.split_once('/')
+        .and_then(|(k, n)| Some((number(k)?, number(n)?)))
+        .filter(|&(k, n)| n > 0 && (1..=n).contains(&k))
+        .ok_or_else(|| StudyError::BadShard(s.to_string()))
+}
+
+/// The one spelling of a shard (`01/03` and `1/3` are the same shard, written `1/3`).
+pub fn canonical_shard(s: &str) -> Result<String, StudyError> {
+    shard_numbers(s).map(|(k, n)| format!("{k}/{n}"))
+}
+
+/// Holds `DIR/.lock` while a job writes DIR; a second job on the same folder is refused. The
+/// lock is the operating system's (`flock`), so it ends with its process however that process
+/// ends: a lock file left behind by a killed job holds nothing, and the next job takes it.
+pub struct DirLock {
+    path: PathBuf,
+    /// The open, locked file; closing it releases the lock.
+    _file: File,
+}
 
 impl DirLock {
     /// Takes the lock of `dir`, or says who holds it.
     pub fn take(dir: &Path) -> Result<DirLock, StudyError> {
         let path = dir.join(LOCK);
-        let host = host_name();
         for _ in 0..3 {
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => {
-                    let _ = writeln!(f, "{} {host}", std::process::id());
-                    return Ok(DirLock(path));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(io(&path))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
                     let text = fs::read_to_string(&path).unwrap_or_default();
                     let mut words = text.split_whitespace();
-                    let (pid, holder_host) = (words.next().unwrap_or(""), words.next());
-                    let age = fs::metadata(&path)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| t.elapsed().ok())
-                        .unwrap_or_default();
-                    // Stale: a lock whose process no longer runs on this host (killed hard), or
-                    // one still empty seconds after it was made (killed while making it). A lock
-                    // of another host is never judged from here.
-                    let same_host = holder_host.is_none_or(|h| h == host);
-                    let stale = if pid.is_empty() {
-                        age > std::time::Duration::from_secs(10)
-                    } else {
-                        same_host
-                            && Path::new("/proc/self").exists()
-                            && !Path::new("/proc").join(pid).exists()
-                    };
-                    if stale {
-                        // Renamed away first: of two jobs taking over one stale lock, one
-                        // rename succeeds and the other finds the lock it makes next.
-                        let aside = dir.join(format!("{LOCK}.stale.{}", std::process::id()));
-                        if fs::rename(&path, &aside).is_ok() {
-                            let _ = fs::remove_file(&aside);
-                        }
-                        continue;
-                    }
-                    let holder = match holder_host {
-                        Some(h) => format!("{pid} on {h}"),
-                        None if pid.is_empty() => "unknown, the lock is being made".into(),
-                        None => pid.to_string(),
+                    let holder = match (words.next(), words.next()) {
+                        (Some(pid), Some(host)) => format!("{pid} on {host}"),
+                        (Some(pid), None) => pid.to_string(),
+                        _ => "unknown, the lock is being made".into(),
                     };
                     return Err(StudyError::Locked {
                         dir: dir.to_path_buf(),
@@ -311,14 +340,40 @@ impl DirLock {
                         holder,
                     });
                 }
-                Err(e) => return Err(io(&path)(e)),
+                Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
             }
+            // The job that held the lock removes its file before it lets go: a file locked
+            // after that is no longer the one at `path`, so take the lock again.
+            if !same_file(&file, &path) {
+                continue;
+            }
+            let noted = file
+                .set_len(0)
+                .and_then(|()| writeln!(file, "{} {}", std::process::id(), host_name()));
+            noted.map_err(io(&path))?;
+            return Ok(DirLock { path, _file: file });
         }
         Err(StudyError::LockNotTaken(path))
     }
 }
 
-/// This machine's name, as a lock records it.
+/// True when the open `file` is the one at `path`.
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
 fn host_name() -> String {
     fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| fs::read_to_string("/etc/hostname"))
@@ -330,7 +385,8 @@ fn host_name() -> String {
 
 impl Drop for DirLock {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.0);
+        // Removed while still locked (the file closes after this): see `take`.
+        let _ = fs::remove_file(&self.path);
     }
 }
 
@@ -362,7 +418,11 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
 
 /// Writes the manifest of `dir`.
 pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
-    let json = serde_json::to_string_pretty(m)?;
+    let sealed = Manifest {
+        manifest_crc32: Some(m.fields_crc32()),
+        ..m.clone()
+    };
+    let json = serde_json::to_string_pretty(&sealed)?;
     write_atomic(&dir.join(MANIFEST), &(json + "\n"))
 }
 
@@ -370,7 +430,14 @@ pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
 pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
     let path = dir.join(MANIFEST);
     let text = fs::read_to_string(&path).map_err(io(&path))?;
-    serde_json::from_str(&text).map_err(|source| StudyError::BadManifest { path, source })
+    let m: Manifest = serde_json::from_str(&text).map_err(|source| StudyError::BadManifest {
+        path: path.clone(),
+        source,
+    })?;
+    match m.manifest_crc32 {
+        Some(crc) if crc != m.fields_crc32() => Err(StudyError::ManifestEdited(path)),
+        _ => Ok(m),
+    }
 }
 
 /// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files.
@@ -489,6 +556,10 @@ pub fn verify_rows(
             let max = m.job.max_plies;
             return Err(at(n, RowError::OverLimit { plies, max }));
         }
+        if fields[5] == crate::playout::PLY_LIMIT && plies != m.job.max_plies {
+            let max = m.job.max_plies;
+            return Err(at(n, RowError::CutEarly { plies, max }));
+        }
         v.summary
             .add(fields[4], fields[5], plies)
             .map_err(|e| at(n, e.into()))?;
@@ -581,8 +652,7 @@ mod tests {
                     holder: "42 on node7".into(),
                 },
                 "/tmp/run is in use by another stats job (lock /tmp/run/.lock, process 42 on \
-                 node7); wait for it or choose another --out (a lock left by a job that no \
-                 longer runs may be removed by hand)",
+                 node7); wait for it or choose another --out",
             ),
             (
                 StudyError::LockNotTaken(dir.join(LOCK)),

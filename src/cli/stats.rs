@@ -17,8 +17,8 @@ use mancala_lab::playout::{header, AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
-    clear_for_new_run, make_dir, read_manifest, save_manifest, shard_range, verify_rows,
-    write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
+    canonical_shard, clear_for_new_run, make_dir, read_manifest, save_manifest, shard_range,
+    verify_rows, write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
 };
 
 use super::{interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
@@ -185,7 +185,12 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         seed: a.seed.unwrap_or(1),
         games: a.games.unwrap_or(1000),
         max_plies: a.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
-        shard: a.shard.clone(),
+        shard: a
+            .shard
+            .as_deref()
+            .map(canonical_shard)
+            .transpose()
+            .map_err(|e| e.to_string())?,
     })
 }
 
@@ -230,14 +235,40 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
     check!(seed, "--seed", a.seed, old.seed);
     check!(games, "--games", a.games, old.games);
     check!(max_plies, "--max-plies", a.max_plies, old.max_plies);
-    if a.shard.is_some() && a.shard != old.shard {
-        return differs(
-            "--shard",
-            a.shard.clone().unwrap_or_default(),
-            old.shard.clone().unwrap_or_else(|| "(none)".into()),
-        );
+    if let Some(given) = &a.shard {
+        let same = canonical_shard(given)
+            .ok()
+            .is_some_and(|g| Some(g) == old.shard);
+        if !same {
+            return differs(
+                "--shard",
+                given.clone(),
+                old.shard.clone().unwrap_or_else(|| "(none)".into()),
+            );
+        }
     }
     Ok(old.clone())
+}
+
+/// The first field in which two jobs differ, as `variant abapa, not sheet`.
+fn job_difference(a: &Job, b: &Job) -> Option<String> {
+    let fields = |j: &Job| {
+        [
+            ("game", j.game.clone()),
+            ("variant", j.variant.clone()),
+            ("engine", j.engine.clone()),
+            ("policy", j.policy.clone()),
+            ("seed", j.seed.to_string()),
+            ("games", j.games.to_string()),
+            ("max_plies", j.max_plies.to_string()),
+            ("shard", j.shard.clone().unwrap_or_else(|| "(none)".into())),
+        ]
+    };
+    fields(a)
+        .into_iter()
+        .zip(fields(b))
+        .find(|(x, y)| x.1 != y.1)
+        .map(|((name, x), (_, y))| format!("{name} {x}, not {y} as"))
 }
 
 /// One chunk of games played and written as CSV text.
@@ -362,12 +393,19 @@ struct CheckedJob {
 /// The job the options (or, with --resume, the manifest) describe, checked: its game, policy,
 /// engine, reading and shard.
 fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
-    let job = if args.resume {
-        let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
-        resumed_job(args, &old.job, &args.out.join(MANIFEST))?
-    } else {
-        job_of(args)?
-    };
+    if !args.resume {
+        return check_fields(args, job_of(args)?);
+    }
+    let manifest = args.out.join(MANIFEST);
+    let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
+    let job = resumed_job(args, &old.job, &manifest)?;
+    // The job comes from the manifest: what is wrong with it is wrong there.
+    check_fields(args, job)
+        .map_err(|e| format!("--resume: {}: the job it records: {e}", manifest.display()))
+}
+
+/// The job checked field by field: its game, policy, engine, reading and shard.
+fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
     let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
     let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
     let engine_kind = match job.engine.as_str() {
@@ -428,6 +466,7 @@ fn open_study(
             .iter()
             .map(|c| (c.to_string(), 0))
             .collect(),
+        manifest_crc32: None,
     };
     let (mut summary, mut hasher) = (Summary::default(), crc32fast::Hasher::new());
     if let Some(old) = old {
@@ -566,12 +605,11 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     let mut expected = 0;
     for &i in &order {
         let m = &parts[i];
-        if same_job(m) != same_job(&base) {
+        if let Some(difference) = job_difference(&same_job(m), &same_job(&base)) {
             return Err(format!(
-                "{}: a shard of a different job ({:?} vs {:?})",
+                "{}: a shard of a different job ({difference} in {})",
                 shards[i].join(MANIFEST).display(),
-                same_job(m),
-                same_job(&base)
+                shards[order[0]].join(MANIFEST).display(),
             ));
         }
         if m.first_game != expected {
