@@ -71,6 +71,8 @@ fn check(cli: &Cli) -> Result<(), String> {
     match &cli.command {
         Some(Command::Diff(args)) => cli::diff::check(args),
         Some(Command::Stats(args)) => cli::stats::check(args),
+        Some(Command::Bench(args)) => cli::bench::check(args),
+        Some(Command::Perft(args)) => cli::perft::check(args),
         _ => Ok(()),
     }
 }

@@ -298,14 +298,16 @@ fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
 
 #[test]
 fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
-    for (game, words) in [
+    for (game, engine) in [
         ("bao", "optimized Bao engine"),
         ("oware", "optimized Oware engine"),
     ] {
         for cmd in ["diff", "perft"] {
             let mut args = vec![cmd, "--game", game, "--variant", "strict"];
+            let mut words = engine;
             if cmd == "perft" {
                 args.extend(["--depth", "1"]);
+                words = "perft counts with the optimized engine, which does not play readings";
             }
             let o = run(&args, None);
             assert_eq!(o.status.code(), Some(2), "{cmd} {game}: {}", stderr(&o));
@@ -964,7 +966,44 @@ fn a_second_ctrl_c_keeps_the_resume_hint() {
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let hint = stderr(&o);
     assert!(
-        hint.contains("of 100000000 games; continue with --first "),
+        hint.contains("of 100000000 games; check the rest with --first "),
         "{hint}"
     );
+    // The rest: --first K --games 100000000 - K (this run started at game 0).
+    let words: Vec<&str> = hint.split_whitespace().collect();
+    let after = |flag: &str| -> u64 {
+        let at = words.iter().rposition(|w| *w == flag).unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    assert_eq!(after("--first") + after("--games"), 100_000_000, "{hint}");
+}
+
+/// `diff --batch --max-plies 0` runs the scalar path; it says why, and does not blame the
+/// processor when it has the vector engine's features.
+#[test]
+fn a_zero_ply_limit_is_not_called_a_missing_cpu_feature() {
+    let o = run(
+        &[
+            "diff",
+            "--game",
+            "oware",
+            "--batch",
+            "--games",
+            "3",
+            "--max-plies",
+            "0",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stderr(&o);
+    if mancala_lab::oware::batch::vector_engine_available() {
+        assert!(!said.contains("no AVX-512"), "{said}");
+        assert!(
+            said.contains("--max-plies 0: the batch runs its scalar path"),
+            "{said}"
+        );
+    } else {
+        assert!(said.contains("no AVX-512"), "{said}");
+    }
 }

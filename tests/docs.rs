@@ -319,8 +319,8 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
             } else {
                 &mancala_lab::bao::variant::PRESET_NAMES
             };
-            // `diff` runs both engines, so only the readings the optimized engine plays.
-            let diff = line.first().is_some_and(|w| w == "diff");
+            // `diff` and `perft` run the optimized engine: only the readings it plays.
+            let diff = line.first().is_some_and(|w| w == "diff" || w == "perft");
             let presets: Vec<&str> = presets
                 .iter()
                 .copied()
@@ -426,6 +426,9 @@ fn the_parse_check_refuses_bad_commands() {
         ),
         ("stats --resume --game bao --variant abapa", false),
         ("stats --resume --variant nonsense", false),
+        ("bench --seconds 0", false),
+        ("perft --game bao --variant strict --depth 1", false),
+        ("perft --game oware --depth 0", false),
     ];
     for (args, partial) in bad {
         let c = Documented {

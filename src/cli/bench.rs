@@ -355,16 +355,22 @@ fn line(name: &str, r: Rate) {
     println!("  {name:<38} {g:>12} games/s {p:>14} plies/s");
 }
 
-pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
-    if args.parsers {
-        return parsers();
-    }
-    if !(MIN_SECONDS..=MAX_SECONDS).contains(&args.seconds) {
+/// What `bench` refuses before measuring (also for `--parse-only`).
+pub fn check(args: &BenchArgs) -> Result<(), String> {
+    if !args.parsers && !(MIN_SECONDS..=MAX_SECONDS).contains(&args.seconds) {
         return Err(format!(
             "--seconds {}: expected a number of seconds from {MIN_SECONDS} to {MAX_SECONDS} \
              (a measurement shorter than {MIN_SECONDS} s is mostly noise)",
             seconds_text(args.seconds)
         ));
+    }
+    Ok(())
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
+    check(&args)?;
+    if args.parsers {
+        return parsers();
     }
     stop_on_ctrl_c();
     let (secs, seed) = (args.seconds, args.seed);

@@ -146,8 +146,10 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
     let batch = Batch::new(variant, args.seed, max_plies).map_err(|e| e.to_string())?;
     let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
-    if !batch.uses_vectors() {
+    if !mancala_lab::oware::batch::vector_engine_available() {
         eprintln!("no AVX-512 (F, BW, VBMI) here: the batch runs its scalar fallback");
+    } else if !batch.uses_vectors() {
+        eprintln!("--max-plies 0: the batch runs its scalar path (a lane plays a ply first)");
     }
     let started = std::time::Instant::now();
     let (bar, pool) = super::bar_and_pool(args.games)?;
@@ -229,11 +231,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     if done < chunks {
-        eprintln!(
-            "interrupted after {games} of {} games; continue with --first {}",
-            args.games,
-            args.first + games
-        );
+        eprintln!("{}", interrupted(args, games));
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
@@ -309,13 +307,21 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
 /// `--first` that continues the run (`bar` counts the games checked, in game order).
 fn interrupt_with_hint(args: &DiffArgs, bar: &indicatif::ProgressBar) -> Arc<AtomicBool> {
     let (bar, first, games) = (bar.clone(), args.first, args.games);
-    super::interrupt_on_ctrl_c_with(move || {
-        let done = bar.position();
-        format!(
-            "interrupted after {done} of {games} games; continue with --first {}",
-            first + done
-        )
-    })
+    super::interrupt_on_ctrl_c_with(move || interrupted_at(first, games, bar.position()))
+}
+
+/// What to say when a run of `args` stops after checking `done` games.
+fn interrupted(args: &DiffArgs, done: u64) -> String {
+    interrupted_at(args.first, args.games, done)
+}
+
+/// The run of `games` games from `first` stopped after `done`: the options that check the rest.
+fn interrupted_at(first: u64, games: u64, done: u64) -> String {
+    format!(
+        "interrupted after {done} of {games} games; check the rest with --first {} --games {}",
+        first + done,
+        games - done
+    )
 }
 
 /// The exit of a diff run that checked `done` games: the first divergence (exit 1), an
@@ -326,11 +332,7 @@ fn outcome(failure: Option<String>, done: u64, args: &DiffArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     if done < args.games {
-        eprintln!(
-            "interrupted after {done} of {} games; continue with --first {}",
-            args.games,
-            args.first + done
-        );
+        eprintln!("{}", interrupted(args, done));
         return ExitCode::from(130);
     }
     ExitCode::SUCCESS

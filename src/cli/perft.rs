@@ -98,15 +98,43 @@ fn report(lines: Vec<(String, u64, Option<u64>)>, divide: bool) -> ExitCode {
     }
 }
 
-pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
+/// What `perft` refuses before counting (also for `--parse-only`): a depth of 0, a reading
+/// that is not one of the game's or that the optimized engine does not play (perft always
+/// counts with it).
+pub fn check(args: &PerftArgs) -> Result<(), String> {
     if args.depth == 0 {
         return Err("--depth must be at least 1".to_string());
     }
-    let d = args.depth - 1;
-    let v = args
-        .variant
+    let v = preset(args);
+    // The optimized engines refuse only readings that leave a point open.
+    let unplayed = format!(
+        "--variant {v}: perft counts with the optimized engine, which does not play readings \
+         that leave a point open (it has no 'rules silent' outcome)"
+    );
+    match args.game {
+        GameKind::Bao => {
+            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
+            BaoFast::new(variant).map_err(|_| unplayed.clone())?;
+        }
+        GameKind::Oware => {
+            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
+            OwareFast::new(variant).map_err(|_| unplayed)?;
+        }
+    }
+    Ok(())
+}
+
+/// The preset named by `--variant`, or the game's default.
+fn preset(args: &PerftArgs) -> String {
+    args.variant
         .clone()
-        .unwrap_or_else(|| args.game.default_variant().into());
+        .unwrap_or_else(|| args.game.default_variant().into())
+}
+
+pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
+    check(&args)?;
+    let d = args.depth - 1;
+    let v = preset(&args);
     let lines = match args.game {
         GameKind::Bao => {
             let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
