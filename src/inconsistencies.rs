@@ -192,6 +192,15 @@ fn bao_catalog(base: Variant) -> ([Reading; 4], Vec<Finding>) {
 /// Plays `games` random games (default reading, 5,000-seed move bound) and checks every position;
 /// adds the built witnesses of B-R2 and B-U2 (checked again here) and why B-U1 has none.
 pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
+    bao_with_progress(games, seed, &mut |_| {})
+}
+
+/// [`bao`], calling `done(g)` after game `g`.
+pub fn bao_with_progress(
+    games: u64,
+    seed: u64,
+    done: &mut dyn FnMut(u64),
+) -> Result<Vec<Finding>, WitnessError> {
     let bound = InfiniteMoves::SownLimit(5_000);
     let base = Variant::DEFAULT.with_infinite_moves(bound);
     let (readings, mut findings) = bao_catalog(base);
@@ -278,6 +287,7 @@ pub fn bao(games: u64, seed: u64) -> Result<Vec<Finding>, WitnessError> {
             let (_, next) = &here[rng.gen_range(0..here.len())];
             pos = position_text::parse(next).expect("printed positions parse");
         }
+        done(g);
     }
     findings[1].constructed = Some(house_kutakatia_witness(&rules, &Rules::new(readings[1].3))?);
     findings[readings.len()].impossible = Some(NO_KUTAKATIA_DEADLOCK);
@@ -387,6 +397,11 @@ fn all_infinite_witness(bounded: &Rules) -> Result<Constructed, WitnessError> {
 
 /// Plays `games` random Oware games under the sheet reading and checks every position.
 pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
+    oware_with_progress(games, seed, &mut |_| {})
+}
+
+/// [`oware`], calling `done(g)` after game `g`.
+pub fn oware_with_progress(games: u64, seed: u64, done: &mut dyn FnMut(u64)) -> Vec<Finding> {
     use crate::oware::{Rules as OwareRules, Variant as OwareVariant};
     let sheet = OwareRules::new(OwareVariant::SHEET);
     let abapa = OwareRules::new(OwareVariant::ABAPA);
@@ -484,6 +499,7 @@ pub fn oware(games: u64, seed: u64) -> Vec<Finding> {
             }
             game = next;
         }
+        done(g);
     }
     findings
 }

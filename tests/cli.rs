@@ -1007,3 +1007,30 @@ fn a_zero_ply_limit_is_not_called_a_missing_cpu_feature() {
         assert!(said.contains("no AVX-512"), "{said}");
     }
 }
+
+/// Long jobs show their progress on a terminal (run under `script`, which gives them one, where
+/// the machine has it).
+#[test]
+fn long_jobs_show_progress_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: progress on a terminal not checked");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    for (args, want) in [
+        ("inconsistencies --game oware --games 400", "/400 games"),
+        ("coverage --game oware --quiet --playouts 400", "/400 games"),
+        ("perft --game bao --depth 3 --fast-only", "/"),
+    ] {
+        let o = Command::new("script")
+            .args(["-qec", &format!("{bin} {args}"), "/dev/null"])
+            .output()
+            .unwrap();
+        let shown = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{args}: {shown}");
+        assert!(
+            shown.contains(want) && shown.contains('░'),
+            "{args}: {shown}"
+        );
+    }
+}

@@ -97,12 +97,14 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
     let engine = AnyEngine::new(kind, variant, EngineKind::Reference)
         .map_err(|e| format!("--variant {variant}: {e}"))?;
     let mut counts = BTreeMap::new();
+    let bar = super::games_bar(games)?;
     engine.play(
         Policy::Random,
         1,
         0..games,
         DEFAULT_MAX_PLIES,
         |row, events| {
+            bar.inc(1);
             for (clause, n) in events.iter() {
                 *counts.entry(clause).or_default() += n;
             }
@@ -111,6 +113,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
             }
         },
     );
+    bar.finish_and_clear();
     Ok(counts)
 }
 

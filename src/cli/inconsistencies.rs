@@ -75,10 +75,14 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.update {
         catalog_head(path, args.game)?;
     }
+    let bar = super::games_bar(args.games)?;
+    let mut done = |_| bar.inc(1);
     let findings = match args.game {
-        GameKind::Bao => inconsistencies::bao(args.games, args.seed).map_err(|e| e.to_string())?,
-        GameKind::Oware => inconsistencies::oware(args.games, args.seed),
+        GameKind::Bao => inconsistencies::bao_with_progress(args.games, args.seed, &mut done)
+            .map_err(|e| e.to_string())?,
+        GameKind::Oware => inconsistencies::oware_with_progress(args.games, args.seed, &mut done),
     };
+    bar.finish_and_clear();
     let report = inconsistencies::report(args.game.name(), args.games, args.seed, &findings);
     print!("{report}");
     if let Some(path) = args.update {

@@ -82,13 +82,19 @@ pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> A
     interrupt
 }
 
-/// A progress bar over `games` games and a thread pool over every core.
-pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
+/// A progress bar over `games` games on standard error (drawn on a terminal only).
+pub fn games_bar(games: u64) -> Result<ProgressBar, String> {
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
             .map_err(|e| e.to_string())?,
     );
+    Ok(bar)
+}
+
+/// A progress bar over `games` games and a thread pool over every core.
+pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), String> {
+    let bar = games_bar(games)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .build()
         .map_err(|e| e.to_string())?;

@@ -56,7 +56,12 @@ fn divide<R: Game, F: Game<Move = R::Move>>(
             return Err(ExitCode::FAILURE);
         }
     }
-    Ok(plies
+    // Drawn on a terminal only: one step per first move counted.
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(plies.len() as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let lines = plies
         .iter()
         .map(|(mv, ply)| {
             let n = ply.as_ref().map_or(0, |p| perft(fast, &p.state, depth));
@@ -66,7 +71,10 @@ fn divide<R: Game, F: Game<Move = R::Move>>(
             });
             (fast.notation(fs, *mv), n, r)
         })
-        .collect())
+        .inspect(|_| bar.inc(1))
+        .collect();
+    bar.finish_and_clear();
+    Ok(lines)
 }
 
 fn report(lines: Vec<(String, u64, Option<u64>)>, divide: bool) -> ExitCode {
