@@ -864,6 +864,35 @@ impl Report {
         )
     }
 
+    /// One line per clause with its kind, status and counts of implementing annotations, citing
+    /// tests, exceptions and todos: committed, so that a change of coverage shows in review
+    /// (counts, not lines, so that moving code changes nothing).
+    pub fn snapshot(&self) -> String {
+        let mut out = String::new();
+        for c in &self.clauses {
+            let _ = write!(
+                out,
+                "{} {} {} {}",
+                self.game,
+                c.clause.id,
+                c.clause.kind.name(),
+                c.status().name().replace(' ', "-")
+            );
+            for (name, n) in [
+                ("implemented", c.implemented_at.len()),
+                ("tests", c.tested_by.len()),
+                ("exceptions", c.exceptions.len()),
+                ("todos", c.todos.len()),
+            ] {
+                if n > 0 {
+                    let _ = write!(out, " {name}={n}");
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// The full text report.
     pub fn render(&self) -> String {
         let mut out = String::new();

@@ -31,6 +31,10 @@ pub struct CoverageArgs {
     /// `// mutant: excused REASON` fails the gate.
     #[arg(long)]
     mutants: Option<PathBuf>,
+    /// Print the snapshot instead: one line per clause with its status and counts, as committed
+    /// in spec/coverage/GAME.txt (tests/coverage.rs checks that it is current).
+    #[arg(long, conflicts_with_all = ["quiet", "mutants", "playouts"])]
+    snapshot: bool,
 }
 
 fn project_root(root: Option<PathBuf>) -> PathBuf {
@@ -121,6 +125,10 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     let root = project_root(args.root);
     let report = coverage_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
+    if args.snapshot {
+        print!("{}", report.snapshot());
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.quiet {
         println!("{}", report.summary_line());
     } else {
