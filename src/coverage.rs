@@ -38,7 +38,8 @@ impl ClauseKind {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The kind as the spec writes it.
+    pub fn name(self) -> &'static str {
         match self {
             ClauseKind::Normative => "normative",
             ClauseKind::Definition => "definition",

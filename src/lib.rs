@@ -17,6 +17,7 @@ pub mod mutants;
 pub mod oware;
 pub mod playout;
 pub mod policy;
+pub mod report;
 pub mod side;
 pub mod stats;
 pub mod study;

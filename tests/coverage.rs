@@ -53,3 +53,87 @@ fn a_changed_snapshot_is_found() {
         ]
     );
 }
+
+/// `coverage --html`: every link of the report points at an existing page and line, each line
+/// linked is an annotation citing the clause, and headless Chromium loads the page.
+#[test]
+fn the_html_report_links_to_the_annotations() {
+    let dir = std::env::temp_dir().join(format!("mancala-coverage-html-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for game in ["bao", "oware"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["coverage", "--game", game, "--quiet", "--html"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let page = std::fs::read_to_string(dir.join(format!("{game}.html"))).unwrap();
+        let mut links = 0;
+        // Each link sits in its clause's section: <section ... id="cID">.
+        for section in page.split("<section ").skip(1) {
+            let id = section.split('"').nth(3).unwrap().trim_start_matches('c');
+            for href in section.split("href=\"").skip(1) {
+                let href = &href[..href.find('"').unwrap()];
+                let (file, anchor) = href.split_once('#').expect("a line anchor");
+                let target = std::fs::read_to_string(dir.join(file))
+                    .unwrap_or_else(|e| panic!("{game} {id}: {href}: {e}"));
+                let at = format!("<a id=\"{anchor}\" href=\"#{anchor}\">");
+                let line = target
+                    .lines()
+                    .find(|l| l.starts_with(&at))
+                    .unwrap_or_else(|| panic!("{game} {id}: {href}: no such line"));
+                let cited = format!("// spec: {game} {id}");
+                assert!(
+                    line.contains(&cited)
+                        && line[line.find(&cited).unwrap() + cited.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| c == ' '),
+                    "{game} {id}: {href} is `{line}`"
+                );
+                links += 1;
+            }
+        }
+        // At least an implementation and a test for each normative clause.
+        let normative = page.matches("[normative]").count();
+        assert!(
+            normative > 10 && links >= 2 * normative,
+            "{game}: {links} links"
+        );
+        if let Some(browser) = chromium() {
+            let o = std::process::Command::new(browser)
+                .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+                .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+                .arg(format!(
+                    "file://{}",
+                    dir.join(format!("{game}.html")).display()
+                ))
+                .output()
+                .unwrap();
+            let dom = String::from_utf8_lossy(&o.stdout);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(
+                dom.matches("<section ").count(),
+                page.matches("<section ").count(),
+                "{game}: Chromium read another page"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Headless Chromium, if the machine has it (CI installs it and requires it).
+fn chromium() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("MANCALA_LAB_CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .or_else(|| Some("/usr/bin/chromium".into()))
+        .filter(|p| p.exists());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("MANCALA_LAB_REQUIRE_BROWSER").is_none(),
+            "no Chromium at /usr/bin/chromium or $MANCALA_LAB_CHROMIUM"
+        );
+        eprintln!("skipped: no Chromium (apt-get install chromium)");
+    }
+    found
+}

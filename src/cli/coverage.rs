@@ -35,6 +35,11 @@ pub struct CoverageArgs {
     /// in spec/coverage/GAME.txt (tests/coverage.rs checks that it is current).
     #[arg(long, conflicts_with_all = ["quiet", "mutants", "playouts"])]
     snapshot: bool,
+    /// Also write the report as a page, DIR/GAME.html (the spec with each clause coloured by its
+    /// status, linked to its code and tests, with its mutants and firing counts), and the source
+    /// files it links to under DIR/source/.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
 }
 
 fn project_root(root: Option<PathBuf>) -> PathBuf {
@@ -47,12 +52,40 @@ fn project_root(root: Option<PathBuf>) -> PathBuf {
     })
 }
 
-fn coverage_report(
+/// A game's report and what it was made from.
+struct Checked {
+    report: Report,
+    scan: coverage::Scan,
+    spec: String,
+    files: Vec<coverage::SourceFile>,
+}
+
+/// Writes the report page of `c` and the source pages it links to under `dir`.
+fn write_html(dir: &Path, c: &Checked) -> Result<PathBuf, String> {
+    use mancala_lab::report;
+    let fail = |p: &Path, e: std::io::Error| format!("--html {}: {e}", p.display());
+    for file in report::linked_files(&c.report, &c.scan) {
+        let Some(source) = c.files.iter().find(|f| f.path == file) else {
+            continue;
+        };
+        let page = dir.join(report::source_href(&file));
+        if let Some(parent) = page.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        std::fs::write(&page, report::source_page(source)).map_err(|e| fail(&page, e))?;
+    }
+    let page = dir.join(format!("{}.html", c.report.game));
+    std::fs::write(&page, report::game_page(&c.report, &c.scan, &c.spec))
+        .map_err(|e| fail(&page, e))?;
+    Ok(page)
+}
+
+fn checked_report(
     kind: GameKind,
     root: &Path,
     playouts: u64,
     mutants: Option<&Path>,
-) -> Result<Report, String> {
+) -> Result<Checked, String> {
     let game = kind.name();
     let spec_path = root.join("spec").join(format!("{game}.md"));
     let text =
@@ -69,13 +102,21 @@ fn coverage_report(
     } else {
         Report::build(game, &spec, &scan, None)
     };
-    let Some(path) = mutants else {
-        return Ok(report);
+    let report = match mutants {
+        None => report,
+        Some(path) => {
+            let found = read_mutants(path)?;
+            let (excuses, errors) = mancala_lab::mutants::scan_excuses(&files);
+            let by_clause = mancala_lab::mutants::by_clause(&found, &scan.annotations, &excuses);
+            report.with_mutants(by_clause, errors)
+        }
     };
-    let found = read_mutants(path)?;
-    let (excuses, errors) = mancala_lab::mutants::scan_excuses(&files);
-    let by_clause = mancala_lab::mutants::by_clause(&found, &scan.annotations, &excuses);
-    Ok(report.with_mutants(by_clause, errors))
+    Ok(Checked {
+        report,
+        scan,
+        spec: text,
+        files,
+    })
 }
 
 /// The mutants of cargo-mutants' results at `path`: its output folder or `outcomes.json`.
@@ -124,7 +165,12 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     let root = project_root(args.root);
-    let report = coverage_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
+    let checked = checked_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
+    if let Some(dir) = &args.html {
+        let page = write_html(dir, &checked)?;
+        eprintln!("report: {}", page.display());
+    }
+    let report = checked.report;
     if args.snapshot {
         print!("{}", report.snapshot());
         return Ok(ExitCode::SUCCESS);
@@ -144,8 +190,11 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
 /// The main job: the coverage verdict of both games on one line, then the default study.
 pub fn main_job() -> Result<ExitCode, String> {
     let root = project_root(None);
-    let bao = coverage_report(GameKind::Bao, &root, 0, None)?;
-    let oware = coverage_report(GameKind::Oware, &root, 0, None)?;
+    let bao = checked_report(GameKind::Bao, &root, 0, None)?;
+    let oware = checked_report(GameKind::Oware, &root, 0, None)?;
+    let dir = PathBuf::from("out").join("coverage");
+    let pages = [write_html(&dir, &bao)?, write_html(&dir, &oware)?];
+    let (bao, oware) = (bao.report, oware.report);
     let verdict = |r: &Report| {
         let (n, ok) = r.normative_counts();
         if n == 0 {
@@ -157,7 +206,13 @@ pub fn main_job() -> Result<ExitCode, String> {
             if r.passed() { "PASS" } else { "FAIL" }
         )
     };
-    println!("clause coverage: {}, {}", verdict(&bao), verdict(&oware));
+    println!(
+        "clause coverage: {}, {} (report: {}, {})",
+        verdict(&bao),
+        verdict(&oware),
+        pages[0].display(),
+        pages[1].display()
+    );
     let code = super::stats::default_study()?;
     Ok(if bao.passed() && oware.passed() {
         code
