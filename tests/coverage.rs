@@ -1,7 +1,11 @@
 //! The committed coverage snapshots (spec/coverage/GAME.txt) are the coverage of the code as it
 //! is: a change of what is implemented or tested shows in review as a change of that file.
 
+mod browser;
+
 use std::path::Path;
+
+use browser::chromium;
 
 use mancala_lab::coverage::{parse_spec, read_tree, scan_files, Report};
 
@@ -120,20 +124,4 @@ fn the_html_report_links_to_the_annotations() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Headless Chromium, if the machine has it (CI installs it and requires it).
-fn chromium() -> Option<std::path::PathBuf> {
-    let found = std::env::var_os("MANCALA_LAB_CHROMIUM")
-        .map(std::path::PathBuf::from)
-        .or_else(|| Some("/usr/bin/chromium".into()))
-        .filter(|p| p.exists());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("MANCALA_LAB_REQUIRE_BROWSER").is_none(),
-            "no Chromium at /usr/bin/chromium or $MANCALA_LAB_CHROMIUM"
-        );
-        eprintln!("skipped: no Chromium (apt-get install chromium)");
-    }
-    found
 }

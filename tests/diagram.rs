@@ -1,9 +1,13 @@
 //! Board diagrams (`bao diagram`, `oware diagram`, `explain --svg`): the SVG holds every pit's
 //! count at its pit and the move's steps with their clauses, and a real browser draws it.
 
+mod browser;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+use browser::chromium;
 
 fn run(args: &[&str], stdin: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
@@ -202,22 +206,6 @@ fn an_oware_move_diagram_circles_the_captured_pits() {
         })
         .collect();
     assert_eq!(ringed, ["c", "d", "e"]);
-}
-
-/// Chromium, if this machine has it; `MANCALA_LAB_REQUIRE_BROWSER` makes its absence a failure.
-fn chromium() -> Option<PathBuf> {
-    let found = std::env::var_os("MANCALA_LAB_CHROMIUM")
-        .map(PathBuf::from)
-        .or_else(|| Some(PathBuf::from("/usr/bin/chromium")))
-        .filter(|p| p.exists());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("MANCALA_LAB_REQUIRE_BROWSER").is_none(),
-            "no Chromium at /usr/bin/chromium or $MANCALA_LAB_CHROMIUM"
-        );
-        eprintln!("skipped: no Chromium (apt-get install chromium)");
-    }
-    found
 }
 
 /// The RGB pixels of an SVG file as headless Chromium draws it, and the image width.
