@@ -148,15 +148,6 @@ impl Pit {
         (self.row == Row::Front).then(|| Pit::front(9 - self.number))
     }
 
-    /// True for the two end pits of the front row.
-    pub fn is_kichwa(self) -> bool {
-        self == Pit::LEFT_KICHWA || self == Pit::RIGHT_KICHWA
-    }
-
-    /// True for the front pits next to the kichwa-s.
-    pub fn is_kimbi(self) -> bool {
-        self == Pit::LEFT_KIMBI || self == Pit::RIGHT_KIMBI
-    }
 
     /// True for the nyumba's pit (whether or not the house is still owned).
     pub fn is_house(self) -> bool {
