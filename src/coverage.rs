@@ -304,6 +304,8 @@ pub struct FnSpan {
     pub start: usize,
     /// Last line.
     pub end: usize,
+    /// The line of its `fn` keyword (after its attributes and doc comments).
+    pub sig: usize,
 }
 
 /// What the checker needs of a Rust source file's structure.
@@ -330,11 +332,12 @@ pub fn outline(text: &str) -> Result<Outline, String> {
     use syn::visit::Visit;
     struct Finder(Outline);
     impl Finder {
-        fn add(&mut self, name: &syn::Ident, span: proc_macro2::Span) {
+        fn add(&mut self, sig: &syn::Signature, span: proc_macro2::Span) {
             self.0.fns.push(FnSpan {
-                name: name.to_string(),
+                name: sig.ident.to_string(),
                 start: span.start().line,
                 end: span.end().line,
+                sig: sig.fn_token.span.start().line,
             });
         }
         fn literal(&mut self, span: proc_macro2::Span) {
@@ -355,15 +358,15 @@ pub fn outline(text: &str) -> Result<Outline, String> {
     }
     impl<'a> Visit<'a> for Finder {
         fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
-            self.add(&f.sig.ident, f.span());
+            self.add(&f.sig, f.span());
             syn::visit::visit_item_fn(self, f);
         }
         fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
-            self.add(&f.sig.ident, f.span());
+            self.add(&f.sig, f.span());
             syn::visit::visit_impl_item_fn(self, f);
         }
         fn visit_trait_item_fn(&mut self, f: &'a syn::TraitItemFn) {
-            self.add(&f.sig.ident, f.span());
+            self.add(&f.sig, f.span());
             syn::visit::visit_trait_item_fn(self, f);
         }
         fn visit_lit(&mut self, l: &'a syn::Lit) {

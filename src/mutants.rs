@@ -210,7 +210,7 @@ pub fn scan_excuses(files: &[SourceFile]) -> (Vec<Excuse>, Vec<ExcuseError>) {
             let excused = o
                 .fns
                 .iter()
-                .find(|s| s.start == below)
+                .find(|s| s.start == below || s.sig == below)
                 .map_or((below, below), |s| (s.start, s.end));
             excuses.push(Excuse {
                 file,
@@ -381,6 +381,12 @@ fn third() {
 fn fourth() {
     let g = 7;
 }
+
+/// Documented.
+// mutant: excused between its doc comment and itself
+fn fifth() {
+    let h = 8;
+}
 ";
 
     fn file() -> SourceFile {
@@ -422,7 +428,7 @@ fn fourth() {
         let (excuses, errors) = scan_excuses(&[file()]);
         assert_eq!(errors, []);
         let covered: Vec<(usize, usize)> = excuses.iter().map(|e| e.lines).collect();
-        assert_eq!(covered, [(19, 19), (24, 27)]);
+        assert_eq!(covered, [(19, 19), (24, 27), (29, 33)]);
         assert_eq!(excuses[0].reason, "only the speed changes");
         let bad = SourceFile {
             text: "// mutant: excused\nfn f() {}\n// mutant: excuse x\nfn g() {}\n// mutant: excused x\n".into(),

@@ -148,7 +148,6 @@ impl Pit {
         (self.row == Row::Front).then(|| Pit::front(9 - self.number))
     }
 
-
     /// True for the nyumba's pit (whether or not the house is still owned).
     pub fn is_house(self) -> bool {
         self == Pit::HOUSE
