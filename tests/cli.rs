@@ -968,3 +968,77 @@ fn a_second_ctrl_c_keeps_the_resume_hint() {
         "{hint}"
     );
 }
+
+/// The games.csv header of Oware studies, for hand-made plot inputs.
+const OWARE_HEADER: &str = "game,variant,policy,plies,winner,end_clause,seeds_captured_south,\
+                            seeds_captured_north,score_south,score_north,undefined_cases";
+
+/// `plot` copies a pipe to read it twice: the copy has no name in the temporary folder (nothing
+/// can be left behind however plot ends), it stops at 256 MiB, and an input without line breaks
+/// is refused at once.
+#[test]
+fn plot_copies_pipes_within_bounds_and_without_a_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spool_dir = tmp.path().join("spool");
+    std::fs::create_dir(&spool_dir).unwrap();
+    let out = tmp.path().join("p.svg");
+    let plot = |input: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args([
+                "plot",
+                "--out",
+                out.to_str().unwrap(),
+                &format!("a={input}"),
+            ])
+            .env("TMPDIR", &spool_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let row = "0,sheet,random,55,South,O.4.2,23,23,25,23,0\n";
+    let spooled = || std::fs::read_dir(&spool_dir).unwrap().count();
+    // Killed while it copies: no file there, during the copy or after.
+    let mut child = plot("-");
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(format!("{OWARE_HEADER}\n{}", row.repeat(10_000)).as_bytes())
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(spooled(), 0, "a named copy while reading");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(spooled(), 0, "a copy left behind");
+    // More than 256 MiB of valid rows: refused, not copied to its end.
+    let mut child = plot("-");
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = row.repeat(20_000);
+        let mut sent = input
+            .write_all(format!("{OWARE_HEADER}\n").as_bytes())
+            .is_ok() as u64;
+        while sent < 400 << 20 && input.write_all(chunk.as_bytes()).is_ok() {
+            sent += chunk.len() as u64;
+        }
+        sent
+    });
+    let o = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap() < 400 << 20, "read past the limit");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard input: more than 256 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(spooled(), 0);
+    // An endless device without line breaks stops at the first line.
+    let o = run_within(&["plot", "--out", out.to_str().unwrap(), "a=/dev/zero"], 10);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/zero: row 1: more than 64 KiB without a line break"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
