@@ -1042,3 +1042,70 @@ fn plot_copies_pipes_within_bounds_and_without_a_trace() {
     );
     assert!(!out.exists());
 }
+
+/// The values of a plot's x-axis ticks (its integer labels) and the x pixel of every point of
+/// its lines (the series and their legend samples).
+fn plot_x_axis(svg: &str) -> (Vec<u64>, Vec<i64>) {
+    let ticks = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let inner = &t[t.find('>')? + 1..t.find("</text>")?];
+            inner.trim().parse().ok()
+        })
+        .collect();
+    let points = svg
+        .split("stroke-width=\"2\" points=\"")
+        .skip(1)
+        .flat_map(|p| {
+            p[..p.find('"').unwrap()]
+                .split_whitespace()
+                .map(|xy| xy.split(',').next().unwrap().parse().unwrap())
+                .collect::<Vec<i64>>()
+        })
+        .collect();
+    (ticks, points)
+}
+
+/// Values up to u32::MAX, whatever the bin width: the x axis reaches past the largest value and
+/// every point is drawn inside the chart (bin edges past 2^32 once wrapped round to small
+/// numbers).
+#[test]
+fn plot_axes_cover_values_up_to_the_largest_u32() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("max.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "{OWARE_HEADER}\n0,sheet,random,4294967295,South,O.4.2,23,23,25,23,0\n\
+             1,sheet,random,0,South,O.4.2,23,23,25,23,0\n"
+        ),
+    )
+    .unwrap();
+    let run_arg = format!("a={}", csv.display());
+    for bin in [None, Some("429497"), Some("2147483648"), Some("4294967295")] {
+        let mut args = vec!["plot", "--out", "-", &run_arg];
+        if let Some(b) = bin {
+            args.extend(["--bin", b]);
+        }
+        let o = run(&args, None);
+        assert!(o.status.success(), "{bin:?}: {}", stderr(&o));
+        let (ticks, points) = plot_x_axis(&stdout(&o));
+        assert!(ticks.len() >= 2, "{bin:?}: ticks {ticks:?}");
+        let step = ticks[1] - ticks[0];
+        assert!(
+            ticks.windows(2).all(|w| w[1] == w[0] + step),
+            "{bin:?}: {ticks:?}"
+        );
+        // The axis runs past the last tick by less than a step, and so past the largest value.
+        assert!(
+            ticks[ticks.len() - 1] + step > 4_294_967_295,
+            "{bin:?}: ticks {ticks:?} stop short of 4294967295"
+        );
+        // The chart spans x = 72 (margin 12 + label area 60) to 788 (800 less the margin).
+        assert!(points.len() >= 2, "{bin:?}");
+        for x in points {
+            assert!((72..=788).contains(&x), "{bin:?}: a point at x = {x}");
+        }
+    }
+}

@@ -163,12 +163,14 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         sources.push(source);
     }
     let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
-    let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    // Bin edges run to bins * bin, past u32::MAX for the largest values: u64 throughout.
+    let bin = u64::from(bin);
+    let mut series: Vec<(String, Vec<(u64, f64)>)> = Vec::new();
     for (&(name, path), source) in runs.iter().zip(&sources) {
         let mut counts = vec![0u64; bins as usize];
         let n = histogram::each_value(source.reopen()?, &label(path), &args.column, |v| {
             // A file changed between the two reads is caught, not indexed out of range.
-            if let Some(c) = counts.get_mut((v / bin) as usize) {
+            if let Some(c) = counts.get_mut((u64::from(v) / bin) as usize) {
                 *c += 1;
             }
         })
@@ -176,16 +178,11 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         let share = counts
             .iter()
             .enumerate()
-            .map(|(i, &c)| (i as u32 * bin, c as f64 / n as f64))
+            .map(|(i, &c)| (i as u64 * bin, c as f64 / n as f64))
             .collect();
         series.push((name.to_string(), share));
     }
-    let x_max = series
-        .iter()
-        .flat_map(|(_, s)| s.iter().map(|p| p.0))
-        .max()
-        .unwrap_or(0)
-        + bin;
+    let x_max = bins * bin;
     let y_max = series
         .iter()
         .flat_map(|(_, s)| s.iter().map(|p| p.1))
@@ -211,7 +208,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0u32..x_max, 0f64..y_max.max(0.01))
+            .build_cartesian_2d(0u64..x_max, 0f64..y_max.max(0.01))
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
