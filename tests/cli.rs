@@ -1109,3 +1109,41 @@ fn plot_axes_cover_values_up_to_the_largest_u32() {
         }
     }
 }
+
+/// A control character is not valid XML: a title, run name or column holding one is refused,
+/// naming where it is, and no SVG is written.
+#[test]
+fn plot_refuses_control_characters_in_its_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let svg = tmp.path().join("p.svg");
+    let out = svg.to_str().unwrap();
+    let good = format!("a={}", csv.display());
+    let bad_run = format!("a\u{1b}b={}", csv.display());
+    for (args, words) in [
+        (
+            vec!["--title", "a\u{1}", &good],
+            "--title: character 2 is the control character U+0001",
+        ),
+        (
+            vec![&bad_run],
+            "name: character 2 is the control character U+001B",
+        ),
+        (
+            vec!["--column", "pl\ties", &good],
+            "--column 'pl\\ties': character 3 is the control character U+0009",
+        ),
+    ] {
+        let mut all = vec!["plot", "--out", out];
+        all.extend(args);
+        let o = run(&all, None);
+        assert_eq!(o.status.code(), Some(2), "{all:?}");
+        assert!(stderr(&o).contains(words), "{all:?}: {}", stderr(&o));
+        assert!(!svg.exists(), "{all:?}");
+    }
+    // Markup characters are text, escaped: the SVG stays valid.
+    let o = run(&["plot", "--title", "a<b & c", "--out", "-", &good], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a&lt;b &amp; c"), "{}", stdout(&o));
+}

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::histogram;
+use mancala_lab::text::quoted;
 use plotters::prelude::*;
 
 use super::MAX_INPUT;
@@ -28,6 +29,11 @@ pub struct PlotArgs {
     /// Runs to compare, each NAME=PATH/TO/games.csv ('-' reads standard input).
     #[arg(required = true)]
     runs: Vec<String>,
+}
+
+/// `text` quoted for an error message, its control characters escaped (`\u{1}`).
+fn escaped(text: &str) -> String {
+    quoted(&text.escape_debug().to_string())
 }
 
 /// What an input is called in errors.
@@ -132,12 +138,29 @@ fn first_read(path: &str, column: &str, each: impl FnMut(u32)) -> Result<(u64, S
     Ok((n, Source::Spool(spool)))
 }
 
+/// Refuses a label the chart cannot show: a control character is not valid XML (all but tab and
+/// the line breaks) or breaks the one line a label has.
+fn one_line(what: &str, text: &str) -> Result<(), String> {
+    match text.chars().enumerate().find(|(_, c)| c.is_control()) {
+        Some((k, c)) => Err(format!(
+            "{what}: character {} is the control character U+{:04X}; a label of the chart is one \
+             line of printable text",
+            k + 1,
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
+}
+
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
+    one_line("--title", &args.title)?;
+    one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
     let mut runs = Vec::new();
     for run in &args.runs {
         let (name, path) = run
             .split_once('=')
             .ok_or(format!("'{run}': expected NAME=PATH"))?;
+        one_line(&format!("run {}: name", escaped(run)), name)?;
         runs.push((name, path));
     }
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
