@@ -1147,3 +1147,31 @@ fn plot_refuses_control_characters_in_its_labels() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("a&lt;b &amp; c"), "{}", stdout(&o));
 }
+
+/// Each run needs a name (its line in the legend) of its own and a path.
+#[test]
+fn plot_runs_need_a_name_of_their_own_and_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let svg = tmp.path().join("p.svg");
+    let c = csv.to_str().unwrap();
+    let (first, again) = (format!("a={c}"), format!("a={c}"));
+    let nameless = format!("={c}");
+    for (runs, words) in [
+        (vec!["a="], "run 'a=': no path after '='"),
+        (vec![&nameless], "no name before '='"),
+        (
+            vec![first.as_str(), "b=-", &again],
+            "the name 'a' is also that of run 1",
+        ),
+        (vec!["a"], "run 'a': expected NAME=PATH"),
+    ] {
+        let mut args = vec!["plot", "--out", svg.to_str().unwrap()];
+        args.extend(runs);
+        let o = run(&args, Some("game,plies\n0,3\n"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+        assert!(!svg.exists(), "{args:?}");
+    }
+}

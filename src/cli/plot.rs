@@ -155,12 +155,31 @@ fn one_line(what: &str, text: &str) -> Result<(), String> {
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     one_line("--title", &args.title)?;
     one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
-    let mut runs = Vec::new();
+    let mut runs: Vec<(&str, &str)> = Vec::new();
     for run in &args.runs {
+        let shown = format!("run {}", escaped(run));
         let (name, path) = run
             .split_once('=')
-            .ok_or(format!("'{run}': expected NAME=PATH"))?;
-        one_line(&format!("run {}: name", escaped(run)), name)?;
+            .ok_or(format!("{shown}: expected NAME=PATH"))?;
+        if name.trim().is_empty() {
+            return Err(format!(
+                "{shown}: no name before '='; the legend names each run (NAME=PATH)"
+            ));
+        }
+        if path.is_empty() {
+            return Err(format!(
+                "{shown}: no path after '=' (NAME=PATH, '-' for standard input)"
+            ));
+        }
+        one_line(&format!("{shown}: name"), name)?;
+        if let Some(j) = runs.iter().position(|&(n, _)| n == name) {
+            return Err(format!(
+                "{shown}: the name {} is also that of run {} ({}); the legend needs a name per run",
+                escaped(name),
+                j + 1,
+                escaped(&args.runs[j])
+            ));
+        }
         runs.push((name, path));
     }
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
