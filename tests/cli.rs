@@ -1175,3 +1175,40 @@ fn plot_runs_need_a_name_of_their_own_and_a_path() {
         assert!(!svg.exists(), "{args:?}");
     }
 }
+
+/// `explain --svg` never overwrites its --position file, and a --svg that cannot be written
+/// fails, naming --svg, before the trace is printed.
+#[test]
+fn explain_checks_its_svg_before_printing_the_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (game, mv) in [("bao", "A6<*"), ("oware", "C")] {
+        let pos = tmp.path().join(format!("{game}.txt"));
+        let start = stdout(&run(&[game, "start"], None));
+        std::fs::write(&pos, &start).unwrap();
+        let p = pos.to_str().unwrap();
+        let folder = tmp.path().to_str().unwrap();
+        let missing = tmp.path().join("no/such/folder/x.svg");
+        // The same file through another spelling of its path.
+        let same = tmp.path().join(".").join(format!("{game}.txt"));
+        for (svg, words) in [
+            (p, "--svg "),
+            (same.to_str().unwrap(), "that is the --position file"),
+            (folder, "--svg "),
+            (missing.to_str().unwrap(), "--svg "),
+        ] {
+            let o = run(&[game, "explain", "--position", p, mv, "--svg", svg], None);
+            assert_eq!(o.status.code(), Some(2), "{game} --svg {svg}");
+            assert!(stderr(&o).contains(words), "{game} {svg}: {}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{game} {svg}: {}", stdout(&o));
+            assert_eq!(
+                std::fs::read_to_string(&pos).unwrap(),
+                start,
+                "{game} {svg}"
+            );
+        }
+        // The help says what --svg takes.
+        let help = stdout(&run(&[game, "explain", "--help"], None));
+        assert!(!help.contains("('-': standard output)"), "{help}");
+        assert!(help.contains("(a file, not '-'"), "{help}");
+    }
+}

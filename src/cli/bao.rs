@@ -75,7 +75,8 @@ pub enum BaoCommand {
         /// The move in KIBA notation.
         #[arg(allow_hyphen_values = true)]
         r#move: String,
-        /// Also draw the move's path on the board as SVG to this file ('-': standard output).
+        /// Also draw the move's path on the board as SVG to this file (a file, not '-': standard
+        /// output holds the trace).
         #[arg(long)]
         svg: Option<PathBuf>,
         #[command(flatten)]
@@ -204,7 +205,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
-            super::diagram::not_an_input(&out, &position)?;
+            super::diagram::not_an_input("--out", &out, &position)?;
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let svg = match r#move {
@@ -227,10 +228,17 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
-            super::diagram::svg_beside_trace(svg.as_deref())?;
+            super::diagram::svg_beside_trace(svg.as_deref(), &position)?;
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let (text, played) = play_one(&rules, &pos, &r#move)?;
+            // The drawing is written before the trace is printed: a --svg that cannot be
+            // written fails the command with nothing printed.
+            if let Some(out) = &svg {
+                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
+                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
+                super::diagram::write_svg_file("--svg", out, &picture)?;
+            }
             println!("{text} by {} ({:?} stage)", pos.to_move(), pos.stage());
             for step in &played.trace {
                 println!("  {step}");
@@ -238,9 +246,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             println!("resulting position:");
             print!("{}", position_text::print(&played.position));
             if let Some(out) = svg {
-                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
-                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
-                super::diagram::write_svg(&out, &picture)?;
+                eprintln!("wrote {}", out.display());
             }
         }
         BaoCommand::Cutoffs {

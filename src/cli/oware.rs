@@ -68,7 +68,8 @@ pub enum OwareCommand {
         position: String,
         /// The move letter.
         r#move: String,
-        /// Also draw the move on the board as SVG to this file ('-': standard output).
+        /// Also draw the move on the board as SVG to this file (a file, not '-': standard
+        /// output holds the trace).
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -200,13 +201,19 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
-            super::diagram::svg_beside_trace(svg.as_deref())?;
+            super::diagram::svg_beside_trace(svg.as_deref(), &position)?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             let mv = parse_move(&g, &r#move)?;
             let played = rules
                 .play(&g, mv)
                 .map_err(|e| format!("{} is illegal: {e}", quoted(&r#move)))?;
+            // The drawing is written before the trace is printed: a --svg that cannot be
+            // written fails the command with nothing printed.
+            if let Some(out) = &svg {
+                let picture = diagram(&g, Some((&r#move, mv, &played)))?;
+                super::diagram::write_svg_file("--svg", out, &picture)?;
+            }
             println!("{} by {}", r#move, g.position().to_move());
             for step in &played.trace {
                 println!("  {step}");
@@ -215,7 +222,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             print!("{}", played.game.position().print());
             println!("{}", result_line(&played.game));
             if let Some(out) = svg {
-                write_diagram(&g, Some((&r#move, mv, &played)), &out)?;
+                eprintln!("wrote {}", out.display());
             }
         }
         OwareCommand::Diagram {
@@ -224,17 +231,18 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
-            super::diagram::not_an_input(&out, &position)?;
+            super::diagram::not_an_input("--out", &out, &position)?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             match r#move {
-                None => write_diagram(&g, None, &out)?,
+                None => super::diagram::write_svg(&out, &diagram(&g, None)?)?,
                 Some(written) => {
                     let mv = parse_move(&g, &written)?;
                     let played = rules
                         .play(&g, mv)
                         .map_err(|e| format!("{} is illegal: {e}", quoted(&written)))?;
-                    write_diagram(&g, Some((&written, mv, &played)), &out)?;
+                    let picture = diagram(&g, Some((&written, mv, &played)))?;
+                    super::diagram::write_svg(&out, &picture)?;
                 }
             }
         }
@@ -242,13 +250,12 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Draws the position of `g` and, if given, a move played from it, as SVG to `out`.
-fn write_diagram(
+/// The SVG of the position of `g` and, if given, a move played from it.
+fn diagram(
     g: &Game,
     played: Option<(&str, Move, &mancala_lab::oware::rules::Played)>,
-    out: &std::path::Path,
-) -> Result<(), String> {
-    use super::diagram::{oware_svg, write_svg, OwareMove};
+) -> Result<String, String> {
+    use super::diagram::{oware_svg, OwareMove};
     let p = g.position();
     let pits = p.pits();
     let scores = [p.score(Side::South), p.score(Side::North)];
@@ -275,5 +282,5 @@ fn write_diagram(
             oware_svg(&pits, scores, p.to_move(), &title, Some(&m))?
         }
     };
-    write_svg(out, &svg)
+    Ok(svg)
 }
