@@ -1212,3 +1212,45 @@ fn explain_checks_its_svg_before_printing_the_trace() {
         assert!(help.contains("(a file, not '-'"), "{help}");
     }
 }
+
+/// `inconsistencies --update` leaves a user's `PATH.tmp` alone, and through a symbolic link
+/// updates the file linked to, keeping the link.
+#[cfg(unix)]
+#[test]
+fn inconsistencies_update_keeps_other_files_and_follows_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let catalog = real.join("oware.md");
+    let original = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/findings/oware.md"
+    ))
+    .unwrap();
+    std::fs::write(&catalog, &original).unwrap();
+    let link = tmp.path().join("oware.md");
+    std::os::unix::fs::symlink("real/oware.md", &link).unwrap();
+    let theirs = tmp.path().join("oware.md.tmp");
+    std::fs::write(&theirs, "a user's file").unwrap();
+    let o = run(
+        &[
+            "inconsistencies",
+            "--game",
+            "oware",
+            "--games",
+            "3",
+            "--update",
+            link.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "a user's file");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let updated = std::fs::read_to_string(&catalog).unwrap();
+    assert_ne!(updated, original);
+    assert!(updated.ends_with(&stdout(&o)), "{updated}");
+    // Nothing else was left in either folder.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 3);
+    assert_eq!(std::fs::read_dir(&real).unwrap().count(), 1);
+}
