@@ -1254,3 +1254,43 @@ fn inconsistencies_update_keeps_other_files_and_follows_links() {
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 3);
     assert_eq!(std::fs::read_dir(&real).unwrap().count(), 1);
 }
+
+/// A move after the end of an Oware game is refused because the game is over, with the clause
+/// that ended it, whichever side's letter it is (the other side's letter was refused as "North
+/// is to move").
+#[test]
+fn oware_replay_past_the_end_says_the_game_is_over() {
+    use mancala_lab::oware::notation::print_transcript;
+    use mancala_lab::oware::{Rules, Variant};
+    let rules = Rules::new(Variant::SHEET);
+    let mut g = rules.new_game();
+    let mut moves = Vec::new();
+    // A fixed walk through the legal moves, to the end of the game.
+    while g.outcome().is_none() {
+        assert!(moves.len() < 100_000, "no end");
+        let legal = rules.legal_moves(&g);
+        let mv = legal[(moves.len() * 7 + 3) % legal.len()];
+        moves.push((g.position().to_move(), mv));
+        g = rules.play(&g, mv).unwrap().game;
+    }
+    let clause = g.outcome().unwrap().clause;
+    let ply = moves.len() + 1;
+    let transcript = print_transcript(&moves);
+    for extra in ["A", "a"] {
+        let o = run(
+            &["oware", "replay", "-"],
+            Some(&format!("{transcript}{extra}\n")),
+        );
+        assert_eq!(o.status.code(), Some(2), "{extra}: {}", stderr(&o));
+        let want = format!("ply {ply} '{extra}' is illegal: the game is over (oware {clause})");
+        assert!(stderr(&o).contains(&want), "{extra}: {}", stderr(&o));
+    }
+    // Without the extra move the transcript replays to the end.
+    let o = run(&["oware", "replay", "-"], Some(&transcript));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("(oware {clause})")),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -184,7 +184,9 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
                     w.column,
                     i + 1
                 );
-                if w.side != g.position().to_move() {
+                // A finished game takes no move, whoever's letter it is: the play below says so
+                // with its clause.
+                if g.outcome().is_none() && w.side != g.position().to_move() {
                     return Err(format!("{place}: {} is to move", g.position().to_move()));
                 }
                 g = rules
