@@ -72,8 +72,8 @@ pub struct TranscriptError {
 }
 
 /// Parses a transcript: move letters separated by white space, optionally with move numbers
-/// (`1.` or `1:`) before the first move of each pair, which must count the pairs from 1 and be
-/// followed by a move; `#` and `;` start comments that run to the end of the line. Linear in the
+/// (digits then one `.` or `:`, as `1.` or `1:`) before the first move of each pair, which must
+/// count the pairs from 1 and be followed by a move; `#` and `;` start comments that run to the end of the line. Linear in the
 /// length of the text.
 pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError> {
     let mut out = Vec::new();
@@ -88,8 +88,18 @@ pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError>
                 found: token.to_string(),
                 problem,
             };
-            let number = token.trim_end_matches(['.', ':']);
-            if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+            if token.starts_with(|c: char| c.is_ascii_digit()) {
+                // spec: oware O.7.2 a move number is digits, then one '.' or ':'
+                let number = token
+                    .strip_suffix(['.', ':'])
+                    .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "malformed move number {}: a move number is digits then one '.' or \
+                             ':' (1. or 1:)",
+                            quoted(token)
+                        ))
+                    })?;
                 // spec: oware O.7.2 move numbers are optional; one written must count the pairs
                 let want = out.len() / 2 + 1;
                 if out.len() % 2 == 1 || number.parse::<usize>().ok() != Some(want) {
@@ -200,6 +210,31 @@ mod tests {
             assert!(e.to_string().contains("move number"), "{e}");
         }
         assert_eq!(parse_transcript("1. C f 2. A a 3: B\n").unwrap().len(), 5);
+    }
+
+    #[test]
+    fn a_move_number_is_digits_then_one_dot_or_colon() {
+        for (text, at) in [
+            ("1 C f\n", (1, 1)),
+            ("1.. C f\n", (1, 1)),
+            ("1..... C f\n", (1, 1)),
+            ("1.: C f\n", (1, 1)),
+            ("1:. C f\n", (1, 1)),
+            ("1. C f 2.. A a\n", (1, 8)),
+            ("1. C f\n  2;3 A a\n", (2, 3)),
+            ("1.C f\n", (1, 1)),
+            ("1x. C f\n", (1, 1)),
+            ("1. C f\n2 A\n", (2, 1)),
+        ] {
+            let e = parse_transcript(text).unwrap_err();
+            assert_eq!((e.line, e.column), at, "{text:?}: {e}");
+            assert!(
+                e.to_string().contains("malformed move number"),
+                "{text:?}: {e}"
+            );
+        }
+        // Both marks, and leading zeros (the number counts).
+        assert_eq!(parse_transcript("1. C f\n02: A a\n").unwrap().len(), 4);
     }
 
     #[test]
