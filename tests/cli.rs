@@ -1294,3 +1294,34 @@ fn oware_replay_past_the_end_says_the_game_is_over() {
         stdout(&o)
     );
 }
+
+/// `oware replay` reads its transcript as it plays: memory stays near the input's size (the
+/// whole move list took 13 times that), and the first illegal move ends the replay.
+#[cfg(target_os = "linux")]
+#[test]
+fn oware_replay_stops_at_the_first_illegal_move_within_the_input_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big = tmp.path().join("big.txt");
+    // 40 MB of South's moves: the second is illegal (North is to move).
+    std::fs::write(&big, "C ".repeat(20_000_000)).unwrap();
+    // At most 250 MB of address space: the input, the program and some room, not 13 copies.
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 250000; exec \"$0\" oware replay \"$1\"",
+            env!("CARGO_BIN_EXE_mancala-lab"),
+            big.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 1, column 3: ply 2 'C': North is to move"),
+        "{}",
+        stderr(&o)
+    );
+    // A fault in the text after an illegal move is not reached.
+    let o = run(&["oware", "replay", "-"], Some("1. C C\n2. ???\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ply 2 'C'"), "{}", stderr(&o));
+}

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use mancala_lab::oware::notation::parse_transcript;
+use mancala_lab::oware::notation::transcript_moves;
 use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
 use mancala_lab::text::quoted;
@@ -174,9 +174,10 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
         OwareCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
-            let moves = parse_transcript(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut g = rules.new_game();
-            for (i, w) in moves.iter().enumerate() {
+            // Read as played: the first fault, in the text or in play, ends the replay.
+            for (i, w) in transcript_moves(&text).enumerate() {
+                let w = w.map_err(|e| format!("{file}: {e}"))?;
                 let letter = w.mv.letter(w.side);
                 let place = format!(
                     "{file}: line {}, column {}: ply {} '{letter}'",
