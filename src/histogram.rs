@@ -23,7 +23,7 @@ pub enum HistogramError {
         source: csv::Error,
     },
     /// No column of that name.
-    #[error("{label}: no column '{name}'")]
+    #[error("{label}: no column {}", crate::text::quoted(.name))]
     NoColumn {
         /// The input's name.
         label: String,

@@ -60,7 +60,7 @@ pub const LOCK: &str = ".lock";
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
     /// Reading or writing a file failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", crate::text::shown_path(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -68,7 +68,7 @@ pub enum StudyError {
         source: std::io::Error,
     },
     /// The output folder could not be created.
-    #[error("--out {}: {source}", .dir.display())]
+    #[error("--out {}: {source}", crate::text::shown_path(.dir))]
     MakeDir {
         /// The folder.
         dir: PathBuf,
@@ -76,14 +76,17 @@ pub enum StudyError {
         source: std::io::Error,
     },
     /// A file stands where the output folder should be.
-    #[error("--out {}: a file, not a folder; choose a folder for the results", .0.display())]
+    #[error(
+        "--out {}: a file, not a folder; choose a folder for the results",
+        crate::text::shown_path(.0)
+    )]
     NotAFolder(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
         "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
          another --out (a lock left by a job that no longer runs may be removed by hand)",
-        .dir.display(),
-        .lock.display()
+        crate::text::shown_path(.dir),
+        crate::text::shown_path(.lock)
     )]
     Locked {
         /// The folder.
@@ -94,12 +97,12 @@ pub enum StudyError {
         holder: String,
     },
     /// The lock could not be taken, even after removing a stale one.
-    #[error("{}: could not take the lock", .0.display())]
+    #[error("{}: could not take the lock", crate::text::shown_path(.0))]
     LockNotTaken(PathBuf),
     /// The folder holds a run that is not to be overwritten.
     #[error(
         "{} already holds a run ({}); {}--force replaces it, or choose another --out",
-        .dir.display(),
+        crate::text::shown_path(.dir),
         .files.join(", "),
         if *.resume_hint { "--resume continues it, " } else { "" }
     )]
@@ -115,7 +118,7 @@ pub enum StudyError {
     #[error(transparent)]
     Json(#[from] serde_json::Error),
     /// The manifest is not a manifest.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", crate::text::shown_path(.path))]
     BadManifest {
         /// The manifest file.
         path: PathBuf,
@@ -126,7 +129,7 @@ pub enum StudyError {
     #[error(transparent)]
     Game(#[from] UnknownGame),
     /// A line of games.csv does not match the manifest.
-    #[error("{}: line {line}: {source}", .path.display())]
+    #[error("{}: line {line}: {source}", crate::text::shown_path(.path))]
     Row {
         /// games.csv.
         path: PathBuf,
@@ -140,7 +143,7 @@ pub enum StudyError {
         "{}: the {rows} rows counted by {manifest} are not the rows it recorded (bytes {bytes} \
          vs {recorded_bytes}, CRC-32 {crc:08x} vs {recorded_crc:08x}): changed since they were \
          written",
-        .path.display(),
+        crate::text::shown_path(.path),
         manifest = MANIFEST
     )]
     Changed {
@@ -158,7 +161,7 @@ pub enum StudyError {
         recorded_crc: u32,
     },
     /// A `--shard` that is not `K/N` with 1 <= K <= N.
-    #[error("--shard '{0}': expected K/N with 1 <= K <= N")]
+    #[error("--shard {}: expected K/N with 1 <= K <= N", crate::text::quoted(.0))]
     BadShard(String),
 }
 
@@ -177,7 +180,7 @@ pub enum RowError {
     #[error(
         "{} holds {complete} complete rows but {manifest} counts {counted} (rows lost or cut); \
          the folder cannot be used as it is",
-        .path.display(),
+        crate::text::shown_path(.path),
         manifest = MANIFEST
     )]
     Cut {

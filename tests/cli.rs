@@ -1325,3 +1325,54 @@ fn oware_replay_stops_at_the_first_illegal_move_within_the_input_size() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("ply 2 'C'"), "{}", stderr(&o));
 }
+
+/// A huge option value or path is cut in the error message (its start and its length), never
+/// repeated whole.
+#[test]
+fn huge_option_values_and_paths_are_cut_in_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let run_arg = format!("a={}", csv.display());
+    let long = "x".repeat(100_000);
+    let missing = format!("/nonexistent/{long}");
+    let svg = tmp.path().join("p.svg");
+    let svg = svg.to_str().unwrap();
+    let start = "tests/examples/bao-start.txt";
+    for args in [
+        vec!["stats", "--shard", &long],
+        vec!["stats", "--games", "1", "--out", &missing],
+        vec!["stats", "--variant", &long],
+        vec!["stats", "--game", "oware", "--variant", &long],
+        vec!["plot", "--column", &long, "--out", svg, &run_arg],
+        vec!["bao", "moves", "--position", &missing],
+        vec!["oware", "moves", "--position", &missing],
+        vec!["oware", "replay", &missing],
+        vec!["bao", "diagram", "--position", start, "--out", &missing],
+        vec![
+            "bao",
+            "explain",
+            "--position",
+            start,
+            "A6<*",
+            "--svg",
+            &missing,
+        ],
+    ] {
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{}", &args[..2].join(" "));
+        let err = stderr(&o);
+        assert!(
+            err.len() < 1_000,
+            "{}: {} bytes: {}",
+            args[..2].join(" "),
+            err.len(),
+            &err[..300]
+        );
+        assert!(
+            err.contains("characters)"),
+            "{}: {err}",
+            args[..2].join(" ")
+        );
+    }
+}

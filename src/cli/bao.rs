@@ -9,7 +9,7 @@ use mancala_lab::bao::position_text;
 use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::variant::InfiniteMoves;
 use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
-use mancala_lab::text::quoted;
+use mancala_lab::text::{quoted, shown_path};
 
 use super::read_input;
 
@@ -129,7 +129,7 @@ fn play_one(
 
 fn load_position(path: &str) -> Result<Position, String> {
     let text = read_input(path)?;
-    position_text::parse(&text).map_err(|e| format!("{path}: {e}"))
+    position_text::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))
 }
 
 /// Runs a `bao` subcommand.
@@ -174,6 +174,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
         BaoCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
+            let file = shown_path(&file);
             let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut pos = Position::start();
             for ply in &transcript.plies {

@@ -6,6 +6,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use mancala_lab::bao::trace::{Event, SidePit, Step};
 use mancala_lab::bao::{Direction, Pit, Position, Row, Rules, Side, Stage};
+use mancala_lab::text::shown_path;
 
 /// Steps drawn on the board and listed under it; a longer move's rest is counted, not drawn.
 pub const MAX_STEPS: usize = 40;
@@ -591,7 +592,7 @@ pub fn write_svg(out: &std::path::Path, svg: &str) -> Result<(), String> {
 
 /// Writes `svg` to the file `out`, given as `option`; the error names the option.
 pub fn write_svg_file(option: &str, out: &std::path::Path, svg: &str) -> Result<(), String> {
-    std::fs::write(out, svg).map_err(|e| format!("{option} {}: {e}", out.display()))
+    std::fs::write(out, svg).map_err(|e| format!("{option} {}: {e}", shown_path(out)))
 }
 
 /// Refuses an output `option` (`--out`, `--svg`) that names the `--position` file itself (it
@@ -604,7 +605,7 @@ pub fn not_an_input(option: &str, out: &std::path::Path, position: &str) -> Resu
     if same {
         return Err(format!(
             "{option} {}: that is the --position file; write the diagram elsewhere",
-            out.display()
+            shown_path(out)
         ));
     }
     Ok(())

@@ -32,41 +32,42 @@ const MAX_CATALOG: u64 = 64 << 20;
 /// `game`'s catalog, readable, and writable where the update writes (the file, and its folder,
 /// where the new text is written first).
 fn catalog_head(path: &str, game: GameKind) -> Result<String, String> {
+    let shown = mancala_lab::text::shown_path(path);
     // A pipe or device would block or never end: only a regular file is a catalog.
-    let meta = std::fs::metadata(path).map_err(|e| format!("--update {path}: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(|e| format!("--update {shown}: {e}"))?;
     if !meta.is_file() {
-        return Err(format!("--update {path}: not a regular file"));
+        return Err(format!("--update {shown}: not a regular file"));
     }
     if meta.len() > MAX_CATALOG {
         return Err(format!(
-            "--update {path}: more than {} MiB, not a findings catalog",
+            "--update {shown}: more than {} MiB, not a findings catalog",
             MAX_CATALOG >> 20
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--update {path}: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--update {shown}: {e}"))?;
     let title = match game {
         GameKind::Bao => "# Bao la Kiswahili",
         GameKind::Oware => "# Oware",
     };
     if !text.starts_with(title) {
         return Err(format!(
-            "--update {path}: not the {game} catalog (its first line does not start with '{title}')"
+            "--update {shown}: not the {game} catalog (its first line does not start with '{title}')"
         ));
     }
     let Some(at) = text.find(MARKER) else {
         return Err(format!(
-            "--update {path}: no line '{MARKER}' to update after"
+            "--update {shown}: no line '{MARKER}' to update after"
         ));
     };
     std::fs::OpenOptions::new()
         .append(true)
         .open(path)
-        .map_err(|e| format!("--update {path}: cannot be written: {e}"))?;
+        .map_err(|e| format!("--update {shown}: cannot be written: {e}"))?;
     // The update writes a new file in the folder of the catalog (of its target, for a link) and
     // renames it over the catalog: try it, with a name of its own, removed at once.
     let target = mancala_lab::study::link_target(path.as_ref());
     mancala_lab::study::temporary_beside(&target)
-        .map_err(|e| format!("--update {path}: cannot write a file beside it: {e}"))?;
+        .map_err(|e| format!("--update {shown}: cannot write a file beside it: {e}"))?;
     Ok(text[..at].to_string())
 }
 

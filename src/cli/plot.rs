@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::histogram;
-use mancala_lab::text::quoted;
+use mancala_lab::text::{quoted, shown_path};
 use plotters::prelude::*;
 
 use super::MAX_INPUT;
@@ -41,7 +41,7 @@ fn label(path: &str) -> String {
     if path == "-" {
         "standard input".into()
     } else {
-        path.into()
+        shown_path(path)
     }
 }
 
@@ -58,7 +58,9 @@ impl Source {
     /// The second read of the run.
     fn reopen(&self) -> Result<std::fs::File, String> {
         match self {
-            Source::File(path) => std::fs::File::open(path).map_err(|e| format!("{path}: {e}")),
+            Source::File(path) => {
+                std::fs::File::open(path).map_err(|e| format!("{}: {e}", label(path)))
+            }
             Source::Spool(spool) => {
                 let mut f = spool
                     .try_clone()
@@ -189,8 +191,9 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     for &(_, path) in &runs {
         if out_file.is_some() && std::fs::canonicalize(path).ok() == out_file {
             return Err(format!(
-                "--out {}: that is the input {path}; write the plot elsewhere",
-                args.out.display()
+                "--out {}: that is the input {}; write the plot elsewhere",
+                shown_path(&args.out),
+                label(path)
             ));
         }
     }
@@ -233,7 +236,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     let to_stdout = args.out.as_os_str() == "-";
     let mut svg = String::new();
     {
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.out.display());
+        let err = |e: &dyn std::fmt::Display| format!("--out {}: {e}", shown_path(&args.out));
         let root = if to_stdout {
             SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area()
         } else {

@@ -21,6 +21,8 @@ use mancala_lab::study::{
     write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
 };
 
+use mancala_lab::text::{quoted, shown_path};
+
 use super::{interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
 
 #[derive(Args)]
@@ -126,14 +128,14 @@ fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> 
     if &old.job != job {
         return Err(format!(
             "--resume: {} changed while the job was checked; run it again",
-            path.display()
+            shown_path(path)
         ));
     }
     let span = old.end_game.checked_sub(old.first_game);
     if span.is_none_or(|span| old.games_done > span) {
         return Err(format!(
             "--resume: {} counts {} games done in games {}..{}; the folder cannot be used as it is",
-            path.display(),
+            shown_path(path),
             old.games_done,
             old.first_game,
             old.end_game
@@ -145,7 +147,7 @@ fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> 
     if names != want {
         return Err(format!(
             "--resume: {}: clause_events name {} clauses, not the {} the {} engines count",
-            path.display(),
+            shown_path(path),
             names.len(),
             want.len(),
             job.game
@@ -196,7 +198,7 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
         Err(format!(
             "--resume: {option} {given} differs from the job in {} ({option} {kept}); leave it \
              out, or start a new run in another --out",
-            manifest.display()
+            shown_path(manifest)
         ))
     };
     macro_rules! check {
@@ -376,7 +378,7 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
         other => return Err(format!("engine '{other}' (known: optimized, reference)")),
     };
     let engine = AnyEngine::new(game, &job.variant, engine_kind)
-        .map_err(|e| format!("--variant {}: {e}", job.variant))?;
+        .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let threads = args
         .threads
@@ -434,7 +436,7 @@ fn open_study(
         if (old.first_game, old.end_game) != (c.first, c.end) {
             return Err(format!(
                 "--resume: {} covers games {}..{}, the job {}..{}",
-                args.out.join(MANIFEST).display(),
+                shown_path(args.out.join(MANIFEST)),
                 old.first_game,
                 old.end_game,
                 c.first,
@@ -446,9 +448,9 @@ fn open_study(
             let f = OpenOptions::new()
                 .write(true)
                 .open(&games_path)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+                .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
             f.set_len(v.end)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+                .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
         }
         (summary, hasher) = (v.summary, v.hasher);
         manifest.games_done = old.games_done;
@@ -457,7 +459,7 @@ fn open_study(
         manifest.clause_events = old.clause_events;
     } else {
         fs::write(&games_path, header(c.game))
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
     }
     save_manifest(&args.out, &manifest).map_err(|e| e.to_string())?;
     Ok((manifest, summary, hasher))
@@ -481,7 +483,7 @@ fn play_rows(
     let file = OpenOptions::new()
         .append(true)
         .open(&games_path)
-        .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
     let mut file = BufWriter::with_capacity(1 << 20, file);
     let start = c.first + manifest.games_done;
     let size = chunk_size(&c.engine, c.policy);
@@ -490,7 +492,7 @@ fn play_rows(
     let mut failed: Option<String> = None;
     let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
         file.flush()
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
         save_manifest(&args.out, m).map_err(|e| e.to_string())
     };
     super::in_order(
@@ -503,7 +505,7 @@ fn play_rows(
         },
         |_, chunk| {
             if let Err(e) = file.write_all(chunk.text.as_bytes()) {
-                failed = Some(format!("{}: {e}", games_path.display()));
+                failed = Some(format!("{}: {e}", shown_path(&games_path)));
                 return false;
             }
             hasher.update(chunk.text.as_bytes());
@@ -548,7 +550,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if same_dir(s, out) {
             return Err(format!(
                 "--out {} is one of the shards being merged; choose another folder",
-                out.display()
+                shown_path(out)
             ));
         }
     }
@@ -569,7 +571,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if same_job(m) != same_job(&base) {
             return Err(format!(
                 "{}: a shard of a different job ({:?} vs {:?})",
-                shards[i].join(MANIFEST).display(),
+                shown_path(shards[i].join(MANIFEST)),
                 same_job(m),
                 same_job(&base)
             ));
@@ -578,7 +580,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             return Err(format!(
                 "{}: covers games {}..{}, but the next game to merge is {expected} (a shard \
                  missing or given twice)",
-                shards[i].display(),
+                shown_path(&shards[i]),
                 m.first_game,
                 m.end_game
             ));
@@ -586,7 +588,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if m.games_done != m.end_game - m.first_game {
             return Err(format!(
                 "{}: unfinished ({} of {} games); finish it with --resume",
-                shards[i].display(),
+                shown_path(&shards[i]),
                 m.games_done,
                 m.end_game - m.first_game
             ));
@@ -605,7 +607,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if v.extra > 0 {
             return Err(format!(
                 "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
-                shards[i].join(GAMES).display(),
+                shown_path(shards[i].join(GAMES)),
                 v.extra,
                 parts[i].games_done
             ));
@@ -640,9 +642,9 @@ fn write_merged(
         .map_err(|e| e.to_string())?;
     let mut w = BufWriter::with_capacity(
         1 << 20,
-        File::create(tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+        File::create(tmp).map_err(|e| format!("{}: {e}", shown_path(tmp)))?,
     );
-    let werr = |e: std::io::Error| format!("{}: {e}", tmp.display());
+    let werr = |e: std::io::Error| format!("{}: {e}", shown_path(tmp));
     w.write_all(header(game).as_bytes()).map_err(werr)?;
     let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
     let mut events: BTreeMap<String, u64> = BTreeMap::new();
@@ -663,7 +665,7 @@ fn write_merged(
     }
     w.flush().map_err(werr)?;
     drop(w);
-    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", shown_path(out)))?;
     let merged = Manifest {
         command: command_line(),
         job: Job {
@@ -732,7 +734,7 @@ pub fn check(args: &StatsArgs) -> Result<(), String> {
         .map(|e| e.to_string())
         .collect();
     if errors.len() == games.len() {
-        return Err(format!("--variant {v}: {}", errors.join("; ")));
+        return Err(format!("--variant {}: {}", quoted(v), errors.join("; ")));
     }
     Ok(())
 }
