@@ -6,6 +6,11 @@ use std::io::Read;
 /// Most bins a chart draws.
 pub const MAX_BINS: u64 = 10_000;
 
+/// Most bytes one line of the CSV may hold (a games.csv line holds about 100): a longer one is
+/// refused as soon as it is seen, so a file without line breaks (`/dev/zero`) neither fills
+/// memory nor is read to its end.
+pub const MAX_LINE: u64 = 64 << 10;
+
 /// Why a column could not be read or drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum HistogramError {
@@ -18,7 +23,7 @@ pub enum HistogramError {
         source: csv::Error,
     },
     /// No column of that name.
-    #[error("{label}: no column '{name}'")]
+    #[error("{label}: no column {}", crate::text::quoted(.name))]
     NoColumn {
         /// The input's name.
         label: String,
@@ -34,6 +39,17 @@ pub enum HistogramError {
         row: u64,
         /// What the CSV reader found.
         source: csv::Error,
+    },
+    /// A line longer than [`MAX_LINE`] bytes.
+    #[error(
+        "{label}: row {row}: more than {} KiB without a line break; not a CSV of games",
+        MAX_LINE >> 10
+    )]
+    LineTooLong {
+        /// The input's name.
+        label: String,
+        /// The row (the header is row 1).
+        row: u64,
     },
     /// A value that is not a `u32`.
     #[error(
@@ -80,14 +96,29 @@ pub fn each_value(
     name: &str,
     mut each: impl FnMut(u32),
 ) -> Result<u64, HistogramError> {
-    let mut r = csv::Reader::from_reader(std::io::BufReader::new(input));
-    let headers = r
-        .headers()
-        .map_err(|source| HistogramError::Header {
-            label: label.into(),
-            source,
-        })?
-        .clone();
+    let mut guard = LineGuard {
+        input,
+        run: 0,
+        too_long: false,
+    };
+    let mut r = csv::Reader::from_reader(&mut guard);
+    let headers = match r.headers() {
+        Ok(h) => h.clone(),
+        Err(source) => {
+            drop(r);
+            return Err(if guard.too_long {
+                HistogramError::LineTooLong {
+                    label: label.into(),
+                    row: 1,
+                }
+            } else {
+                HistogramError::Header {
+                    label: label.into(),
+                    source,
+                }
+            });
+        }
+    };
     let i = headers
         .iter()
         .position(|h| h == name)
@@ -97,14 +128,26 @@ pub fn each_value(
         })?;
     let mut rec = csv::StringRecord::new();
     let mut n = 0u64;
-    while r
-        .read_record(&mut rec)
-        .map_err(|source| HistogramError::Row {
-            label: label.into(),
-            row: n + 2,
-            source,
-        })?
-    {
+    loop {
+        match r.read_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(source) => {
+                drop(r);
+                return Err(if guard.too_long {
+                    HistogramError::LineTooLong {
+                        label: label.into(),
+                        row: n + 2,
+                    }
+                } else {
+                    HistogramError::Row {
+                        label: label.into(),
+                        row: n + 2,
+                        source,
+                    }
+                });
+            }
+        }
         let v = rec.get(i).unwrap_or("");
         each(v.parse().map_err(|_| HistogramError::NotANumber {
             label: label.into(),
@@ -115,6 +158,33 @@ pub fn each_value(
         n += 1;
     }
     Ok(n)
+}
+
+/// `input`, failing once a line runs past [`MAX_LINE`] bytes.
+struct LineGuard<R> {
+    input: R,
+    /// Bytes since the last line break.
+    run: u64,
+    too_long: bool,
+}
+
+impl<R: Read> Read for LineGuard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        // The first piece continues the line of the last read; the last one runs on.
+        let mut pieces = buf[..n].split(|b| *b == b'\n' || *b == b'\r');
+        self.run += pieces.next().map_or(0, |p| p.len() as u64);
+        let mut longest = self.run;
+        for piece in pieces {
+            self.run = piece.len() as u64;
+            longest = longest.max(self.run);
+        }
+        if longest > MAX_LINE {
+            self.too_long = true;
+            return Err(std::io::Error::other("line too long"));
+        }
+        Ok(n)
+    }
 }
 
 /// The default bin width for values up to `max`: 1, 2, 5, 10, 20, 50, ... giving at most 200 bins.
@@ -161,6 +231,34 @@ mod tests {
         assert_eq!(auto_bin(300), 2);
         assert!(bins(u32::MAX, Some(1), "plies").is_err());
         assert!(bins(5, Some(0), "plies").is_err());
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_refused_where_it_is() {
+        let long = "9".repeat(MAX_LINE as usize + 1);
+        let e = each_value(long.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+        assert!(
+            matches!(e, HistogramError::LineTooLong { row: 1, .. }),
+            "{e}"
+        );
+        let text = format!("game,plies\r\n0,1\r\n1,{long}\r\n");
+        let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.csv: row 3: more than 64 KiB without a line break; not a CSV of games"
+        );
+        // A line of exactly the limit is read, whatever the size of the reads.
+        let fits = format!("game,plies\n0,{}\n", "0".repeat(MAX_LINE as usize - 2));
+        let mut values = Vec::new();
+        let one_byte_reads = std::io::BufReader::with_capacity(1, fits.as_bytes());
+        assert_eq!(
+            each_value(one_byte_reads, "a.csv", "plies", |v| values.push(v)).unwrap(),
+            1
+        );
+        assert_eq!(values, [0]);
+        // An endless input without line breaks stops at the limit.
+        let e = each_value(std::io::repeat(0), "zero", "plies", |_| {}).unwrap_err();
+        assert!(matches!(e, HistogramError::LineTooLong { .. }), "{e}");
     }
 
     /// The messages `plot` shows, word for word as they were when they were strings.

@@ -76,7 +76,7 @@ pub const LOCK: &str = ".lock";
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
     /// Reading or writing a file failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", crate::text::shown_path(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -84,7 +84,7 @@ pub enum StudyError {
         source: std::io::Error,
     },
     /// The output folder could not be created.
-    #[error("--out {}: {source}", .dir.display())]
+    #[error("--out {}: {source}", crate::text::shown_path(.dir))]
     MakeDir {
         /// The folder.
         dir: PathBuf,
@@ -92,14 +92,17 @@ pub enum StudyError {
         source: std::io::Error,
     },
     /// A file stands where the output folder should be.
-    #[error("--out {}: a file, not a folder; choose a folder for the results", .0.display())]
+    #[error(
+        "--out {}: a file, not a folder; choose a folder for the results",
+        crate::text::shown_path(.0)
+    )]
     NotAFolder(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
         "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
          another --out",
-        .dir.display(),
-        .lock.display()
+        crate::text::shown_path(.dir),
+        crate::text::shown_path(.lock)
     )]
     Locked {
         /// The folder.
@@ -110,12 +113,12 @@ pub enum StudyError {
         holder: String,
     },
     /// The lock file kept changing under the job taking it.
-    #[error("{}: could not take the lock", .0.display())]
+    #[error("{}: could not take the lock", crate::text::shown_path(.0))]
     LockNotTaken(PathBuf),
     /// The folder holds a run that is not to be overwritten.
     #[error(
         "{} already holds a run ({}); {}--force replaces it, or choose another --out",
-        .dir.display(),
+        crate::text::shown_path(.dir),
         .files.join(", "),
         if *.resume_hint { "--resume continues it, " } else { "" }
     )]
@@ -131,7 +134,7 @@ pub enum StudyError {
     #[error(transparent)]
     Json(#[from] serde_json::Error),
     /// The manifest is not a manifest.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", crate::text::shown_path(.path))]
     BadManifest {
         /// The manifest file.
         path: PathBuf,
@@ -142,14 +145,14 @@ pub enum StudyError {
     #[error(
         "{}: edited since the job wrote it (its manifest_crc32 does not match its fields); \
          start the run again with --force",
-        .0.display()
+        crate::text::shown_path(.0)
     )]
     ManifestEdited(PathBuf),
     /// The manifest names an unknown game.
     #[error(transparent)]
     Game(#[from] UnknownGame),
     /// A line of games.csv does not match the manifest.
-    #[error("{}: line {line}: {source}", .path.display())]
+    #[error("{}: line {line}: {source}", crate::text::shown_path(.path))]
     Row {
         /// games.csv.
         path: PathBuf,
@@ -163,7 +166,7 @@ pub enum StudyError {
         "{}: the {rows} rows counted by {manifest} are not the rows it recorded (bytes {bytes} \
          vs {recorded_bytes}, CRC-32 {crc:08x} vs {recorded_crc:08x}): changed since they were \
          written",
-        .path.display(),
+        crate::text::shown_path(.path),
         manifest = MANIFEST
     )]
     Changed {
@@ -181,7 +184,7 @@ pub enum StudyError {
         recorded_crc: u32,
     },
     /// A `--shard` that is not `K/N` with 1 <= K <= N.
-    #[error("--shard '{0}': expected K/N with 1 <= K <= N")]
+    #[error("--shard {}: expected K/N with 1 <= K <= N", crate::text::quoted(.0))]
     BadShard(String),
 }
 
@@ -200,7 +203,7 @@ pub enum RowError {
     #[error(
         "{} holds {complete} complete rows but {manifest} counts {counted} (rows lost or cut); \
          the folder cannot be used as it is",
-        .path.display(),
+        crate::text::shown_path(.path),
         manifest = MANIFEST
     )]
     Cut {
@@ -401,19 +404,63 @@ pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
     })
 }
 
-/// Writes `text` to a sibling file and renames it over `path`.
+/// Writes `text` to a new file beside `path` with a unique name, then renames it over `path`, so
+/// a reader sees the old file or the new one, never a part. A symbolic link at `path` is followed:
+/// the file it points to is replaced and the link stays. The new file gets the permissions any new
+/// file gets (0644 under the usual umask), and on any failure the temporary file is removed.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    let written = fs::write(&tmp, text)
-        .map_err(io(&tmp))
-        .and_then(|()| fs::rename(&tmp, path).map_err(io(path)));
-    // A full disk leaves no half-written sibling behind.
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
+    let target = link_target(path);
+    let mut tmp = temporary_beside(&target)?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.flush())
+        .map_err(io(tmp.path()))?;
+    // A failed rename hands the file back, and dropping it removes it.
+    tmp.persist(&target).map_err(|e| StudyError::Io {
+        path: target.clone(),
+        source: e.error,
+    })?;
+    Ok(())
+}
+
+/// A new, uniquely named file in the folder of `path` (`.NAME.XXXXXX.tmp`), removed when dropped
+/// unless renamed, created with the mode a new file gets.
+pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(path.file_name().unwrap_or_default());
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Narrowed by the umask, as for any new file (tempfile's own default is 0600).
+        builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    written
+    builder.tempfile_in(dir).map_err(io(dir))
+}
+
+/// The file a chain of symbolic links at `path` ends at (`path` itself when it is not a link),
+/// whether or not that file exists yet.
+pub fn link_target(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    // As many links as the system follows before it reports a loop.
+    for _ in 0..40 {
+        match fs::read_link(&at) {
+            // A relative link is relative to the folder holding it.
+            Ok(next) => {
+                at = match at.parent() {
+                    Some(dir) => dir.join(next),
+                    None => next,
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    at
 }
 
 /// Writes the manifest of `dir`.
@@ -607,17 +654,67 @@ pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), 
 mod tests {
     use super::*;
 
-    /// A write that fails leaves neither the target changed nor its `.tmp` sibling behind.
+    /// A write that fails leaves neither the target changed nor a temporary file behind.
     #[test]
     fn a_failed_atomic_write_leaves_no_temporary_file() {
-        let dir = std::env::temp_dir().join(format!("mancala-lab-atomic-{}", std::process::id()));
-        let target = dir.join("summary.csv");
-        // A folder in the file's place: the rename fails after the sibling was written.
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("summary.csv");
+        // A folder in the file's place: the rename fails after the temporary file was written.
         fs::create_dir_all(target.join("inside")).unwrap();
         assert!(write_atomic(&target, "metric,value\n").is_err());
-        assert!(!dir.join("summary.csv.tmp").exists());
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["summary.csv"]);
         assert!(target.join("inside").is_dir());
-        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The temporary file has a name of its own (a user's `NAME.tmp` is left alone), and the
+    /// written file gets the permissions of any new file in that folder.
+    #[test]
+    fn an_atomic_write_keeps_other_files_and_normal_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("summary.csv");
+        let theirs = dir.path().join("summary.csv.tmp");
+        fs::write(&theirs, "mine").unwrap();
+        write_atomic(&target, "metric,value\n").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "metric,value\n");
+        assert_eq!(fs::read_to_string(&theirs).unwrap(), "mine");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            let plain = dir.path().join("plain");
+            fs::write(&plain, "").unwrap();
+            assert_eq!(mode(&target), mode(&plain));
+        }
+    }
+
+    /// A symbolic link is followed: its target gets the text, the link stays a link.
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_through_a_link_updates_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("data");
+        fs::create_dir(&real).unwrap();
+        fs::write(real.join("catalog.md"), "old").unwrap();
+        let link = dir.path().join("catalog.md");
+        // Relative to the link's folder; then a link to that link.
+        std::os::unix::fs::symlink("data/catalog.md", &link).unwrap();
+        let again = dir.path().join("again.md");
+        std::os::unix::fs::symlink(&link, &again).unwrap();
+        write_atomic(&again, "new").unwrap();
+        assert_eq!(fs::read_to_string(real.join("catalog.md")).unwrap(), "new");
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert!(fs::symlink_metadata(&again).unwrap().is_symlink());
+        // A dangling link is followed too: the file is made where it points.
+        let dangling = dir.path().join("later.md");
+        std::os::unix::fs::symlink("data/later.md", &dangling).unwrap();
+        write_atomic(&dangling, "made").unwrap();
+        assert_eq!(fs::read_to_string(real.join("later.md")).unwrap(), "made");
+        assert!(fs::symlink_metadata(&dangling).unwrap().is_symlink());
     }
 
     /// The messages the command line shows, word for word as they were when they were strings.

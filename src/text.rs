@@ -1,6 +1,6 @@
 //! Splitting a line of text into whitespace-separated words with their character columns, in
 //! one pass (the parsers of positions, notation and transcripts share it), and quoting a word of
-//! the input in an error message without repeating all of a huge one.
+//! the input or a file path in an error message without repeating all of a huge one.
 
 /// Characters of a token an error message repeats; a longer token is cut after them.
 pub const QUOTED_CHARS: usize = 40;
@@ -16,6 +16,20 @@ pub fn quoted(token: &str) -> String {
             &token[..cut],
             token.chars().count()
         ),
+    }
+}
+
+/// Characters of a file path an error message repeats; a longer path is cut after them.
+pub const PATH_CHARS: usize = 256;
+
+/// A file path for an error message, as written (unquoted, like the system's own messages):
+/// whole if it has at most [`PATH_CHARS`] characters, otherwise its first [`PATH_CHARS`]
+/// characters, `…` and its length in characters, so a hostile path never floods the message.
+pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
+    let text = path.as_ref().to_string_lossy();
+    match text.char_indices().nth(PATH_CHARS) {
+        None => text.into_owned(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
     }
 }
 
@@ -40,7 +54,7 @@ pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{quoted, words, QUOTED_CHARS};
+    use super::{quoted, shown_path, words, PATH_CHARS, QUOTED_CHARS};
 
     #[test]
     fn quoted_tokens_are_bounded() {
@@ -52,6 +66,18 @@ mod tests {
         assert_eq!(
             q,
             format!("'{}…' (20000000 characters)", "é".repeat(QUOTED_CHARS))
+        );
+    }
+
+    #[test]
+    fn shown_paths_are_bounded() {
+        assert_eq!(shown_path("out/games.csv"), "out/games.csv");
+        let exact = "d/".repeat(PATH_CHARS / 2);
+        assert_eq!(shown_path(&exact), exact);
+        let long = format!("/tmp/{}", "é".repeat(100_000));
+        assert_eq!(
+            shown_path(&long),
+            format!("/tmp/{}… (100005 characters)", "é".repeat(PATH_CHARS - 5))
         );
     }
 

@@ -1034,3 +1034,411 @@ fn long_jobs_show_progress_on_a_terminal() {
         );
     }
 }
+
+/// The games.csv header of Oware studies, for hand-made plot inputs.
+const OWARE_HEADER: &str = "game,variant,policy,plies,winner,end_clause,seeds_captured_south,\
+                            seeds_captured_north,score_south,score_north,undefined_cases";
+
+/// `plot` copies a pipe to read it twice: the copy has no name in the temporary folder (nothing
+/// can be left behind however plot ends), it stops at 256 MiB, and an input without line breaks
+/// is refused at once.
+#[test]
+fn plot_copies_pipes_within_bounds_and_without_a_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spool_dir = tmp.path().join("spool");
+    std::fs::create_dir(&spool_dir).unwrap();
+    let out = tmp.path().join("p.svg");
+    let plot = |input: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args([
+                "plot",
+                "--out",
+                out.to_str().unwrap(),
+                &format!("a={input}"),
+            ])
+            .env("TMPDIR", &spool_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let row = "0,sheet,random,55,South,O.4.2,23,23,25,23,0\n";
+    let spooled = || std::fs::read_dir(&spool_dir).unwrap().count();
+    // Killed while it copies: no file there, during the copy or after.
+    let mut child = plot("-");
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(format!("{OWARE_HEADER}\n{}", row.repeat(10_000)).as_bytes())
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(spooled(), 0, "a named copy while reading");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(spooled(), 0, "a copy left behind");
+    // More than 256 MiB of valid rows: refused, not copied to its end.
+    let mut child = plot("-");
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = row.repeat(20_000);
+        let mut sent = input
+            .write_all(format!("{OWARE_HEADER}\n").as_bytes())
+            .is_ok() as u64;
+        while sent < 400 << 20 && input.write_all(chunk.as_bytes()).is_ok() {
+            sent += chunk.len() as u64;
+        }
+        sent
+    });
+    let o = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap() < 400 << 20, "read past the limit");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard input: more than 256 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(spooled(), 0);
+    // An endless device without line breaks stops at the first line.
+    let o = run_within(&["plot", "--out", out.to_str().unwrap(), "a=/dev/zero"], 10);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/zero: row 1: more than 64 KiB without a line break"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+/// The values of a plot's x-axis ticks (its integer labels) and the x pixel of every point of
+/// its lines (the series and their legend samples).
+fn plot_x_axis(svg: &str) -> (Vec<u64>, Vec<i64>) {
+    let ticks = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let inner = &t[t.find('>')? + 1..t.find("</text>")?];
+            inner.trim().parse().ok()
+        })
+        .collect();
+    let points = svg
+        .split("stroke-width=\"2\" points=\"")
+        .skip(1)
+        .flat_map(|p| {
+            p[..p.find('"').unwrap()]
+                .split_whitespace()
+                .map(|xy| xy.split(',').next().unwrap().parse().unwrap())
+                .collect::<Vec<i64>>()
+        })
+        .collect();
+    (ticks, points)
+}
+
+/// Values up to u32::MAX, whatever the bin width: the x axis reaches past the largest value and
+/// every point is drawn inside the chart (bin edges past 2^32 once wrapped round to small
+/// numbers).
+#[test]
+fn plot_axes_cover_values_up_to_the_largest_u32() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("max.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "{OWARE_HEADER}\n0,sheet,random,4294967295,South,O.4.2,23,23,25,23,0\n\
+             1,sheet,random,0,South,O.4.2,23,23,25,23,0\n"
+        ),
+    )
+    .unwrap();
+    let run_arg = format!("a={}", csv.display());
+    for bin in [None, Some("429497"), Some("2147483648"), Some("4294967295")] {
+        let mut args = vec!["plot", "--out", "-", &run_arg];
+        if let Some(b) = bin {
+            args.extend(["--bin", b]);
+        }
+        let o = run(&args, None);
+        assert!(o.status.success(), "{bin:?}: {}", stderr(&o));
+        let (ticks, points) = plot_x_axis(&stdout(&o));
+        assert!(ticks.len() >= 2, "{bin:?}: ticks {ticks:?}");
+        let step = ticks[1] - ticks[0];
+        assert!(
+            ticks.windows(2).all(|w| w[1] == w[0] + step),
+            "{bin:?}: {ticks:?}"
+        );
+        // The axis runs past the last tick by less than a step, and so past the largest value.
+        assert!(
+            ticks[ticks.len() - 1] + step > 4_294_967_295,
+            "{bin:?}: ticks {ticks:?} stop short of 4294967295"
+        );
+        // The chart spans x = 72 (margin 12 + label area 60) to 788 (800 less the margin).
+        assert!(points.len() >= 2, "{bin:?}");
+        for x in points {
+            assert!((72..=788).contains(&x), "{bin:?}: a point at x = {x}");
+        }
+    }
+}
+
+/// A control character is not valid XML: a title, run name or column holding one is refused,
+/// naming where it is, and no SVG is written.
+#[test]
+fn plot_refuses_control_characters_in_its_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let svg = tmp.path().join("p.svg");
+    let out = svg.to_str().unwrap();
+    let good = format!("a={}", csv.display());
+    let bad_run = format!("a\u{1b}b={}", csv.display());
+    for (args, words) in [
+        (
+            vec!["--title", "a\u{1}", &good],
+            "--title: character 2 is the control character U+0001",
+        ),
+        (
+            vec![&bad_run],
+            "name: character 2 is the control character U+001B",
+        ),
+        (
+            vec!["--column", "pl\ties", &good],
+            "--column 'pl\\ties': character 3 is the control character U+0009",
+        ),
+    ] {
+        let mut all = vec!["plot", "--out", out];
+        all.extend(args);
+        let o = run(&all, None);
+        assert_eq!(o.status.code(), Some(2), "{all:?}");
+        assert!(stderr(&o).contains(words), "{all:?}: {}", stderr(&o));
+        assert!(!svg.exists(), "{all:?}");
+    }
+    // Markup characters are text, escaped: the SVG stays valid.
+    let o = run(&["plot", "--title", "a<b & c", "--out", "-", &good], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a&lt;b &amp; c"), "{}", stdout(&o));
+}
+
+/// Each run needs a name (its line in the legend) of its own and a path.
+#[test]
+fn plot_runs_need_a_name_of_their_own_and_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let svg = tmp.path().join("p.svg");
+    let c = csv.to_str().unwrap();
+    let (first, again) = (format!("a={c}"), format!("a={c}"));
+    let nameless = format!("={c}");
+    for (runs, words) in [
+        (vec!["a="], "run 'a=': no path after '='"),
+        (vec![&nameless], "no name before '='"),
+        (
+            vec![first.as_str(), "b=-", &again],
+            "the name 'a' is also that of run 1",
+        ),
+        (vec!["a"], "run 'a': expected NAME=PATH"),
+    ] {
+        let mut args = vec!["plot", "--out", svg.to_str().unwrap()];
+        args.extend(runs);
+        let o = run(&args, Some("game,plies\n0,3\n"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+        assert!(!svg.exists(), "{args:?}");
+    }
+}
+
+/// `explain --svg` never overwrites its --position file, and a --svg that cannot be written
+/// fails, naming --svg, before the trace is printed.
+#[test]
+fn explain_checks_its_svg_before_printing_the_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (game, mv) in [("bao", "A6<*"), ("oware", "C")] {
+        let pos = tmp.path().join(format!("{game}.txt"));
+        let start = stdout(&run(&[game, "start"], None));
+        std::fs::write(&pos, &start).unwrap();
+        let p = pos.to_str().unwrap();
+        let folder = tmp.path().to_str().unwrap();
+        let missing = tmp.path().join("no/such/folder/x.svg");
+        // The same file through another spelling of its path.
+        let same = tmp.path().join(".").join(format!("{game}.txt"));
+        for (svg, words) in [
+            (p, "--svg "),
+            (same.to_str().unwrap(), "that is the --position file"),
+            (folder, "--svg "),
+            (missing.to_str().unwrap(), "--svg "),
+        ] {
+            let o = run(&[game, "explain", "--position", p, mv, "--svg", svg], None);
+            assert_eq!(o.status.code(), Some(2), "{game} --svg {svg}");
+            assert!(stderr(&o).contains(words), "{game} {svg}: {}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{game} {svg}: {}", stdout(&o));
+            assert_eq!(
+                std::fs::read_to_string(&pos).unwrap(),
+                start,
+                "{game} {svg}"
+            );
+        }
+        // The help says what --svg takes.
+        let help = stdout(&run(&[game, "explain", "--help"], None));
+        assert!(!help.contains("('-': standard output)"), "{help}");
+        assert!(help.contains("(a file, not '-'"), "{help}");
+    }
+}
+
+/// `inconsistencies --update` leaves a user's `PATH.tmp` alone, and through a symbolic link
+/// updates the file linked to, keeping the link.
+#[cfg(unix)]
+#[test]
+fn inconsistencies_update_keeps_other_files_and_follows_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let catalog = real.join("oware.md");
+    let original = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/findings/oware.md"
+    ))
+    .unwrap();
+    std::fs::write(&catalog, &original).unwrap();
+    let link = tmp.path().join("oware.md");
+    std::os::unix::fs::symlink("real/oware.md", &link).unwrap();
+    let theirs = tmp.path().join("oware.md.tmp");
+    std::fs::write(&theirs, "a user's file").unwrap();
+    let o = run(
+        &[
+            "inconsistencies",
+            "--game",
+            "oware",
+            "--games",
+            "3",
+            "--update",
+            link.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "a user's file");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let updated = std::fs::read_to_string(&catalog).unwrap();
+    assert_ne!(updated, original);
+    assert!(updated.ends_with(&stdout(&o)), "{updated}");
+    // Nothing else was left in either folder.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 3);
+    assert_eq!(std::fs::read_dir(&real).unwrap().count(), 1);
+}
+
+/// A move after the end of an Oware game is refused because the game is over, with the clause
+/// that ended it, whichever side's letter it is (the other side's letter was refused as "North
+/// is to move").
+#[test]
+fn oware_replay_past_the_end_says_the_game_is_over() {
+    use mancala_lab::oware::notation::print_transcript;
+    use mancala_lab::oware::{Rules, Variant};
+    let rules = Rules::new(Variant::SHEET);
+    let mut g = rules.new_game();
+    let mut moves = Vec::new();
+    // A fixed walk through the legal moves, to the end of the game.
+    while g.outcome().is_none() {
+        assert!(moves.len() < 100_000, "no end");
+        let legal = rules.legal_moves(&g);
+        let mv = legal[(moves.len() * 7 + 3) % legal.len()];
+        moves.push((g.position().to_move(), mv));
+        g = rules.play(&g, mv).unwrap().game;
+    }
+    let clause = g.outcome().unwrap().clause;
+    let ply = moves.len() + 1;
+    let transcript = print_transcript(&moves);
+    for extra in ["A", "a"] {
+        let o = run(
+            &["oware", "replay", "-"],
+            Some(&format!("{transcript}{extra}\n")),
+        );
+        assert_eq!(o.status.code(), Some(2), "{extra}: {}", stderr(&o));
+        let want = format!("ply {ply} '{extra}' is illegal: the game is over (oware {clause})");
+        assert!(stderr(&o).contains(&want), "{extra}: {}", stderr(&o));
+    }
+    // Without the extra move the transcript replays to the end.
+    let o = run(&["oware", "replay", "-"], Some(&transcript));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("(oware {clause})")),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `oware replay` reads its transcript as it plays: memory stays near the input's size (the
+/// whole move list took 13 times that), and the first illegal move ends the replay.
+#[cfg(target_os = "linux")]
+#[test]
+fn oware_replay_stops_at_the_first_illegal_move_within_the_input_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big = tmp.path().join("big.txt");
+    // 40 MB of South's moves: the second is illegal (North is to move).
+    std::fs::write(&big, "C ".repeat(20_000_000)).unwrap();
+    // At most 250 MB of address space: the input, the program and some room, not 13 copies.
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 250000; exec \"$0\" oware replay \"$1\"",
+            env!("CARGO_BIN_EXE_mancala-lab"),
+            big.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 1, column 3: ply 2 'C': North is to move"),
+        "{}",
+        stderr(&o)
+    );
+    // A fault in the text after an illegal move is not reached.
+    let o = run(&["oware", "replay", "-"], Some("1. C C\n2. ???\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ply 2 'C'"), "{}", stderr(&o));
+}
+
+/// A huge option value or path is cut in the error message (its start and its length), never
+/// repeated whole.
+#[test]
+fn huge_option_values_and_paths_are_cut_in_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let run_arg = format!("a={}", csv.display());
+    let long = "x".repeat(100_000);
+    let missing = format!("/nonexistent/{long}");
+    let svg = tmp.path().join("p.svg");
+    let svg = svg.to_str().unwrap();
+    let start = "tests/examples/bao-start.txt";
+    for args in [
+        vec!["stats", "--shard", &long],
+        vec!["stats", "--games", "1", "--out", &missing],
+        vec!["stats", "--variant", &long],
+        vec!["stats", "--game", "oware", "--variant", &long],
+        vec!["plot", "--column", &long, "--out", svg, &run_arg],
+        vec!["bao", "moves", "--position", &missing],
+        vec!["oware", "moves", "--position", &missing],
+        vec!["oware", "replay", &missing],
+        vec!["bao", "diagram", "--position", start, "--out", &missing],
+        vec![
+            "bao",
+            "explain",
+            "--position",
+            start,
+            "A6<*",
+            "--svg",
+            &missing,
+        ],
+    ] {
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{}", &args[..2].join(" "));
+        let err = stderr(&o);
+        assert!(
+            err.len() < 1_000,
+            "{}: {} bytes: {}",
+            args[..2].join(" "),
+            err.len(),
+            &err[..300]
+        );
+        assert!(
+            err.contains("characters)"),
+            "{}: {err}",
+            args[..2].join(" ")
+        );
+    }
+}

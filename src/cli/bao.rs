@@ -9,7 +9,7 @@ use mancala_lab::bao::position_text;
 use mancala_lab::bao::transcript::Transcript;
 use mancala_lab::bao::variant::InfiniteMoves;
 use mancala_lab::bao::{MoveText, Position, Rules, Side, Variant};
-use mancala_lab::text::quoted;
+use mancala_lab::text::{quoted, shown_path};
 
 use super::read_input;
 
@@ -75,7 +75,8 @@ pub enum BaoCommand {
         /// The move in KIBA notation.
         #[arg(allow_hyphen_values = true)]
         r#move: String,
-        /// Also draw the move's path on the board as SVG to this file ('-': standard output).
+        /// Also draw the move's path on the board as SVG to this file (a file, not '-': standard
+        /// output holds the trace).
         #[arg(long)]
         svg: Option<PathBuf>,
         #[command(flatten)]
@@ -128,7 +129,7 @@ fn play_one(
 
 fn load_position(path: &str) -> Result<Position, String> {
     let text = read_input(path)?;
-    position_text::parse(&text).map_err(|e| format!("{path}: {e}"))
+    position_text::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))
 }
 
 /// Runs a `bao` subcommand.
@@ -173,6 +174,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
         BaoCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
+            let file = shown_path(&file);
             let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut pos = Position::start();
             for ply in &transcript.plies {
@@ -204,7 +206,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
-            super::diagram::not_an_input(&out, &position)?;
+            super::diagram::not_an_input("--out", &out, &position)?;
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let svg = match r#move {
@@ -227,10 +229,17 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
-            super::diagram::svg_beside_trace(svg.as_deref())?;
+            super::diagram::svg_beside_trace(svg.as_deref(), &position)?;
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let (text, played) = play_one(&rules, &pos, &r#move)?;
+            // The drawing is written before the trace is printed: a --svg that cannot be
+            // written fails the command with nothing printed.
+            if let Some(out) = &svg {
+                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
+                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
+                super::diagram::write_svg_file("--svg", out, &picture)?;
+            }
             println!("{text} by {} ({:?} stage)", pos.to_move(), pos.stage());
             for step in &played.trace {
                 println!("  {step}");
@@ -238,9 +247,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             println!("resulting position:");
             print!("{}", position_text::print(&played.position));
             if let Some(out) = svg {
-                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
-                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
-                super::diagram::write_svg(&out, &picture)?;
+                eprintln!("wrote {}", out.display());
             }
         }
         BaoCommand::Cutoffs {

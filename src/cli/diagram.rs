@@ -6,6 +6,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use mancala_lab::bao::trace::{Event, SidePit, Step};
 use mancala_lab::bao::{Direction, Pit, Position, Row, Rules, Side, Stage};
+use mancala_lab::text::shown_path;
 
 /// Steps drawn on the board and listed under it; a longer move's rest is counted, not drawn.
 pub const MAX_STEPS: usize = 40;
@@ -150,12 +151,14 @@ fn side_panel(
     Ok(())
 }
 
-/// Refuses `--svg -` beside a trace: standard output holds the trace.
-pub fn svg_beside_trace(svg: Option<&std::path::Path>) -> Result<(), String> {
-    if svg.is_some_and(|p| p.as_os_str() == "-") {
+/// Refuses an `--svg` beside a trace that cannot take the drawing: `-` (standard output holds
+/// the trace) or the `--position` file itself (it would be overwritten).
+pub fn svg_beside_trace(svg: Option<&std::path::Path>, position: &str) -> Result<(), String> {
+    let Some(svg) = svg else { return Ok(()) };
+    if svg.as_os_str() == "-" {
         return Err("--svg -: standard output holds the trace; name a file".into());
     }
-    Ok(())
+    not_an_input("--svg", svg, position)
 }
 
 /// The pits a sowing of `seeds` from `first` passes, its last pit last (one lap at most drawn).
@@ -581,22 +584,28 @@ pub fn write_svg(out: &std::path::Path, svg: &str) -> Result<(), String> {
         print!("{svg}");
         Ok(())
     } else {
-        std::fs::write(out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
+        write_svg_file("--out", out, svg)?;
         eprintln!("wrote {}", out.display());
         Ok(())
     }
 }
 
-/// Refuses an `--out` that names the `--position` file itself (it would be overwritten).
-pub fn not_an_input(out: &std::path::Path, position: &str) -> Result<(), String> {
+/// Writes `svg` to the file `out`, given as `option`; the error names the option.
+pub fn write_svg_file(option: &str, out: &std::path::Path, svg: &str) -> Result<(), String> {
+    std::fs::write(out, svg).map_err(|e| format!("{option} {}: {e}", shown_path(out)))
+}
+
+/// Refuses an output `option` (`--out`, `--svg`) that names the `--position` file itself (it
+/// would be overwritten).
+pub fn not_an_input(option: &str, out: &std::path::Path, position: &str) -> Result<(), String> {
     let same = position != "-"
         && out.as_os_str() != "-"
         && std::fs::canonicalize(out)
             .is_ok_and(|o| std::fs::canonicalize(position).is_ok_and(|p| p == o));
     if same {
         return Err(format!(
-            "--out {}: that is the --position file; write the diagram elsewhere",
-            out.display()
+            "{option} {}: that is the --position file; write the diagram elsewhere",
+            shown_path(out)
         ));
     }
     Ok(())

@@ -26,7 +26,11 @@ pub const MAX_INPUT: u64 = 256 << 20;
 /// Reads a file, or standard input for `-`, of at most [`MAX_INPUT`] bytes; the error names the
 /// path.
 pub fn read_input(path: &str) -> Result<String, String> {
-    let name = if path == "-" { "standard input" } else { path };
+    let name = if path == "-" {
+        "standard input".to_string()
+    } else {
+        mancala_lab::text::shown_path(path)
+    };
     let mut bytes = Vec::new();
     let read = if path == "-" {
         std::io::stdin()

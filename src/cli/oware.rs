@@ -4,10 +4,10 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use mancala_lab::oware::notation::parse_transcript;
+use mancala_lab::oware::notation::transcript_moves;
 use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
-use mancala_lab::text::quoted;
+use mancala_lab::text::{quoted, shown_path};
 
 use super::read_input;
 
@@ -68,7 +68,8 @@ pub enum OwareCommand {
         position: String,
         /// The move letter.
         r#move: String,
-        /// Also draw the move on the board as SVG to this file ('-': standard output).
+        /// Also draw the move on the board as SVG to this file (a file, not '-': standard
+        /// output holds the trace).
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -93,7 +94,7 @@ pub enum OwareCommand {
 
 fn load(rules: &Rules, path: &str) -> Result<Game, String> {
     let text = read_input(path)?;
-    let pos = Position::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))?;
     Ok(rules.game_from(pos))
 }
 
@@ -173,9 +174,11 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
         OwareCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
-            let moves = parse_transcript(&text).map_err(|e| format!("{file}: {e}"))?;
+            let file = shown_path(&file);
             let mut g = rules.new_game();
-            for (i, w) in moves.iter().enumerate() {
+            // Read as played: the first fault, in the text or in play, ends the replay.
+            for (i, w) in transcript_moves(&text).enumerate() {
+                let w = w.map_err(|e| format!("{file}: {e}"))?;
                 let letter = w.mv.letter(w.side);
                 let place = format!(
                     "{file}: line {}, column {}: ply {} '{letter}'",
@@ -183,7 +186,9 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
                     w.column,
                     i + 1
                 );
-                if w.side != g.position().to_move() {
+                // A finished game takes no move, whoever's letter it is: the play below says so
+                // with its clause.
+                if g.outcome().is_none() && w.side != g.position().to_move() {
                     return Err(format!("{place}: {} is to move", g.position().to_move()));
                 }
                 g = rules
@@ -200,13 +205,19 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             svg,
             rules,
         } => {
-            super::diagram::svg_beside_trace(svg.as_deref())?;
+            super::diagram::svg_beside_trace(svg.as_deref(), &position)?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             let mv = parse_move(&g, &r#move)?;
             let played = rules
                 .play(&g, mv)
                 .map_err(|e| format!("{} is illegal: {e}", quoted(&r#move)))?;
+            // The drawing is written before the trace is printed: a --svg that cannot be
+            // written fails the command with nothing printed.
+            if let Some(out) = &svg {
+                let picture = diagram(&g, Some((&r#move, mv, &played)))?;
+                super::diagram::write_svg_file("--svg", out, &picture)?;
+            }
             println!("{} by {}", r#move, g.position().to_move());
             for step in &played.trace {
                 println!("  {step}");
@@ -215,7 +226,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             print!("{}", played.game.position().print());
             println!("{}", result_line(&played.game));
             if let Some(out) = svg {
-                write_diagram(&g, Some((&r#move, mv, &played)), &out)?;
+                eprintln!("wrote {}", out.display());
             }
         }
         OwareCommand::Diagram {
@@ -224,17 +235,18 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             out,
             rules,
         } => {
-            super::diagram::not_an_input(&out, &position)?;
+            super::diagram::not_an_input("--out", &out, &position)?;
             let rules = rules.rules()?;
             let g = load(&rules, &position)?;
             match r#move {
-                None => write_diagram(&g, None, &out)?,
+                None => super::diagram::write_svg(&out, &diagram(&g, None)?)?,
                 Some(written) => {
                     let mv = parse_move(&g, &written)?;
                     let played = rules
                         .play(&g, mv)
                         .map_err(|e| format!("{} is illegal: {e}", quoted(&written)))?;
-                    write_diagram(&g, Some((&written, mv, &played)), &out)?;
+                    let picture = diagram(&g, Some((&written, mv, &played)))?;
+                    super::diagram::write_svg(&out, &picture)?;
                 }
             }
         }
@@ -242,13 +254,12 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Draws the position of `g` and, if given, a move played from it, as SVG to `out`.
-fn write_diagram(
+/// The SVG of the position of `g` and, if given, a move played from it.
+fn diagram(
     g: &Game,
     played: Option<(&str, Move, &mancala_lab::oware::rules::Played)>,
-    out: &std::path::Path,
-) -> Result<(), String> {
-    use super::diagram::{oware_svg, write_svg, OwareMove};
+) -> Result<String, String> {
+    use super::diagram::{oware_svg, OwareMove};
     let p = g.position();
     let pits = p.pits();
     let scores = [p.score(Side::South), p.score(Side::North)];
@@ -275,5 +286,5 @@ fn write_diagram(
             oware_svg(&pits, scores, p.to_move(), &title, Some(&m))?
         }
     };
-    write_svg(out, &svg)
+    Ok(svg)
 }

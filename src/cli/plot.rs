@@ -1,11 +1,15 @@
 //! `mancala-lab plot`: distributions of a games.csv column as an SVG line chart, one line per run.
 
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::histogram;
+use mancala_lab::text::{quoted, shown_path};
 use plotters::prelude::*;
+
+use super::MAX_INPUT;
 
 #[derive(Args)]
 pub struct PlotArgs {
@@ -27,55 +31,157 @@ pub struct PlotArgs {
     runs: Vec<String>,
 }
 
-/// Streams the values of column `name` of the CSV file `file` (named `path` in errors) to `each`.
-fn each_value(
-    file: &std::path::Path,
-    path: &str,
-    name: &str,
-    each: impl FnMut(u32),
-) -> Result<u64, String> {
-    let f = std::fs::File::open(file).map_err(|e| format!("{path}: {e}"))?;
-    histogram::each_value(f, path, name, each).map_err(|e| e.to_string())
+/// `text` quoted for an error message, its control characters escaped (`\u{1}`).
+fn escaped(text: &str) -> String {
+    quoted(&text.escape_debug().to_string())
 }
 
-/// A copy of standard input or of a pipe in a temporary file, removed when dropped: the runs are
-/// read twice (range, then bins) without keeping their values in memory.
-struct Spool(std::path::PathBuf);
-
-impl Drop for Spool {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+/// What an input is called in errors.
+fn label(path: &str) -> String {
+    if path == "-" {
+        "standard input".into()
+    } else {
+        shown_path(path)
     }
 }
 
-/// A file holding the run at `path` ('-': standard input) that can be read twice: a regular file
-/// as it is, anything else copied to a temporary file first.
-fn readable_twice(path: &str, k: usize) -> Result<(std::path::PathBuf, Option<Spool>), String> {
+/// One run's games, read twice (range, then bins) without keeping their values in memory: a
+/// regular file is opened again; standard input, a pipe or a device is copied to an unnamed
+/// temporary file on the first read (at most [`MAX_INPUT`] bytes), which the system removes
+/// however the process ends.
+enum Source {
+    File(String),
+    Spool(std::fs::File),
+}
+
+impl Source {
+    /// The second read of the run.
+    fn reopen(&self) -> Result<std::fs::File, String> {
+        match self {
+            Source::File(path) => {
+                std::fs::File::open(path).map_err(|e| format!("{}: {e}", label(path)))
+            }
+            Source::Spool(spool) => {
+                let mut f = spool
+                    .try_clone()
+                    .map_err(|e| format!("temporary file: {e}"))?;
+                f.seek(SeekFrom::Start(0))
+                    .map_err(|e| format!("temporary file: {e}"))?;
+                Ok(f)
+            }
+        }
+    }
+}
+
+/// The input, copied to `spool` as it is read; fails past [`MAX_INPUT`] bytes.
+struct Spooling<'a, R> {
+    input: R,
+    spool: &'a mut std::fs::File,
+    copied: u64,
+    too_big: bool,
+    write_error: Option<std::io::Error>,
+}
+
+impl<R: Read> Read for Spooling<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        if self.copied + n as u64 > MAX_INPUT {
+            self.too_big = true;
+            return Err(std::io::Error::other("too big"));
+        }
+        if let Err(e) = self.spool.write_all(&buf[..n]) {
+            let kind = e.kind();
+            self.write_error = Some(e);
+            return Err(kind.into());
+        }
+        self.copied += n as u64;
+        Ok(n)
+    }
+}
+
+/// The first read of the run at `path` ('-': standard input): streams the values of `column`
+/// to `each`, and returns how many there were and how to read them again.
+fn first_read(path: &str, column: &str, each: impl FnMut(u32)) -> Result<(u64, Source), String> {
+    let name = label(path);
     let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if regular {
-        return Ok((path.into(), None));
+        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let n = histogram::each_value(f, &name, column, each).map_err(|e| e.to_string())?;
+        return Ok((n, Source::File(path.into())));
     }
-    let spool = Spool(
-        std::env::temp_dir().join(format!("mancala-lab-plot-{}-{k}.csv", std::process::id())),
-    );
-    let mut out =
-        std::fs::File::create(&spool.0).map_err(|e| format!("{}: {e}", spool.0.display()))?;
-    let copied = if path == "-" {
-        std::io::copy(&mut std::io::stdin().lock(), &mut out)
-    } else {
-        let mut input = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        std::io::copy(&mut input, &mut out)
+    let mut spool = tempfile::tempfile().map_err(|e| format!("{name}: a temporary copy: {e}"))?;
+    let read = |input: &mut dyn Read, spool: &mut std::fs::File| {
+        let mut spooling = Spooling {
+            input,
+            spool,
+            copied: 0,
+            too_big: false,
+            write_error: None,
+        };
+        match histogram::each_value(&mut spooling, &name, column, each) {
+            Ok(n) => Ok(n),
+            Err(_) if spooling.too_big => Err(format!(
+                "{name}: more than {} MiB; a pipe or standard input is copied to be read \
+                 twice, up to that size: save it to a file and plot the file",
+                MAX_INPUT >> 20
+            )),
+            Err(e) => Err(match spooling.write_error {
+                Some(w) => format!("{name}: a temporary copy: {w}"),
+                None => e.to_string(),
+            }),
+        }
     };
-    copied.map_err(|e| format!("{path}: {e}"))?;
-    Ok((spool.0.clone(), Some(spool)))
+    let n = if path == "-" {
+        read(&mut std::io::stdin().lock(), &mut spool)?
+    } else {
+        let mut input = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        read(&mut input, &mut spool)?
+    };
+    Ok((n, Source::Spool(spool)))
+}
+
+/// Refuses a label the chart cannot show: a control character is not valid XML (all but tab and
+/// the line breaks) or breaks the one line a label has.
+fn one_line(what: &str, text: &str) -> Result<(), String> {
+    match text.chars().enumerate().find(|(_, c)| c.is_control()) {
+        Some((k, c)) => Err(format!(
+            "{what}: character {} is the control character U+{:04X}; a label of the chart is one \
+             line of printable text",
+            k + 1,
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
 }
 
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
-    let mut runs = Vec::new();
+    one_line("--title", &args.title)?;
+    one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
+    let mut runs: Vec<(&str, &str)> = Vec::new();
     for run in &args.runs {
+        let shown = format!("run {}", escaped(run));
         let (name, path) = run
             .split_once('=')
-            .ok_or(format!("'{run}': expected NAME=PATH"))?;
+            .ok_or(format!("{shown}: expected NAME=PATH"))?;
+        if name.trim().is_empty() {
+            return Err(format!(
+                "{shown}: no name before '='; the legend names each run (NAME=PATH)"
+            ));
+        }
+        if path.is_empty() {
+            return Err(format!(
+                "{shown}: no path after '=' (NAME=PATH, '-' for standard input)"
+            ));
+        }
+        one_line(&format!("{shown}: name"), name)?;
+        if let Some(j) = runs.iter().position(|&(n, _)| n == name) {
+            return Err(format!(
+                "{shown}: the name {} is also that of run {} ({}); the legend needs a name per run",
+                escaped(name),
+                j + 1,
+                escaped(&args.runs[j])
+            ));
+        }
         runs.push((name, path));
     }
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
@@ -85,46 +191,43 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     for &(_, path) in &runs {
         if out_file.is_some() && std::fs::canonicalize(path).ok() == out_file {
             return Err(format!(
-                "--out {}: that is the input {path}; write the plot elsewhere",
-                args.out.display()
+                "--out {}: that is the input {}; write the plot elsewhere",
+                shown_path(&args.out),
+                label(path)
             ));
         }
     }
     // Each run is read twice (range, then bins), so the memory does not grow with its length.
-    let mut files = Vec::new();
-    for (k, &(_, path)) in runs.iter().enumerate() {
-        files.push(readable_twice(path, k)?);
-    }
+    let mut sources = Vec::new();
     let mut max = 0u32;
-    for (&(_, path), (file, _)) in runs.iter().zip(&files) {
-        let n = each_value(file, path, &args.column, |v| max = max.max(v))?;
+    for &(_, path) in &runs {
+        let (n, source) = first_read(path, &args.column, |v| max = max.max(v))?;
         if n == 0 {
-            return Err(format!("{path}: no games"));
+            return Err(format!("{}: no games", label(path)));
         }
+        sources.push(source);
     }
     let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
-    let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
-    for (&(name, path), (file, _)) in runs.iter().zip(&files) {
+    // Bin edges run to bins * bin, past u32::MAX for the largest values: u64 throughout.
+    let bin = u64::from(bin);
+    let mut series: Vec<(String, Vec<(u64, f64)>)> = Vec::new();
+    for (&(name, path), source) in runs.iter().zip(&sources) {
         let mut counts = vec![0u64; bins as usize];
-        let n = each_value(file, path, &args.column, |v| {
+        let n = histogram::each_value(source.reopen()?, &label(path), &args.column, |v| {
             // A file changed between the two reads is caught, not indexed out of range.
-            if let Some(c) = counts.get_mut((v / bin) as usize) {
+            if let Some(c) = counts.get_mut((u64::from(v) / bin) as usize) {
                 *c += 1;
             }
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         let share = counts
             .iter()
             .enumerate()
-            .map(|(i, &c)| (i as u32 * bin, c as f64 / n as f64))
+            .map(|(i, &c)| (i as u64 * bin, c as f64 / n as f64))
             .collect();
         series.push((name.to_string(), share));
     }
-    let x_max = series
-        .iter()
-        .flat_map(|(_, s)| s.iter().map(|p| p.0))
-        .max()
-        .unwrap_or(0)
-        + bin;
+    let x_max = bins * bin;
     let y_max = series
         .iter()
         .flat_map(|(_, s)| s.iter().map(|p| p.1))
@@ -133,7 +236,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     let to_stdout = args.out.as_os_str() == "-";
     let mut svg = String::new();
     {
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.out.display());
+        let err = |e: &dyn std::fmt::Display| format!("--out {}: {e}", shown_path(&args.out));
         let root = if to_stdout {
             SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area()
         } else {
@@ -150,7 +253,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0u32..x_max, 0f64..y_max.max(0.01))
+            .build_cartesian_2d(0u64..x_max, 0f64..y_max.max(0.01))
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()

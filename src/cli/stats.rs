@@ -21,6 +21,8 @@ use mancala_lab::study::{
     verify_rows, write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
 };
 
+use mancala_lab::text::{quoted, shown_path};
+
 use super::{interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
 
 #[derive(Args)]
@@ -126,14 +128,14 @@ fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> 
     if &old.job != job {
         return Err(format!(
             "--resume: {} changed while the job was checked; run it again",
-            path.display()
+            shown_path(path)
         ));
     }
     let span = old.end_game.checked_sub(old.first_game);
     if span.is_none_or(|span| old.games_done > span) {
         return Err(format!(
             "--resume: {} counts {} games done in games {}..{}; the folder cannot be used as it is",
-            path.display(),
+            shown_path(path),
             old.games_done,
             old.first_game,
             old.end_game
@@ -145,7 +147,7 @@ fn check_resumable(old: &Manifest, job: &Job, counted: &[&str], path: &Path) -> 
     if names != want {
         return Err(format!(
             "--resume: {}: clause_events name {} clauses, not the {} the {} engines count",
-            path.display(),
+            shown_path(path),
             names.len(),
             want.len(),
             job.game
@@ -201,7 +203,7 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
         Err(format!(
             "--resume: {option} {given} differs from the job in {} ({option} {kept}); leave it \
              out, or start a new run in another --out",
-            manifest.display()
+            shown_path(manifest)
         ))
     };
     macro_rules! check {
@@ -400,8 +402,12 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
     let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
     let job = resumed_job(args, &old.job, &manifest)?;
     // The job comes from the manifest: what is wrong with it is wrong there.
-    check_fields(args, job)
-        .map_err(|e| format!("--resume: {}: the job it records: {e}", manifest.display()))
+    check_fields(args, job).map_err(|e| {
+        format!(
+            "--resume: {}: the job it records: {e}",
+            shown_path(&manifest)
+        )
+    })
 }
 
 /// The job checked field by field: its game, policy, engine, reading and shard.
@@ -414,7 +420,7 @@ fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
         other => return Err(format!("engine '{other}' (known: optimized, reference)")),
     };
     let engine = AnyEngine::new(game, &job.variant, engine_kind)
-        .map_err(|e| format!("--variant {}: {e}", job.variant))?;
+        .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let threads = args
         .threads
@@ -473,7 +479,7 @@ fn open_study(
         if (old.first_game, old.end_game) != (c.first, c.end) {
             return Err(format!(
                 "--resume: {} covers games {}..{}, the job {}..{}",
-                args.out.join(MANIFEST).display(),
+                shown_path(args.out.join(MANIFEST)),
                 old.first_game,
                 old.end_game,
                 c.first,
@@ -485,9 +491,9 @@ fn open_study(
             let f = OpenOptions::new()
                 .write(true)
                 .open(&games_path)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+                .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
             f.set_len(v.end)
-                .map_err(|e| format!("{}: {e}", games_path.display()))?;
+                .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
         }
         (summary, hasher) = (v.summary, v.hasher);
         manifest.games_done = old.games_done;
@@ -496,7 +502,7 @@ fn open_study(
         manifest.clause_events = old.clause_events;
     } else {
         fs::write(&games_path, header(c.game))
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
     }
     save_manifest(&args.out, &manifest).map_err(|e| e.to_string())?;
     Ok((manifest, summary, hasher))
@@ -520,7 +526,7 @@ fn play_rows(
     let file = OpenOptions::new()
         .append(true)
         .open(&games_path)
-        .map_err(|e| format!("{}: {e}", games_path.display()))?;
+        .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
     let mut file = BufWriter::with_capacity(1 << 20, file);
     let start = c.first + manifest.games_done;
     let size = chunk_size(&c.engine, c.policy);
@@ -529,7 +535,7 @@ fn play_rows(
     let mut failed: Option<String> = None;
     let save = |file: &mut BufWriter<File>, m: &Manifest| -> Result<(), String> {
         file.flush()
-            .map_err(|e| format!("{}: {e}", games_path.display()))?;
+            .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
         save_manifest(&args.out, m).map_err(|e| e.to_string())
     };
     super::in_order(
@@ -542,7 +548,7 @@ fn play_rows(
         },
         |_, chunk| {
             if let Err(e) = file.write_all(chunk.text.as_bytes()) {
-                failed = Some(format!("{}: {e}", games_path.display()));
+                failed = Some(format!("{}: {e}", shown_path(&games_path)));
                 return false;
             }
             hasher.update(chunk.text.as_bytes());
@@ -587,7 +593,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if same_dir(s, out) {
             return Err(format!(
                 "--out {} is one of the shards being merged; choose another folder",
-                out.display()
+                shown_path(out)
             ));
         }
     }
@@ -608,15 +614,15 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if let Some(difference) = job_difference(&same_job(m), &same_job(&base)) {
             return Err(format!(
                 "{}: a shard of a different job ({difference} in {})",
-                shards[i].join(MANIFEST).display(),
-                shards[order[0]].join(MANIFEST).display(),
+                shown_path(shards[i].join(MANIFEST)),
+                shown_path(shards[order[0]].join(MANIFEST)),
             ));
         }
         if m.first_game != expected {
             return Err(format!(
                 "{}: covers games {}..{}, but the next game to merge is {expected} (a shard \
                  missing or given twice)",
-                shards[i].display(),
+                shown_path(&shards[i]),
                 m.first_game,
                 m.end_game
             ));
@@ -624,7 +630,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if m.games_done != m.end_game - m.first_game {
             return Err(format!(
                 "{}: unfinished ({} of {} games); finish it with --resume",
-                shards[i].display(),
+                shown_path(&shards[i]),
                 m.games_done,
                 m.end_game - m.first_game
             ));
@@ -643,7 +649,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         if v.extra > 0 {
             return Err(format!(
                 "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
-                shards[i].join(GAMES).display(),
+                shown_path(shards[i].join(GAMES)),
                 v.extra,
                 parts[i].games_done
             ));
@@ -678,9 +684,9 @@ fn write_merged(
         .map_err(|e| e.to_string())?;
     let mut w = BufWriter::with_capacity(
         1 << 20,
-        File::create(tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+        File::create(tmp).map_err(|e| format!("{}: {e}", shown_path(tmp)))?,
     );
-    let werr = |e: std::io::Error| format!("{}: {e}", tmp.display());
+    let werr = |e: std::io::Error| format!("{}: {e}", shown_path(tmp));
     w.write_all(header(game).as_bytes()).map_err(werr)?;
     let (mut summary, mut hasher, mut bytes) = (Summary::default(), crc32fast::Hasher::new(), 0u64);
     let mut events: BTreeMap<String, u64> = BTreeMap::new();
@@ -701,7 +707,7 @@ fn write_merged(
     }
     w.flush().map_err(werr)?;
     drop(w);
-    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", shown_path(out)))?;
     let merged = Manifest {
         command: command_line(),
         job: Job {
@@ -770,7 +776,7 @@ pub fn check(args: &StatsArgs) -> Result<(), String> {
         .map(|e| e.to_string())
         .collect();
     if errors.len() == games.len() {
-        return Err(format!("--variant {v}: {}", errors.join("; ")));
+        return Err(format!("--variant {}: {}", quoted(v), errors.join("; ")));
     }
     Ok(())
 }

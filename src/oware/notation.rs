@@ -72,79 +72,142 @@ pub struct TranscriptError {
 }
 
 /// Parses a transcript: move letters separated by white space, optionally with move numbers
-/// (`1.` or `1:`) before the first move of each pair, which must count the pairs from 1 and be
-/// followed by a move; `#` and `;` start comments that run to the end of the line. Linear in the
-/// length of the text.
+/// (digits then one `.` or `:`, as `1.` or `1:`) before the first move of each pair, which must
+/// count the pairs from 1 and be followed by a move; `#` and `;` start comments that run to the
+/// end of the line. Linear in the length of the text; [`transcript_moves`] gives the same moves
+/// one at a time.
 pub fn parse_transcript(text: &str) -> Result<Vec<WrittenMove>, TranscriptError> {
-    let mut out = Vec::new();
+    transcript_moves(text).collect()
+}
+
+/// The moves of a transcript (the format of [`parse_transcript`]) one at a time, as they are
+/// read: a replay that stops at the first illegal move reads no further, and the memory used does
+/// not grow with the transcript. After an error, the iterator ends.
+pub fn transcript_moves(
+    text: &str,
+) -> impl Iterator<Item = Result<WrittenMove, TranscriptError>> + '_ {
+    let mut lines = text.lines().enumerate();
+    // The line being read: its number and the words left on it.
+    let mut words = None;
+    // Moves given so far.
+    let mut count = 0usize;
     // The move number written before the next move, if any: its line, column and token.
     let mut numbered: Option<(usize, usize, &str)> = None;
-    for (index, raw) in text.lines().enumerate() {
-        let content = raw.split(['#', ';']).next().unwrap_or("");
-        for (at, token) in crate::text::words(content) {
-            let fail = |problem: String| TranscriptError {
-                line: index + 1,
-                column: at,
-                found: token.to_string(),
-                problem,
+    let mut done = false;
+    std::iter::from_fn(move || {
+        while !done {
+            let Some((line, rest)) = &mut words else {
+                match lines.next() {
+                    Some((index, raw)) => {
+                        let content = raw.split(['#', ';']).next().unwrap_or("");
+                        words = Some((index + 1, crate::text::words(content)));
+                        continue;
+                    }
+                    None => {
+                        done = true;
+                        let (line, column, token) = numbered?;
+                        return Some(Err(TranscriptError {
+                            line,
+                            column,
+                            found: token.to_string(),
+                            problem: format!(
+                                "move number {} with no move after it (a number goes before the \
+                                 pair it counts)",
+                                quoted(token)
+                            ),
+                        }));
+                    }
+                }
             };
-            let number = token.trim_end_matches(['.', ':']);
-            if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
-                // spec: oware O.7.2 move numbers are optional; one written must count the pairs
-                let want = out.len() / 2 + 1;
-                if out.len() % 2 == 1 || number.parse::<usize>().ok() != Some(want) {
-                    return Err(fail(format!(
-                        "move number {} where {} expected",
-                        quoted(token),
-                        if out.len() % 2 == 1 {
-                            format!("the second move of pair {want} is")
-                        } else {
-                            format!("pair {want} begins")
-                        }
-                    )));
-                }
-                if let Some((line, column, _)) = numbered {
-                    return Err(fail(format!(
-                        "move number {} written twice: pair {want} is already numbered at line \
-                         {line}, column {column}, with no move between",
-                        quoted(token)
-                    )));
-                }
-                numbered = Some((index + 1, at, token));
+            let line = *line;
+            let Some((at, token)) = rest.next() else {
+                words = None;
                 continue;
-            }
-            let mut chars = token.chars();
-            match (chars.next().and_then(Move::from_letter), chars.next()) {
-                (Some((side, mv)), None) => {
+            };
+            match read_token(token, count, numbered) {
+                Ok(Token::Number) => numbered = Some((line, at, token)),
+                Ok(Token::Move(side, mv)) => {
                     numbered = None;
-                    out.push(WrittenMove {
+                    count += 1;
+                    return Some(Ok(WrittenMove {
                         side,
                         mv,
-                        line: index + 1,
+                        line,
                         column: at,
-                    })
+                    }));
                 }
-                _ => {
-                    return Err(fail(format!(
-                        "expected a move letter A-F or a-f, or a move number, found {}",
-                        quoted(token)
-                    )))
+                Err(problem) => {
+                    done = true;
+                    return Some(Err(TranscriptError {
+                        line,
+                        column: at,
+                        found: token.to_string(),
+                        problem,
+                    }));
                 }
             }
         }
-    }
-    if let Some((line, column, token)) = numbered {
-        return Err(TranscriptError {
-            line,
-            column,
-            found: token.to_string(),
-            problem: format!(
-                "move number {} with no move after it (a number goes before the pair it counts)",
+        None
+    })
+}
+
+/// A word of a transcript.
+enum Token {
+    /// A move number, in its place.
+    Number,
+    /// A move letter.
+    Move(Side, Move),
+}
+
+/// What the word `token` is, after `count` moves, with the move number `numbered` (line,
+/// column, token) written since the last move; or what is wrong with it.
+fn read_token(
+    token: &str,
+    count: usize,
+    numbered: Option<(usize, usize, &str)>,
+) -> Result<Token, String> {
+    if token.starts_with(|c: char| c.is_ascii_digit()) {
+        // spec: oware O.7.2 a move number is digits, then one '.' or ':'
+        let number = token
+            .strip_suffix(['.', ':'])
+            .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+            .ok_or_else(|| {
+                format!(
+                    "malformed move number {}: a move number is digits then one '.' or ':' (1. \
+                     or 1:)",
+                    quoted(token)
+                )
+            })?;
+        // spec: oware O.7.2 move numbers are optional; one written must count the pairs
+        let want = count / 2 + 1;
+        if count % 2 == 1 || number.parse::<usize>().ok() != Some(want) {
+            return Err(format!(
+                "move number {} where {} expected",
+                quoted(token),
+                if count % 2 == 1 {
+                    format!("the second move of pair {want} is")
+                } else {
+                    format!("pair {want} begins")
+                }
+            ));
+        }
+        if let Some((line, column, _)) = numbered {
+            return Err(format!(
+                "move number {} written twice: pair {want} is already numbered at line {line}, \
+                 column {column}, with no move between",
                 quoted(token)
-            ),
-        });
+            ));
+        }
+        return Ok(Token::Number);
     }
-    Ok(out)
+    let mut chars = token.chars();
+    match (chars.next().and_then(Move::from_letter), chars.next()) {
+        (Some((side, mv)), None) => Ok(Token::Move(side, mv)),
+        _ => Err(format!(
+            "expected a move letter A-F or a-f, or a move number, found {}",
+            quoted(token)
+        )),
+    }
 }
 
 /// Writes moves as a transcript: numbered pairs, one per line (`1. A d`).
@@ -203,6 +266,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_number_is_digits_then_one_dot_or_colon() {
+        for (text, at) in [
+            ("1 C f\n", (1, 1)),
+            ("1.. C f\n", (1, 1)),
+            ("1..... C f\n", (1, 1)),
+            ("1.: C f\n", (1, 1)),
+            ("1:. C f\n", (1, 1)),
+            ("1. C f 2.. A a\n", (1, 8)),
+            ("1. C f\n  2;3 A a\n", (2, 3)),
+            ("1.C f\n", (1, 1)),
+            ("1x. C f\n", (1, 1)),
+            ("1. C f\n2 A\n", (2, 1)),
+        ] {
+            let e = parse_transcript(text).unwrap_err();
+            assert_eq!((e.line, e.column), at, "{text:?}: {e}");
+            assert!(
+                e.to_string().contains("malformed move number"),
+                "{text:?}: {e}"
+            );
+        }
+        // Both marks, and leading zeros (the number counts).
+        assert_eq!(parse_transcript("1. C f\n02: A a\n").unwrap().len(), 4);
+    }
+
+    #[test]
     fn a_move_number_needs_a_move_after_it_and_is_written_once() {
         for (text, at, words) in [
             ("1. C f 2. 2. A a\n", (1, 11), "written twice"),
@@ -215,6 +303,34 @@ mod tests {
             assert_eq!((e.line, e.column), at, "{text:?}: {e}");
             assert!(e.to_string().contains(words), "{text:?}: {e}");
         }
+    }
+
+    /// Moves come one at a time: the ones before a fault are given before it is read, and none
+    /// after it.
+    #[test]
+    fn moves_stream_up_to_the_first_fault() {
+        let text = format!("1. C f 2. A 3. {}\nb\n", "x".repeat(1_000));
+        let mut moves = transcript_moves(&text);
+        let letters: Vec<char> = moves
+            .by_ref()
+            .take(3)
+            .map(|w| {
+                let w = w.unwrap();
+                w.mv.letter(w.side)
+            })
+            .collect();
+        assert_eq!(letters, ['C', 'f', 'A']);
+        let e = moves.next().unwrap().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 13), "{e}");
+        assert!(moves.next().is_none());
+        // A trailing number is the last item.
+        let items: Vec<_> = transcript_moves("1. C f 2.").collect();
+        assert_eq!(items.len(), 3);
+        assert!(items[2]
+            .as_ref()
+            .unwrap_err()
+            .problem
+            .contains("no move after it"));
     }
 
     #[test]
