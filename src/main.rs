@@ -73,6 +73,9 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Stats(args)) => cli::stats::check(args),
         Some(Command::Bench(args)) => cli::bench::check(args),
         Some(Command::Perft(args)) => cli::perft::check(args),
+        Some(Command::Plot(args)) => cli::plot::check(args).map(drop),
+        Some(Command::Bao(cmd)) => cli::bao::check(cmd),
+        Some(Command::Oware(cmd)) => cli::oware::check(cmd),
         _ => Ok(()),
     }
 }

@@ -429,6 +429,18 @@ fn the_parse_check_refuses_bad_commands() {
         ("bench --seconds 0", false),
         ("perft --game bao --variant strict --depth 1", false),
         ("perft --game oware --depth 0", false),
+        ("plot --bin 0 --out q.svg a=x.csv", false),
+        ("plot --out q.svg games.csv", false),
+        ("plot --out q.svg a=- b=-", false),
+        ("bao explain --position p.txt A6<* --svg -", false),
+        ("oware explain --position p.txt C --svg -", false),
+        ("bao play --position p.txt Z9", false),
+        ("oware play --position p.txt Z", false),
+        ("bao diagram --position p.txt --move Z9 --out d.svg", false),
+        (
+            "oware diagram --position p.txt --move CC --out d.svg",
+            false,
+        ),
     ];
     for (args, partial) in bad {
         let c = Documented {

@@ -114,6 +114,38 @@ pub enum BaoCommand {
     },
 }
 
+/// What a `bao` command refuses before reading its position (also for `--parse-only`): a move
+/// that is not KIBA notation, and an SVG file that is the position or, beside a trace, `-`.
+pub fn check(cmd: &BaoCommand) -> Result<(), String> {
+    let written = |m: &str| {
+        MoveText::parse(m)
+            .map(drop)
+            .map_err(|e| format!("move {}: {e}", quoted(m)))
+    };
+    match cmd {
+        BaoCommand::Play { moves, .. } => moves.iter().try_for_each(|m| written(m)),
+        BaoCommand::Explain {
+            position,
+            r#move,
+            svg,
+            ..
+        } => {
+            written(r#move)?;
+            super::diagram::svg_beside_trace(svg.as_deref(), position)
+        }
+        BaoCommand::Diagram {
+            position,
+            r#move,
+            out,
+            ..
+        } => {
+            r#move.as_deref().map(written).transpose()?;
+            super::diagram::not_an_input("--out", out, position)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Plays one written Bao move from `pos`: its canonical notation and what it did.
 fn play_one(
     rules: &Rules,

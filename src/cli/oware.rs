@@ -98,17 +98,47 @@ fn load(rules: &Rules, path: &str) -> Result<Game, String> {
     Ok(rules.game_from(pos))
 }
 
-fn parse_move(g: &Game, written: &str) -> Result<Move, String> {
+/// A written move's side and pit, or why it is not one letter A-F or a-f.
+fn move_letter(written: &str) -> Result<(Side, Move), String> {
     let mut chars = written.chars();
-    let (side, mv) = match (chars.next().and_then(Move::from_letter), chars.next()) {
-        (Some(x), None) => x,
-        _ => {
-            return Err(format!(
-                "{}: expected one move letter A-F (South) or a-f (North)",
-                quoted(written)
-            ))
+    match (chars.next().and_then(Move::from_letter), chars.next()) {
+        (Some(x), None) => Ok(x),
+        _ => Err(format!(
+            "{}: expected one move letter A-F (South) or a-f (North)",
+            quoted(written)
+        )),
+    }
+}
+
+/// What an `oware` command refuses before reading its position (also for `--parse-only`): a
+/// move that is not a letter, and an SVG file that is the position or, beside a trace, `-`.
+pub fn check(cmd: &OwareCommand) -> Result<(), String> {
+    match cmd {
+        OwareCommand::Play { moves, .. } => moves.iter().try_for_each(|m| move_letter(m).map(drop)),
+        OwareCommand::Explain {
+            position,
+            r#move,
+            svg,
+            ..
+        } => {
+            move_letter(r#move)?;
+            super::diagram::svg_beside_trace(svg.as_deref(), position)
         }
-    };
+        OwareCommand::Diagram {
+            position,
+            r#move,
+            out,
+            ..
+        } => {
+            r#move.as_deref().map(move_letter).transpose()?;
+            super::diagram::not_an_input("--out", out, position)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn parse_move(g: &Game, written: &str) -> Result<Move, String> {
+    let (side, mv) = move_letter(written)?;
     if side != g.position().to_move() {
         return Err(format!(
             "'{written}' is a pit of {side}, but {} is to move",

@@ -154,7 +154,12 @@ fn one_line(what: &str, text: &str) -> Result<(), String> {
     }
 }
 
-pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
+/// What `plot` refuses before reading its inputs (also for `--parse-only`); returns the runs as
+/// (name, path).
+pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &str)>, String> {
+    if args.bin == Some(0) {
+        return Err(histogram::HistogramError::ZeroBin.to_string());
+    }
     one_line("--title", &args.title)?;
     one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
     let mut runs: Vec<(&str, &str)> = Vec::new();
@@ -187,6 +192,11 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
         return Err("standard input ('-') can feed one run only".into());
     }
+    Ok(runs)
+}
+
+pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
+    let runs = check(&args)?;
     let out_file = std::fs::canonicalize(&args.out).ok();
     for &(_, path) in &runs {
         if out_file.is_some() && std::fs::canonicalize(path).ok() == out_file {
