@@ -342,6 +342,7 @@ impl InMove<'_> {
 type InMoveState = (Board, [bool; 2], Pit, Direction);
 
 /// Relay sowings after which a move starts keeping landmark states (shorter moves keep none).
+// mutant: excused when landmarks start to be kept changes the memory a long move takes, not which moves are infinite
 const LANDMARKS_AFTER: u64 = 1 << 16;
 
 /// About one in-move state in 2,000, picked by the state alone: the sowing ends in the left kichwa
