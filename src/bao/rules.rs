@@ -357,6 +357,17 @@ fn is_landmark(state: &InMoveState) -> bool {
     h.finish() & 127 == 0
 }
 
+/// True when `state`, met after `relays` relay sowings, is a landmark already kept (a cycle);
+/// keeps it otherwise.
+// mutant: excused it serves moves of more than 65,536 relay sowings; no finite move that long is known to test it with (experiments/long-infinite-move has an infinite one)
+fn landmark_repeats(
+    landmarks: &mut HashSet<InMoveState>,
+    relays: u64,
+    state: &InMoveState,
+) -> bool {
+    relays > LANDMARKS_AFTER && is_landmark(state) && !landmarks.insert(state.clone())
+}
+
 impl Rules {
     /// The reference engine for `variant`.
     pub fn new(variant: Variant) -> Rules {
@@ -762,9 +773,7 @@ impl Rules {
                 InfiniteMoves::SownLimit(n) if m.sown > n);
             relays += 1;
             let repeated = snapshot.as_ref() == Some(&state)
-                || (relays > LANDMARKS_AFTER
-                    && is_landmark(&state)
-                    && !landmarks.insert(state.clone()));
+                || landmark_repeats(&mut landmarks, relays, &state);
             since_snapshot += 1;
             if since_snapshot == power {
                 snapshot = Some(state);
