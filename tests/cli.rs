@@ -1442,3 +1442,39 @@ fn huge_option_values_and_paths_are_cut_in_errors() {
         );
     }
 }
+
+/// File names are paths, not text: a name that is not UTF-8 works, and a file that cannot be read
+/// is named with the option that named it.
+#[test]
+fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("mancala-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let odd = dir.join(std::ffi::OsStr::from_bytes(b"pos\xff.txt"));
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    for (game, first) in [("bao", "A6<*"), ("oware", "A")] {
+        let start = Command::new(bin).args([game, "start"]).output().unwrap();
+        std::fs::write(&odd, &start.stdout).unwrap();
+        let o = Command::new(bin)
+            .args([game, "moves", "--position"])
+            .arg(&odd)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some(first), "{game}");
+        let o = Command::new(bin)
+            .args(["perft", "--game", game, "--depth", "1", "--position"])
+            .arg(&odd)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{game} perft: {}", stderr(&o));
+        let o = Command::new(bin)
+            .args([game, "moves", "--position"])
+            .arg(dir.join("missing.txt"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("--position "), "{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

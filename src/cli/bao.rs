@@ -45,7 +45,7 @@ pub enum BaoCommand {
     Moves {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         #[command(flatten)]
         rules: RuleArgs,
     },
@@ -53,7 +53,7 @@ pub enum BaoCommand {
     Play {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// Moves in KIBA notation, e.g. A6<* a5>.
         #[arg(required = true, allow_hyphen_values = true)]
         moves: Vec<String>,
@@ -63,7 +63,7 @@ pub enum BaoCommand {
     /// Replay a transcript from the start position; print the final position and the result.
     Replay {
         /// Transcript file ('-' reads standard input).
-        file: String,
+        file: std::path::PathBuf,
         #[command(flatten)]
         rules: RuleArgs,
     },
@@ -71,7 +71,7 @@ pub enum BaoCommand {
     Explain {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// The move in KIBA notation.
         #[arg(allow_hyphen_values = true)]
         r#move: String,
@@ -87,7 +87,7 @@ pub enum BaoCommand {
     Diagram {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// A move in KIBA notation whose path is drawn.
         #[arg(long = "move", allow_hyphen_values = true)]
         r#move: Option<String>,
@@ -159,8 +159,8 @@ fn play_one(
     Ok((mv.notation(pos.to_move(), played.kind), played))
 }
 
-fn load_position(path: &str) -> Result<Position, String> {
-    let text = read_input(path)?;
+fn load_position(path: &std::path::Path) -> Result<Position, String> {
+    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
     position_text::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))
 }
 

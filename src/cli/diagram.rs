@@ -153,7 +153,10 @@ fn side_panel(
 
 /// Refuses an `--svg` beside a trace that cannot take the drawing: `-` (standard output holds
 /// the trace) or the `--position` file itself (it would be overwritten).
-pub fn svg_beside_trace(svg: Option<&std::path::Path>, position: &str) -> Result<(), String> {
+pub fn svg_beside_trace(
+    svg: Option<&std::path::Path>,
+    position: &std::path::Path,
+) -> Result<(), String> {
     let Some(svg) = svg else { return Ok(()) };
     if svg.as_os_str() == "-" {
         return Err("--svg -: standard output holds the trace; name a file".into());
@@ -597,8 +600,12 @@ pub fn write_svg_file(option: &str, out: &std::path::Path, svg: &str) -> Result<
 
 /// Refuses an output `option` (`--out`, `--svg`) that names the `--position` file itself (it
 /// would be overwritten).
-pub fn not_an_input(option: &str, out: &std::path::Path, position: &str) -> Result<(), String> {
-    let same = position != "-"
+pub fn not_an_input(
+    option: &str,
+    out: &std::path::Path,
+    position: &std::path::Path,
+) -> Result<(), String> {
+    let same = position.as_os_str() != "-"
         && out.as_os_str() != "-"
         && std::fs::canonicalize(out)
             .is_ok_and(|o| std::fs::canonicalize(position).is_ok_and(|p| p == o));

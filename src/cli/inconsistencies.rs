@@ -19,7 +19,7 @@ pub struct InconsistencyArgs {
     seed: u64,
     /// Also rewrite the generated part of this catalog (everything after the marker line).
     #[arg(long)]
-    update: Option<String>,
+    update: Option<std::path::PathBuf>,
 }
 
 /// The line after which a catalog's generated part starts.
@@ -31,7 +31,7 @@ const MAX_CATALOG: u64 = 64 << 20;
 /// The handwritten part of the catalog at `path` (up to the marker line), once it is checked to be
 /// `game`'s catalog, readable, and writable where the update writes (the file, and its folder,
 /// where the new text is written first).
-fn catalog_head(path: &str, game: GameKind) -> Result<String, String> {
+fn catalog_head(path: &std::path::Path, game: GameKind) -> Result<String, String> {
     let shown = mancala_lab::text::shown_path(path);
     // A pipe or device would block or never end: only a regular file is a catalog.
     let meta = std::fs::metadata(path).map_err(|e| format!("--update {shown}: {e}"))?;
@@ -65,7 +65,7 @@ fn catalog_head(path: &str, game: GameKind) -> Result<String, String> {
         .map_err(|e| format!("--update {shown}: cannot be written: {e}"))?;
     // The update writes a new file in the folder of the catalog (of its target, for a link) and
     // renames it over the catalog: try it, with a name of its own, removed at once.
-    let target = mancala_lab::study::link_target(path.as_ref());
+    let target = mancala_lab::study::link_target(path);
     mancala_lab::study::temporary_beside(&target)
         .map_err(|e| format!("--update {shown}: cannot write a file beside it: {e}"))?;
     Ok(text[..at].to_string())

@@ -25,14 +25,16 @@ pub const MAX_INPUT: u64 = 256 << 20;
 
 /// Reads a file, or standard input for `-`, of at most [`MAX_INPUT`] bytes; the error names the
 /// path.
-pub fn read_input(path: &str) -> Result<String, String> {
-    let name = if path == "-" {
+pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
+    let path = path.as_ref();
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
         "standard input".to_string()
     } else {
         mancala_lab::text::shown_path(path)
     };
     let mut bytes = Vec::new();
-    let read = if path == "-" {
+    let read = if stdin {
         std::io::stdin()
             .lock()
             .take(MAX_INPUT + 1)

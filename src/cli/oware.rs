@@ -39,7 +39,7 @@ pub enum OwareCommand {
     Moves {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         #[command(flatten)]
         rules: OwareRuleArgs,
     },
@@ -47,7 +47,7 @@ pub enum OwareCommand {
     Play {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// Move letters: A-F for South, a-f for North.
         #[arg(required = true)]
         moves: Vec<String>,
@@ -57,7 +57,7 @@ pub enum OwareCommand {
     /// Replay a transcript from the start position; print the final position and the result.
     Replay {
         /// Transcript file ('-' reads standard input).
-        file: String,
+        file: std::path::PathBuf,
         #[command(flatten)]
         rules: OwareRuleArgs,
     },
@@ -65,7 +65,7 @@ pub enum OwareCommand {
     Explain {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// The move letter.
         r#move: String,
         /// Also draw the move on the board as SVG to this file (a file, not '-': standard
@@ -80,7 +80,7 @@ pub enum OwareCommand {
     Diagram {
         /// Position file ('-' reads standard input).
         #[arg(long)]
-        position: String,
+        position: std::path::PathBuf,
         /// A move letter whose sowing is drawn.
         #[arg(long = "move")]
         r#move: Option<String>,
@@ -92,8 +92,8 @@ pub enum OwareCommand {
     },
 }
 
-fn load(rules: &Rules, path: &str) -> Result<Game, String> {
-    let text = read_input(path)?;
+fn load(rules: &Rules, path: &std::path::Path) -> Result<Game, String> {
+    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
     let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))?;
     Ok(rules.game_from(pos))
 }

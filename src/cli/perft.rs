@@ -11,6 +11,7 @@ use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Position as OwarePosition, Rules as OwareRules};
 
 use super::read_input;
+use mancala_lab::text::shown_path;
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -25,7 +26,7 @@ pub struct PerftArgs {
     depth: u32,
     /// Position file (default: the start position; '-' reads standard input).
     #[arg(long)]
-    position: Option<String>,
+    position: Option<std::path::PathBuf>,
     /// Print the count under each first move.
     #[arg(long)]
     divide: bool,
@@ -152,7 +153,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             );
             let p = match &args.position {
                 Some(path) => {
-                    position_text::parse(&read_input(path)?).map_err(|e| format!("{path}: {e}"))?
+                    position_text::parse(&read_input(path).map_err(|e| format!("--position {e}"))?)
+                        .map_err(|e| format!("{}: {e}", shown_path(path)))?
                 }
                 None => BaoPosition::start(),
             };
@@ -167,7 +169,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             );
             let g = match &args.position {
                 Some(path) => reference.game_from(
-                    OwarePosition::parse(&read_input(path)?).map_err(|e| format!("{path}: {e}"))?,
+                    OwarePosition::parse(&read_input(path).map_err(|e| format!("--position {e}"))?)
+                        .map_err(|e| format!("{}: {e}", shown_path(path)))?,
                 ),
                 None => reference.new_game(),
             };
