@@ -57,14 +57,11 @@ fn manifest(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&read(&dir.join("manifest.json"))).unwrap()
 }
 
-/// Writes `m` as the manifest of `dir`, without its checksum: as a manifest written before
-/// manifests had one, so that the checks behind the checksum are the ones tried.
+/// Writes `m` as the manifest of `dir`, sealed with its checksum as the tool seals it, so that
+/// the checks behind the checksum are the ones tried.
 fn set_manifest(dir: &Path, m: &serde_json::Value) {
-    let mut m = m.clone();
-    if let Some(fields) = m.as_object_mut() {
-        fields.remove("manifest_crc32");
-    }
-    std::fs::write(dir.join("manifest.json"), m.to_string()).unwrap();
+    let m: mancala_lab::study::Manifest = serde_json::from_value(m.clone()).unwrap();
+    mancala_lab::study::save_manifest(dir, &m).unwrap();
 }
 
 const JOB: [&str; 6] = ["--game", "oware", "--games", "300", "--seed", "7"];
@@ -671,9 +668,8 @@ fn jobs_racing_for_a_left_lock_never_both_write() {
     }
 }
 
-/// A manifest edited by hand is refused before its job is resumed or merged; without its
-/// checksum (an older manifest), a limit edited after games were cut at it is still found in the
-/// rows.
+/// A manifest edited by hand, or without its checksum, is refused before its job is resumed or
+/// merged; a limit edited after games were cut at it is found in the rows too.
 #[test]
 fn edited_manifests_are_refused() {
     let job = [
@@ -700,8 +696,16 @@ fn edited_manifests_are_refused() {
         err.contains("manifest.json: edited since the job wrote it"),
         "{err}"
     );
-    // The same edit in a manifest with no checksum: rows cut at 30 plies under a limit of 2000.
+    // Without its checksum: refused too.
     let mut m: serde_json::Value = serde_json::from_str(&text).unwrap();
+    m.as_object_mut().unwrap().remove("manifest_crc32");
+    std::fs::write(dir.join("manifest.json"), m.to_string()).unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(
+        err.contains("manifest.json: edited since the job wrote it"),
+        "{err}"
+    );
+    // The same edit sealed anew: rows cut at 30 plies under a limit of 2000 are still found.
     m["max_plies"] = 2000.into();
     m["games_done"] = 200.into();
     set_manifest(&dir, &m);
