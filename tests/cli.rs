@@ -1478,3 +1478,27 @@ fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The main job writes its default study to out/bao and out/oware, and never over another study
+/// a user left there.
+#[test]
+fn the_main_job_keeps_another_study_in_its_folder() {
+    let dir = std::env::temp_dir().join(format!("mancala-main-job-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    let mine = Command::new(bin)
+        .args(["stats", "--games", "50", "--seed", "7", "--out", "out/bao"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(mine.status.success(), "{}", stderr(&mine));
+    let before = std::fs::read(dir.join("out/bao/games.csv")).unwrap();
+    let o = Command::new(bin).current_dir(&dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds another study"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(dir.join("out/bao/games.csv")).unwrap(),
+        before
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

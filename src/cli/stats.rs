@@ -17,8 +17,9 @@ use mancala_lab::playout::{header, AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
-    canonical_shard, clear_for_new_run, make_dir, read_manifest, save_manifest, shard_range,
-    verify_rows, write_results, DirLock, Job, Manifest, StudyError, GAMES, MANIFEST,
+    canonical_shard, clear_for_new_run, make_dir, read_manifest, read_manifest_unsealed,
+    save_manifest, shard_range, verify_rows, write_results, DirLock, Job, Manifest, StudyError,
+    GAMES, MANIFEST,
 };
 
 use mancala_lab::text::{quoted, shown_path};
@@ -736,8 +737,33 @@ fn write_merged(
 pub fn default_study() -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
     for (game, games) in [(GameKind::Bao, 100_000), (GameKind::Oware, 1_000_000)] {
-        let args =
+        let mut args =
             RunArgs::random_job(game, None, games, 1, PathBuf::from("out").join(game.name()));
+        args.force = false;
+        // The folder may hold this study (finished: played again, the same files; stopped:
+        // continued) and nothing else: another study there is the user's, and is kept.
+        if args.out.join(MANIFEST).exists() || args.out.join(GAMES).exists() {
+            let ours = job_of(&args)?;
+            // An older build's manifest has no checksum: its job still says whose study it is.
+            let sealed = read_manifest(&args.out).is_ok();
+            match read_manifest_unsealed(&args.out) {
+                Ok(m) if m.job == ours && sealed && m.games_done < m.end_game - m.first_game => {
+                    args = RunArgs {
+                        out: args.out,
+                        resume: true,
+                        ..RunArgs::default()
+                    };
+                }
+                Ok(m) if m.job == ours => args.force = true,
+                _ => {
+                    return Err(format!(
+                        "{} holds another study than the main job's ({games} random {game} \
+                         games, seed 1); move it away or delete it, the main job writes there",
+                        shown_path(&args.out)
+                    ))
+                }
+            }
+        }
         let (code, summary) = run_job(&args, &interrupt, false)?;
         let Some(summary) = summary else {
             return Ok(code);
