@@ -22,6 +22,12 @@ pub enum HistogramError {
         /// What the CSV reader found.
         source: csv::Error,
     },
+    /// An empty input: not even a header line.
+    #[error("{label}: empty, not even a header line (a games.csv of mancala-lab stats)")]
+    Empty {
+        /// The input's name.
+        label: String,
+    },
     /// No column of that name.
     #[error("{label}: no column {}", crate::text::quoted(.name))]
     NoColumn {
@@ -119,6 +125,11 @@ pub fn each_value(
             });
         }
     };
+    if headers.is_empty() {
+        return Err(HistogramError::Empty {
+            label: label.into(),
+        });
+    }
     let i = headers
         .iter()
         .position(|h| h == name)
@@ -268,6 +279,10 @@ mod tests {
         assert_eq!(
             read("game,seed\n1,2\n").to_string(),
             "a.csv: no column 'plies'"
+        );
+        assert_eq!(
+            read("").to_string(),
+            "a.csv: empty, not even a header line (a games.csv of mancala-lab stats)"
         );
         assert_eq!(
             read("game,plies\n1,2\n2,-3\n").to_string(),

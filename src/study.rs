@@ -406,11 +406,18 @@ pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
 
 /// Writes `text` to a new file beside `path` with a unique name, then renames it over `path`, so
 /// a reader sees the old file or the new one, never a part. A symbolic link at `path` is followed:
-/// the file it points to is replaced and the link stays. The new file gets the permissions any new
-/// file gets (0644 under the usual umask), and on any failure the temporary file is removed.
+/// the file it points to is replaced and the link stays. The new file gets the permissions of the
+/// file it replaces, or those any new file gets (0644 under the usual umask), and on any failure
+/// the temporary file is removed.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
     let target = link_target(path);
     let mut tmp = temporary_beside(&target)?;
+    // A file replaced keeps its permissions (a private catalog stays private).
+    if let Ok(meta) = fs::metadata(&target) {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(io(tmp.path()))?;
+    }
     tmp.write_all(text.as_bytes())
         .and_then(|()| tmp.flush())
         .map_err(io(tmp.path()))?;
@@ -697,6 +704,12 @@ mod tests {
             let plain = dir.path().join("plain");
             fs::write(&plain, "").unwrap();
             assert_eq!(mode(&target), mode(&plain));
+            // A file replaced keeps its own mode.
+            for private in [0o600, 0o640] {
+                fs::set_permissions(&target, fs::Permissions::from_mode(private)).unwrap();
+                write_atomic(&target, "again\n").unwrap();
+                assert_eq!(mode(&target), private);
+            }
         }
     }
 

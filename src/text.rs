@@ -27,6 +27,9 @@ pub const PATH_CHARS: usize = 256;
 /// characters, `…` and its length in characters, so a hostile path never floods the message.
 pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
     let text = path.as_ref().to_string_lossy();
+    if text.is_empty() {
+        return "'' (an empty path)".to_string();
+    }
     match text.char_indices().nth(PATH_CHARS) {
         None => text.into_owned(),
         Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),

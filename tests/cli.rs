@@ -1502,3 +1502,53 @@ fn the_main_job_keeps_another_study_in_its_folder() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Outputs never land on their inputs, whatever path names them (a hard link included); `-` is
+/// standard output only where standard output is free; `--mutants` names what a folder lacks.
+#[test]
+fn outputs_never_overwrite_inputs_by_another_name() {
+    let dir = std::env::temp_dir().join(format!("mancala-hardlinks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    let start = Command::new(bin).args(["bao", "start"]).output().unwrap();
+    let (p, linked) = (dir.join("p.txt"), dir.join("linked.txt"));
+    std::fs::write(&p, &start.stdout).unwrap();
+    std::fs::hard_link(&p, &linked).unwrap();
+    let o = Command::new(bin)
+        .args(["bao", "explain", "--position"])
+        .arg(&p)
+        .arg("A6<*")
+        .arg("--svg")
+        .arg(&linked)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&p).unwrap(), start.stdout);
+    let csv = dir.join("g.csv");
+    std::fs::write(&csv, "game,plies\n0,3\n").unwrap();
+    let svg = dir.join("g.svg");
+    std::fs::hard_link(&csv, &svg).unwrap();
+    let o = Command::new(bin)
+        .args(["plot", "--out"])
+        .arg(&svg)
+        .arg(format!("a={}", csv.display()))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("that is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "game,plies\n0,3\n");
+    let o = run(&["bao", "cutoffs", "--games", "2", "--csv", "-"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = Command::new(bin)
+        .args(["coverage", "--mutants"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no mutants.out/outcomes.json"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

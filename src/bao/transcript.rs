@@ -19,6 +19,12 @@ pub struct Ply {
     pub column: usize,
 }
 
+/// The most header lines a transcript may have (real ones have a handful).
+pub const MAX_HEADERS: usize = 1000;
+
+/// The largest move number (a game of two million plies; memory stays bounded).
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
 /// A parsed transcript: header lines and plies in order.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Transcript {
@@ -84,6 +90,13 @@ impl Transcript {
                         "expected a move number or a header key",
                     ));
                 }
+                if out.headers.len() == MAX_HEADERS {
+                    return Err(err(
+                        line,
+                        indent + 1,
+                        format!("more than {MAX_HEADERS} header lines: not a transcript"),
+                    ));
+                }
                 out.headers.push((
                     head.trim().to_string(),
                     trimmed[colon + 1..].trim().to_string(),
@@ -93,7 +106,15 @@ impl Transcript {
             // spec: bao N.7 a move line: number, colon, space, South's move, space, North's move, semicolon
             let number: u32 = head
                 .parse()
-                .map_err(|_| err(line, indent + 1, "move number too large"))?;
+                .ok()
+                .filter(|&n| n <= MAX_MOVE_NUMBER)
+                .ok_or_else(|| {
+                    err(
+                        line,
+                        indent + 1,
+                        format!("move number over {MAX_MOVE_NUMBER}: no transcript is that long"),
+                    )
+                })?;
             if finished {
                 return Err(err(
                     line,
@@ -171,6 +192,17 @@ impl Transcript {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headers_and_move_numbers_are_bounded() {
+        let many = "K: v\n".repeat(MAX_HEADERS + 1);
+        let e = Transcript::parse(&many).unwrap_err();
+        assert_eq!((e.line, e.column), (MAX_HEADERS + 1, 1));
+        assert!(e.message.contains("more than 1000 header lines"), "{e}");
+        assert!(Transcript::parse(&"K: v\n".repeat(MAX_HEADERS)).is_ok());
+        let e = Transcript::parse("1000001: A6<* a6<;\n").unwrap_err();
+        assert!(e.message.contains("move number over 1000000"), "{e}");
+    }
 
     #[test]
     fn parses_headers_moves_and_comments() {

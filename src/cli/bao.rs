@@ -305,12 +305,15 @@ fn cutoffs(
     use std::io::Write;
     use std::sync::atomic::Ordering;
     let mut out = match csv {
+        Some(path) if path.as_os_str() == "-" => {
+            return Err("--csv -: standard output holds the report; name a file".into());
+        }
         Some(path) => {
             let file = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .open(path)
-                .map_err(|e| format!("--csv {}: {e}", path.display()))?;
+                .map_err(|e| format!("--csv {}: {e}", shown_path(path)))?;
             let mut w = std::io::BufWriter::new(file);
             writeln!(w, "game,plies,longest_legal_move,infinite_candidates")
                 .map_err(|e| format!("{}: {e}", path.display()))?;

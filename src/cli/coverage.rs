@@ -128,6 +128,13 @@ fn read_mutants(path: &Path) -> Result<Vec<mancala_lab::mutants::Mutant>, String
     .into_iter()
     .find(|p| p.is_file())
     .unwrap_or_else(|| path.to_path_buf());
+    if file.is_dir() {
+        return Err(format!(
+            "--mutants {}: no mutants.out/outcomes.json or outcomes.json in it (the folder \
+             cargo-mutants writes with --output, or that file)",
+            mancala_lab::text::shown_path(path)
+        ));
+    }
     let name = file.display().to_string();
     let text = super::read_input(&name).map_err(|e| format!("--mutants {e}"))?;
     mancala_lab::mutants::read_outcomes(&name, &text).map_err(|e| format!("--mutants {e}"))

@@ -605,10 +605,8 @@ pub fn not_an_input(
     out: &std::path::Path,
     position: &std::path::Path,
 ) -> Result<(), String> {
-    let same = position.as_os_str() != "-"
-        && out.as_os_str() != "-"
-        && std::fs::canonicalize(out)
-            .is_ok_and(|o| std::fs::canonicalize(position).is_ok_and(|p| p == o));
+    let same =
+        position.as_os_str() != "-" && out.as_os_str() != "-" && super::same_file(out, position);
     if same {
         return Err(format!(
             "{option} {}: that is the --position file; write the diagram elsewhere",

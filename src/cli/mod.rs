@@ -58,6 +58,23 @@ pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
     Ok(without_bom(text))
 }
 
+/// True when `a` and `b` name one existing file, by any path: the same path, a symbolic link or
+/// a hard link.
+pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(a).is_ok_and(|x| std::fs::canonicalize(b).is_ok_and(|y| x == y))
+    }
+}
+
 /// The text without a leading UTF-8 byte-order mark (some editors write one).
 fn without_bom(s: String) -> String {
     match s.strip_prefix('\u{feff}') {

@@ -1,7 +1,7 @@
 //! `mancala-lab plot`: distributions of a games.csv column as an SVG line chart, one line per run.
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -192,14 +192,9 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &str)>, String> {
     if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
         return Err("standard input ('-') can feed one run only".into());
     }
-    Ok(runs)
-}
-
-pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
-    let runs = check(&args)?;
-    let out_file = std::fs::canonicalize(&args.out).ok();
+    // By any path to it, a link or a hard link included.
     for &(_, path) in &runs {
-        if out_file.is_some() && std::fs::canonicalize(path).ok() == out_file {
+        if path != "-" && super::same_file(&args.out, Path::new(path)) {
             return Err(format!(
                 "--out {}: that is the input {}; write the plot elsewhere",
                 shown_path(&args.out),
@@ -207,6 +202,11 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
             ));
         }
     }
+    Ok(runs)
+}
+
+pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
+    let runs = check(&args)?;
     // Each run is read twice (range, then bins), so the memory does not grow with its length.
     let mut sources = Vec::new();
     let mut max = 0u32;

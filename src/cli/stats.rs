@@ -581,12 +581,9 @@ fn play_rows(
     }
 }
 
-/// Whether two paths name the same folder (after resolving links; a missing one names none).
+/// Whether two paths name the same folder (by any path to it; a missing one names none).
 fn same_dir(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    super::same_file(a, b)
 }
 
 fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
