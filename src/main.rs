@@ -17,9 +17,11 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "mancala-lab", version)]
 struct Cli {
-    /// Check the command line without running it: the subcommand, every option, and the values
-    /// the command would refuse (a reading of its game, --infinite, --shard); exit 0 if it is
-    /// valid, 2 naming what is not. Hidden; tests/docs.rs checks the documented commands with it.
+    /// Check the command line without running it: the subcommand, every option, and what the
+    /// command refuses before it reads or plays anything (readings, --infinite, --shard, options
+    /// that do not go together, move notation, an output that is an input); exit 0 if it is
+    /// valid, 2 naming what is not. What is in files (a study folder, a position) is checked when
+    /// the command runs. Hidden; tests/docs.rs checks the documented commands with it.
     #[arg(long, hide = true)]
     parse_only: bool,
     #[command(subcommand)]

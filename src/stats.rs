@@ -121,11 +121,16 @@ impl Summary {
     pub fn rows(&self) -> Vec<SummaryRow> {
         let n = self.games;
         let count = |metric: &str, k: u64| SummaryRow::count(metric, k);
+        // Over no games a rate is no number; its interval is the whole range.
         let rate = |metric: String, k: u64| {
             let (value, ci_low, ci_high) = wilson(k, n);
             SummaryRow {
                 metric,
-                value: Value::Rate(value),
+                value: if n == 0 {
+                    Value::Undefined
+                } else {
+                    Value::Rate(value)
+                },
                 interval: Some((ci_low, ci_high)),
             }
         };
@@ -177,7 +182,7 @@ pub enum Value {
     Count(u64),
     /// A rate (0 to 1) or a mean.
     Rate(f64),
-    /// A mean over no games: written as an empty cell.
+    /// A rate or mean over no games: written as an empty cell.
     Undefined,
 }
 
@@ -222,7 +227,10 @@ impl SummaryRow {
                 format!("{}: {v:.4} [{low:.4}, {high:.4}]", self.metric)
             }
             (Value::Rate(v), None) => format!("{}: {v:.4} (one game: no interval)", self.metric),
-            (Value::Undefined, _) => format!("{}: none (no games)", self.metric),
+            (Value::Undefined, Some((low, high))) => {
+                format!("{}: none (no games) [{low:.4}, {high:.4}]", self.metric)
+            }
+            (Value::Undefined, None) => format!("{}: none (no games)", self.metric),
         }
     }
 }
@@ -303,8 +311,11 @@ mod tests {
         assert_eq!(wilson(0, 0), (0.0, 0.0, 1.0));
         let rows = Summary::default().rows();
         let rate = rows.iter().find(|r| r.metric == "south_win_rate").unwrap();
-        assert_eq!(rate.display(), "south_win_rate: 0.0000 [0.0000, 1.0000]");
-        assert_eq!(rate.csv_line(), "south_win_rate,0,0,1\n");
+        assert_eq!(
+            rate.display(),
+            "south_win_rate: none (no games) [0.0000, 1.0000]"
+        );
+        assert_eq!(rate.csv_line(), "south_win_rate,,0,1\n");
         // A mean over no games is no number, and one game gives no interval.
         let mean = rows.iter().find(|r| r.metric == "mean_plies").unwrap();
         assert_eq!(mean.csv_line(), "mean_plies,,,\n");

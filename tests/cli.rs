@@ -801,12 +801,12 @@ fn rates_over_no_games_span_the_whole_range() {
         let o = run(&all, None);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         assert!(
-            stdout(&o).contains("south_win_rate: 0.0000 [0.0000, 1.0000]"),
+            stdout(&o).contains("south_win_rate: none (no games) [0.0000, 1.0000]"),
             "{name}: {}",
             stdout(&o)
         );
         let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-        assert!(summary.contains("\ndraw_rate,0,0,1\n"), "{name}: {summary}");
+        assert!(summary.contains("\ndraw_rate,,0,1\n"), "{name}: {summary}");
     }
     let o = run(
         &["inconsistencies", "--game", "oware", "--games", "0"],
