@@ -584,7 +584,23 @@ fn force_checks_the_job_before_clearing_the_study() {
     let o = merge(&merged, &[shards[0].clone(), bad], &["--force"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(read(&merged.join("games.csv")), kept);
-    assert!(!merged.join("games.csv.tmp").exists());
+    // Nothing but the study's files is left, and a user's file of the old temporary name stays.
+    let files = |d: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        files(&merged),
+        ["clauses.csv", "games.csv", "manifest.json", "summary.csv"]
+    );
+    std::fs::write(merged.join("games.csv.tmp"), "mine").unwrap();
+    assert!(merge(&merged, &shards, &["--force"]).status.success());
+    assert_eq!(read(&merged.join("games.csv.tmp")), "mine");
+    assert_eq!(read(&merged.join("games.csv")), kept);
 }
 
 /// --resume refuses a manifest edited into another job: rows of another policy, a done count past

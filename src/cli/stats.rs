@@ -656,12 +656,10 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     make_dir(out).map_err(|e| e.to_string())?;
     let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
     clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
-    let tmp = out.join("games.csv.tmp");
-    let merged = write_merged(out, &tmp, shards, &parts, &order, &base);
-    if merged.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    merged?;
+    // A file of its own name beside games.csv (a user's games.csv.tmp is left alone), removed
+    // when dropped unless renamed into place.
+    let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
+    write_merged(out, tmp.path(), shards, &parts, &order, &base)?;
     Ok(ExitCode::SUCCESS)
 }
 
