@@ -82,6 +82,32 @@ fn check(cli: &Cli) -> Result<(), String> {
     }
 }
 
+/// `text` with every word over 200 characters cut, as `mancala_lab::text::quoted` cuts a token.
+fn cut_long_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let n = word.chars().count();
+        if n > 200 {
+            let head: String = word.chars().take(40).collect();
+            out.push_str(&format!("{head}… ({n} characters)"));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
 fn main() -> ExitCode {
     // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
     // instead of failing on the next write.
@@ -105,7 +131,15 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) if e.use_stderr() => {
+            // clap repeats a refused value whole: a hostile one of 100 kB floods the message.
+            eprint!("{}", cut_long_words(&e.render().to_string()));
+            std::process::exit(e.exit_code());
+        }
+        Err(e) => e.exit(),
+    };
     let cli =
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = if cli.parse_only {

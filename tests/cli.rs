@@ -1552,3 +1552,20 @@ fn outputs_never_overwrite_inputs_by_another_name() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A refused option value of 100 kB is cut in clap's own message too.
+#[test]
+fn clap_errors_cut_huge_values() {
+    let huge = "9".repeat(100_000) + "x";
+    for args in [
+        vec!["diff", "--game", "oware", "--games", &huge],
+        vec!["stats", "--game", &huge],
+        vec!["bench", "--seconds", &huge],
+    ] {
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{:?}", &args[..2]);
+        let said = stderr(&o);
+        assert!(said.len() < 2_000, "{:?}: {} bytes", &args[..2], said.len());
+        assert!(said.contains("(100003 characters)"), "{said}");
+    }
+}
