@@ -386,11 +386,6 @@ pub fn outline(text: &str) -> Result<Outline, String> {
     Ok(finder.0)
 }
 
-/// The functions of a Rust source file, nested ones and methods included, in source order.
-pub fn functions(text: &str) -> Result<Vec<FnSpan>, String> {
-    outline(text).map(|o| o.fns)
-}
-
 /// The function line `line` (1-based) of `lines` belongs to: the innermost one holding it, or
 /// the first one below it with only blank and comment lines between.
 fn function_at<'f>(fns: &'f [FnSpan], lines: &[&str], line: usize) -> Option<&'f FnSpan> {

@@ -581,14 +581,9 @@ fn play_rows(
     }
 }
 
-/// Whether two paths name the same folder (by any path to it; a missing one names none).
-fn same_dir(a: &Path, b: &Path) -> bool {
-    super::same_file(a, b)
-}
-
 fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
     for s in shards {
-        if same_dir(s, out) {
+        if super::same_file(s, out) {
             return Err(format!(
                 "--out {} is one of the shards being merged; choose another folder",
                 shown_path(out)
