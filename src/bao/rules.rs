@@ -1072,3 +1072,28 @@ fn forced_kichwa_hand(pit: Pit) -> Option<Hand> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_keeps_at_most_trace_limit_steps_and_none_unasked() {
+        // North's a1< in this position never ends (experiments/long-infinite-move); under a
+        // 200,000-seed cut-off it makes far more than 10,000 sowings before it is deemed infinite.
+        let pos = crate::bao::position_text::parse(include_str!(
+            "../../experiments/long-infinite-move/position.txt"
+        ))
+        .unwrap();
+        let rules =
+            Rules::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(200_000)));
+        let mv = rules
+            .resolve(&pos, &MoveText::parse("a1<").unwrap())
+            .unwrap();
+        let start = rules.classify(&pos, mv).unwrap();
+        let recorded = rules.run(&pos, mv, start, true);
+        assert!(recorded.infinite);
+        assert_eq!(recorded.trace.len(), TRACE_LIMIT);
+        assert!(rules.run(&pos, mv, start, false).trace.is_empty());
+    }
+}

@@ -122,7 +122,8 @@ impl Position {
                 column,
                 message,
             };
-            let indent = content.len() - content.trim_start().len();
+            // Columns count characters, as `text::words` does.
+            let indent = content.chars().take_while(|c| c.is_whitespace()).count();
             let Some(colon) = content.find(':') else {
                 return Err(syntax(
                     indent + 1,
@@ -135,7 +136,7 @@ impl Position {
             let words: Vec<(usize, &str)> = crate::text::words(value)
                 .map(|(column, w)| (offset + column, w))
                 .collect();
-            let end_column = content.len() + 1;
+            let end_column = content.chars().count() + 1;
             let counts = |n: usize| -> Result<Vec<u8>, PositionError> {
                 if words.len() != n {
                     return Err(syntax(
@@ -268,6 +269,30 @@ mod tests {
             Position::parse("scores: 0 0\n").unwrap_err(),
             PositionError::Missing("to_move")
         );
+    }
+
+    #[test]
+    fn error_columns_count_characters_from_the_line_start() {
+        // Each expected column is counted by hand on the line as written (1-based, characters).
+        let at = |text: &str| match Position::parse(text).unwrap_err() {
+            PositionError::Syntax { line, column, .. } => (line, column),
+            e => panic!("{e:?}"),
+        };
+        // A key without a colon, an unknown key: the key's first character.
+        assert_eq!(at("  nocolon\n"), (1, 3));
+        assert_eq!(at("to_move: South\n   bogus: 1\n"), (2, 4));
+        // A key given twice: its second line, first character.
+        assert_eq!(at("scores: 0 0\n  scores: 1 1\n"), (2, 3));
+        // Too few numbers: one past the line's last character; too many: the first extra one.
+        assert_eq!(at("scores: 0\n"), (1, 10));
+        assert_eq!(at("  scores: 0  # one short\n"), (1, 14));
+        assert_eq!(at("scores: 0 1 2\n"), (1, 13));
+        // Wide characters count once: an ideographic space (3 bytes) and an indent of one.
+        assert_eq!(at("scores:\u{3000}0\n"), (1, 10));
+        assert_eq!(at("\u{3000}scores: 0 0\n\u{3000}scores: 0 0\n"), (2, 2));
+        // A bad side to move: the word's column; none at all: one past the end.
+        assert_eq!(at("to_move: Süd\n"), (1, 10));
+        assert_eq!(at("to_move:\n"), (1, 9));
     }
 
     #[test]
