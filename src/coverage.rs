@@ -706,6 +706,9 @@ pub struct Report {
     pub mutants_outside: Option<Tally>,
     /// Excuses of mutants that could not be taken as written.
     pub malformed_excuses: Vec<ExcuseError>,
+    /// Recorded mutants of the game's clause code left out because their file changed since
+    /// they were run.
+    pub stale_mutants: usize,
 }
 
 impl Report {
@@ -761,6 +764,7 @@ impl Report {
             malformed: scan.errors.clone(),
             mutants_outside: None,
             malformed_excuses: Vec::new(),
+            stale_mutants: 0,
         }
     }
 
@@ -780,6 +784,12 @@ impl Report {
         }
         self.mutants_outside = Some(by_clause.outside);
         self.malformed_excuses = excuse_errors;
+        self
+    }
+
+    /// Notes `n` recorded mutants left out as stale.
+    pub fn with_stale_mutants(mut self, n: usize) -> Report {
+        self.stale_mutants = n;
         self
     }
 
@@ -853,6 +863,13 @@ impl Report {
                 t.line(),
                 self.missed_mutants().len()
             );
+            if self.stale_mutants > 0 {
+                let _ = write!(
+                    malformed,
+                    " ({} recorded mutants left out: their file changed since they were run)",
+                    self.stale_mutants
+                );
+            }
         }
         format!(
             "coverage {}: {ok}/{n} normative clauses implemented and tested, {} unknown ids \
@@ -864,7 +881,8 @@ impl Report {
     }
 
     /// One line per clause with its kind, status and counts of implementing annotations, citing
-    /// tests, exceptions and todos: committed, so that a change of coverage shows in review
+    /// tests, exceptions, todos and mutants (when known), then the mutants outside every clause
+    /// and the recorded mutants left out as stale: committed, so that a change of coverage shows in review
     /// (counts, not lines, so that moving code changes nothing).
     pub fn snapshot(&self) -> String {
         let mut out = String::new();
@@ -887,7 +905,35 @@ impl Report {
                     let _ = write!(out, " {name}={n}");
                 }
             }
+            if let Some(t) = c.mutants.as_ref().filter(|t| t.total() > 0) {
+                let _ = write!(out, " mutants={}", t.total());
+                for (name, n) in [
+                    ("caught", t.caught + t.timeout),
+                    ("unviable", t.unviable),
+                    ("excused", t.excused.len()),
+                    ("missed", t.missed.len()),
+                ] {
+                    if n > 0 {
+                        let _ = write!(out, " {name}={n}");
+                    }
+                }
+            }
             out.push('\n');
+        }
+        if let Some(t) = self.mutants_outside.as_ref().filter(|t| t.total() > 0) {
+            let _ = writeln!(
+                out,
+                "{} outside-clauses mutants={} caught={} unviable={} excused={} missed={}",
+                self.game,
+                t.total(),
+                t.caught + t.timeout,
+                t.unviable,
+                t.excused.len(),
+                t.missed.len()
+            );
+        }
+        if self.stale_mutants > 0 {
+            let _ = writeln!(out, "{} stale-mutants {}", self.game, self.stale_mutants);
         }
         out
     }

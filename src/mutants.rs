@@ -7,12 +7,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::coverage::{outline, Annotation, AnnotationType, Outline, SourceFile};
+use crate::coverage::{outline, Annotation, AnnotationType, Outline, Report, Scan, SourceFile};
 
 /// What the tests did to a mutant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// A test failed: the mutant was caught.
     Caught,
@@ -33,8 +34,26 @@ pub struct Mutant {
     pub file: String,
     /// The line changed.
     pub line: usize,
+    /// The column where the change starts.
+    pub column: usize,
+    /// What was replaced, and by what (the name without its place).
+    pub mutation: String,
     /// What the tests did.
     pub outcome: Outcome,
+}
+
+impl Mutant {
+    /// A mutant at `file:line:column`, named as cargo-mutants names it.
+    pub fn new(file: &str, line: usize, column: usize, mutation: &str, outcome: Outcome) -> Mutant {
+        Mutant {
+            name: format!("{file}:{line}:{column}: {mutation}"),
+            file: file.to_string(),
+            line,
+            column,
+            mutation: mutation.to_string(),
+            outcome,
+        }
+    }
 }
 
 /// Where the mutation results cannot be read.
@@ -86,6 +105,7 @@ struct SpanJson {
 #[derive(Deserialize)]
 struct LineJson {
     line: usize,
+    column: usize,
 }
 
 /// The mutants of cargo-mutants' `outcomes.json` (its text; `path` names it in errors), the
@@ -115,12 +135,10 @@ pub fn read_outcomes(path: &str, text: &str) -> Result<Vec<Mutant>, MutantsError
                 })
             }
         };
-        out.push(Mutant {
-            name: m.name,
-            file: m.file,
-            line: m.span.start.line,
-            outcome,
-        });
+        let (line, column) = (m.span.start.line, m.span.start.column);
+        let place = format!("{}:{line}:{column}: ", m.file);
+        let mutation = m.name.strip_prefix(&place).unwrap_or(&m.name);
+        out.push(Mutant::new(&m.file, line, column, mutation, outcome));
     }
     out.sort_by(|a, b| (&a.file, a.line, &a.name).cmp(&(&b.file, b.line, &b.name)));
     Ok(out)
@@ -348,6 +366,324 @@ pub fn by_clause(mutants: &[Mutant], annotations: &[Annotation], excuses: &[Excu
     out
 }
 
+/// Where recorded mutation results are kept, relative to the project root.
+pub const RECORDED_PATH: &str = "spec/coverage/mutants.csv";
+
+/// True for a `// mutant: ...` line: recorded results count lines without them, so that adding
+/// or removing an excuse keeps the results of the code around it.
+fn is_note(line: &str) -> bool {
+    line.trim_start().starts_with("// mutant:")
+}
+
+/// A source file as recorded results see it: its lines that are not `// mutant:` notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeLines {
+    /// The line in the file (from 1) of each code line, in order.
+    lines: Vec<usize>,
+    /// CRC-32 of the code lines, each followed by a newline.
+    pub crc32: u32,
+}
+
+impl CodeLines {
+    /// The code lines of `text`.
+    pub fn of(text: &str) -> CodeLines {
+        let mut lines = Vec::new();
+        let mut crc = crc32fast::Hasher::new();
+        for (i, line) in text.lines().enumerate() {
+            if !is_note(line) {
+                lines.push(i + 1);
+                crc.update(line.as_bytes());
+                crc.update(b"\n");
+            }
+        }
+        CodeLines {
+            lines,
+            crc32: crc.finalize(),
+        }
+    }
+
+    /// The code line (from 1) of file line `line`; `None` on a note or past the end.
+    pub fn code_line(&self, line: usize) -> Option<usize> {
+        self.lines.binary_search(&line).ok().map(|i| i + 1)
+    }
+
+    /// The file line of code line `code_line` (from 1).
+    pub fn line(&self, code_line: usize) -> Option<usize> {
+        self.lines.get(code_line.checked_sub(1)?).copied()
+    }
+}
+
+/// One row of the recorded results: a mutant, placed by its code line, and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedMutant {
+    /// The file, relative to the project root.
+    pub file: String,
+    /// The line, counted without `// mutant:` lines.
+    pub code_line: usize,
+    /// The column where the change starts.
+    pub column: usize,
+    /// What was replaced, and by what.
+    pub mutation: String,
+    /// What the tests did.
+    pub outcome: Outcome,
+    /// CRC-32 of the file's code lines when the mutant was run (8 hex digits).
+    pub source_crc32: String,
+}
+
+impl RecordedMutant {
+    fn key(&self) -> (&str, usize, usize, &str) {
+        (&self.file, self.code_line, self.column, &self.mutation)
+    }
+}
+
+/// Why a run's results cannot be recorded, or the recorded ones read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The run kept no copy of a file it mutated.
+    #[error(
+        "{run}: no copy of {file} as the run saw it (sources/{file}): record only runs of \
+         experiments/mutants/run.sh, which keeps one"
+    )]
+    NoCopy {
+        /// The run's folder.
+        run: String,
+        /// The file.
+        file: String,
+    },
+    /// A file's code differs from what the run mutated.
+    #[error(
+        "{run}: {file} changed since the run (beyond `// mutant:` lines); its mutants must run \
+         again (experiments/mutants/run.sh --file {file})"
+    )]
+    Changed {
+        /// The run's folder.
+        run: String,
+        /// The file.
+        file: String,
+    },
+    /// A mutant on a line the run's copy does not have as code.
+    #[error("{run}: mutant {name} is not on a line of code of its file")]
+    NotCode {
+        /// The run's folder.
+        run: String,
+        /// The mutant.
+        name: String,
+    },
+    /// The recorded file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The recorded file does not read as recorded results.
+    #[error("{path}: {message}")]
+    Csv {
+        /// The file.
+        path: String,
+        /// What is wrong, and where.
+        message: String,
+    },
+}
+
+/// The rows of a run's `mutants`: `ran_on` holds the text of each file the run mutated, as it
+/// saw it, `current` the files as they are now; every file's code must be the same in both.
+pub fn record(
+    run: &str,
+    mutants: &[Mutant],
+    ran_on: &BTreeMap<String, String>,
+    current: &BTreeMap<String, String>,
+) -> Result<Vec<RecordedMutant>, RecordError> {
+    let mut code = BTreeMap::new();
+    let mut rows = Vec::new();
+    for m in mutants {
+        if !code.contains_key(&m.file) {
+            let Some(then) = ran_on.get(&m.file) else {
+                return Err(RecordError::NoCopy {
+                    run: run.to_string(),
+                    file: m.file.clone(),
+                });
+            };
+            let then = CodeLines::of(then);
+            if current.get(&m.file).map(|now| CodeLines::of(now).crc32) != Some(then.crc32) {
+                return Err(RecordError::Changed {
+                    run: run.to_string(),
+                    file: m.file.clone(),
+                });
+            }
+            code.insert(m.file.clone(), then);
+        }
+        let lines = &code[&m.file];
+        let code_line = lines
+            .code_line(m.line)
+            .ok_or_else(|| RecordError::NotCode {
+                run: run.to_string(),
+                name: m.name.clone(),
+            })?;
+        rows.push(RecordedMutant {
+            file: m.file.clone(),
+            code_line,
+            column: m.column,
+            mutation: m.mutation.clone(),
+            outcome: m.outcome,
+            source_crc32: format!("{:08x}", lines.crc32),
+        });
+    }
+    Ok(rows)
+}
+
+/// What a merge of new rows into the recorded ones did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Mutants not recorded before.
+    pub added: usize,
+    /// Mutants recorded before, now with the new outcome.
+    pub replaced: usize,
+    /// Rows dropped because their file changed since they were run.
+    pub stale: usize,
+}
+
+/// `old` with `new` merged in (a new row replaces an old one of the same mutant), rows of files
+/// whose code changed since their run dropped (`current`: the files now), sorted by place.
+pub fn merge_recorded(
+    old: Vec<RecordedMutant>,
+    new: Vec<RecordedMutant>,
+    current: &BTreeMap<String, String>,
+) -> (Vec<RecordedMutant>, Merged) {
+    let crcs: BTreeMap<&str, String> = current
+        .iter()
+        .map(|(f, t)| (f.as_str(), format!("{:08x}", CodeLines::of(t).crc32)))
+        .collect();
+    let mut counts = Merged::default();
+    let mut rows: BTreeMap<(String, usize, usize, String), RecordedMutant> = BTreeMap::new();
+    let owned = |r: &RecordedMutant| {
+        let (f, l, c, m) = r.key();
+        (f.to_string(), l, c, m.to_string())
+    };
+    for r in old {
+        if crcs.get(r.file.as_str()) == Some(&r.source_crc32) {
+            rows.insert(owned(&r), r);
+        } else {
+            counts.stale += 1;
+        }
+    }
+    for r in new {
+        match rows.insert(owned(&r), r) {
+            Some(_) => counts.replaced += 1,
+            None => counts.added += 1,
+        }
+    }
+    (rows.into_values().collect(), counts)
+}
+
+/// The recorded results as CSV text, one row per mutant.
+pub fn write_recorded(rows: &[RecordedMutant]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).expect("writing to memory");
+    }
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
+}
+
+/// Reads recorded results (`path` names the file in errors).
+pub fn read_recorded(path: &str, text: &str) -> Result<Vec<RecordedMutant>, RecordError> {
+    let mut rows = Vec::new();
+    for row in csv::Reader::from_reader(text.as_bytes()).deserialize() {
+        rows.push(row.map_err(|e: csv::Error| RecordError::Csv {
+            path: path.to_string(),
+            message: e.to_string(),
+        })?);
+    }
+    Ok(rows)
+}
+
+/// The recorded mutants whose file's code is unchanged, placed on the lines they have now, and
+/// the file of each row left out because its file changed (or is gone).
+pub fn fresh(
+    rows: &[RecordedMutant],
+    current: &BTreeMap<String, String>,
+) -> (Vec<Mutant>, Vec<String>) {
+    let code: BTreeMap<&str, CodeLines> = current
+        .iter()
+        .map(|(f, t)| (f.as_str(), CodeLines::of(t)))
+        .collect();
+    let mut out = Vec::new();
+    let mut stale = Vec::new();
+    for r in rows {
+        let line = code
+            .get(r.file.as_str())
+            .filter(|c| format!("{:08x}", c.crc32) == r.source_crc32)
+            .and_then(|c| c.line(r.code_line));
+        match line {
+            Some(line) => out.push(Mutant::new(&r.file, line, r.column, &r.mutation, r.outcome)),
+            None => stale.push(r.file.clone()),
+        }
+    }
+    (out, stale)
+}
+
+/// Each source file's text by its path.
+pub fn sources(files: &[SourceFile]) -> BTreeMap<String, String> {
+    files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect()
+}
+
+/// The recorded results under `root` ([`RECORDED_PATH`]), if there are any.
+pub fn read_recorded_under(
+    root: &std::path::Path,
+) -> Result<Option<Vec<RecordedMutant>>, RecordError> {
+    let path = root.join(RECORDED_PATH);
+    let name = crate::text::shown_path(&path);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(RecordError::Io { path: name, source }),
+    };
+    read_recorded(&name, &text).map(Some)
+}
+
+/// `report` (of the game `scan` was made for) with `found` mapped to its clauses, the excuses
+/// read from `files`, and the stale rows (their files) of the game's clause code counted.
+pub fn add_to_report(
+    report: Report,
+    found: &[Mutant],
+    stale: &[String],
+    files: &[SourceFile],
+    scan: &Scan,
+) -> Report {
+    let (excuses, errors) = scan_excuses(files);
+    let mapped = by_clause(found, &scan.annotations, &excuses);
+    let in_game = |file: &String| {
+        scan.annotations
+            .iter()
+            .any(|a| a.kind == AnnotationType::Implementation && &a.file == file)
+    };
+    let stale = stale.iter().filter(|f| in_game(f)).count();
+    report
+        .with_mutants(mapped, errors)
+        .with_stale_mutants(stale)
+}
+
+/// `report` with the recorded results under `root` that still describe `files` (unchanged
+/// when there are none).
+pub fn add_recorded(
+    report: Report,
+    root: &std::path::Path,
+    files: &[SourceFile],
+    scan: &Scan,
+) -> Result<Report, RecordError> {
+    Ok(match read_recorded_under(root)? {
+        None => report,
+        Some(rows) => {
+            let (found, stale) = fresh(&rows, &sources(files));
+            add_to_report(report, &found, &stale, files, scan)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,12 +734,7 @@ fn fifth() {
     }
 
     fn mutant(line: usize, outcome: Outcome) -> Mutant {
-        Mutant {
-            name: format!("src/x.rs:{line}:5: replace"),
-            file: "src/x.rs".into(),
-            line,
-            outcome,
-        }
+        Mutant::new("src/x.rs", line, 5, "replace", outcome)
     }
 
     #[test]
@@ -473,10 +804,7 @@ fn fifth() {
             mutant(19, Outcome::Missed),
             mutant(20, Outcome::Missed),
             mutant(26, Outcome::Missed),
-            Mutant {
-                file: "src/other.rs".into(),
-                ..mutant(1, Outcome::Missed)
-            },
+            Mutant::new("src/other.rs", 1, 5, "replace", Outcome::Missed),
         ];
         let t = by_clause(&mutants, &scan.annotations, &excuses);
         assert_eq!(t.clauses["1.1"].caught, 1);
@@ -505,10 +833,7 @@ fn fifth() {
         let m = read_outcomes("o.json", json).unwrap();
         assert_eq!(
             m,
-            [mutant(3, Outcome::Missed)].map(|m| Mutant {
-                name: "src/x.rs:3:5: replace f".into(),
-                ..m
-            })
+            [Mutant::new("src/x.rs", 3, 5, "replace f", Outcome::Missed)]
         );
         let e = read_outcomes("o.json", "{}").unwrap_err().to_string();
         assert!(
@@ -521,5 +846,112 @@ fn fifth() {
             e,
             "o.json: mutant src/x.rs:3:5: replace f: unknown outcome 'Exploded'"
         );
+    }
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(f, t)| (f.to_string(), t.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn recorded_results_survive_excuses_added_and_go_stale_when_code_changes() {
+        let then = "fn f() {\n    a();\n    b();\n}\n";
+        // An excuse added above line 3 moves it to line 4; the code is the same.
+        let now = "fn f() {\n    a();\n    // mutant: excused b is slow\n    b();\n}\n";
+        assert_eq!(CodeLines::of(then).crc32, CodeLines::of(now).crc32);
+        assert_eq!(CodeLines::of(now).code_line(3), None);
+        assert_eq!(CodeLines::of(now).code_line(4), Some(3));
+        assert_eq!(CodeLines::of(now).line(3), Some(4));
+        assert_eq!(CodeLines::of(now).line(0), None);
+
+        let run = [
+            Mutant::new("src/x.rs", 3, 5, "delete b()", Outcome::Missed),
+            Mutant::new("src/x.rs", 2, 5, "delete a()", Outcome::Caught),
+        ];
+        let ran_on = files(&[("src/x.rs", then)]);
+        let rows = record("run1", &run, &ran_on, &files(&[("src/x.rs", now)])).unwrap();
+        assert_eq!(rows[0].code_line, 3);
+        // Back on the line it has now, under the excuse.
+        let (mutants, stale) = fresh(&rows, &files(&[("src/x.rs", now)]));
+        assert!(stale.is_empty());
+        assert_eq!(mutants[0].name, "src/x.rs:4:5: delete b()");
+
+        // Written and read back as they were.
+        let text = write_recorded(&rows);
+        assert!(text.starts_with("file,code_line,column,mutation,outcome,source_crc32\n"));
+        assert_eq!(read_recorded("m.csv", &text).unwrap(), rows);
+
+        // A change of code: recording refused, recorded rows stale.
+        let changed = files(&[("src/x.rs", "fn f() {\n    a();\n    c();\n}\n")]);
+        let e = record("run1", &run, &ran_on, &changed).unwrap_err();
+        assert!(matches!(e, RecordError::Changed { .. }), "{e}");
+        assert!(e
+            .to_string()
+            .starts_with("run1: src/x.rs changed since the run"));
+        let stale = vec!["src/x.rs".to_string(); 2];
+        assert_eq!(fresh(&rows, &changed), (vec![], stale.clone()));
+        assert_eq!(fresh(&rows, &files(&[])), (vec![], stale));
+        let e = record("run1", &run, &files(&[]), &changed).unwrap_err();
+        assert!(matches!(e, RecordError::NoCopy { .. }), "{e}");
+        let on_note = [Mutant::new("src/x.rs", 3, 1, "x", Outcome::Caught)];
+        let e = record(
+            "run1",
+            &on_note,
+            &files(&[("src/x.rs", now)]),
+            &files(&[("src/x.rs", now)]),
+        );
+        assert!(matches!(e, Err(RecordError::NotCode { .. })));
+    }
+
+    #[test]
+    fn a_merge_replaces_the_same_mutant_adds_others_and_drops_stale_rows() {
+        let a = "fn a() {}\n";
+        let b = "fn b() {}\n";
+        let current = files(&[("src/a.rs", a), ("src/b.rs", b)]);
+        let row = |file: &str, text: &str, mutation: &str, outcome| RecordedMutant {
+            file: file.into(),
+            code_line: 1,
+            column: 1,
+            mutation: mutation.into(),
+            outcome,
+            source_crc32: format!("{:08x}", CodeLines::of(text).crc32),
+        };
+        let old = vec![
+            row("src/a.rs", a, "m1", Outcome::Missed),
+            row("src/b.rs", "fn b() { 1 }\n", "m1", Outcome::Caught),
+        ];
+        let new = vec![
+            row("src/a.rs", a, "m1", Outcome::Caught),
+            row("src/a.rs", a, "m2", Outcome::Unviable),
+        ];
+        let (rows, merged) = merge_recorded(old, new, &current);
+        assert_eq!(
+            merged,
+            Merged {
+                added: 1,
+                replaced: 1,
+                stale: 1
+            }
+        );
+        let outcomes: Vec<_> = rows
+            .iter()
+            .map(|r| (r.mutation.as_str(), r.outcome))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [("m1", Outcome::Caught), ("m2", Outcome::Unviable)]
+        );
+    }
+
+    #[test]
+    fn a_bad_recorded_file_is_named_with_its_row() {
+        let text = "file,code_line,column,mutation,outcome,source_crc32\nsrc/x.rs,1,1,m,exploded,00000000\n";
+        let e = read_recorded("spec/coverage/mutants.csv", text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("spec/coverage/mutants.csv: "), "{e}");
+        assert!(e.contains("line: 2"), "{e}");
     }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use browser::chromium;
 
 use mancala_lab::coverage::{parse_spec, read_tree, scan_files, Report};
+use mancala_lab::mutants::add_recorded;
 
 #[test]
 fn the_committed_snapshots_are_current() {
@@ -16,7 +17,12 @@ fn the_committed_snapshots_are_current() {
     for game in ["bao", "oware"] {
         let spec = std::fs::read_to_string(root.join(format!("spec/{game}.md"))).unwrap();
         let clauses = parse_spec(game, &spec).unwrap();
-        let now = Report::build(game, &clauses, &scan_files(game, &files), None).snapshot();
+        let scan = scan_files(game, &files);
+        let report = Report::build(game, &clauses, &scan, None);
+        // With the recorded mutation results, as the coverage command reads them.
+        let now = add_recorded(report, root, &files, &scan)
+            .unwrap()
+            .snapshot();
         let path = root.join(format!("spec/coverage/{game}.txt"));
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         let changed: Vec<String> = diff_lines(&committed, &now);
@@ -124,4 +130,53 @@ fn the_html_report_links_to_the_annotations() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `coverage --record`: a run's results go into spec/coverage/mutants.csv with their code line;
+/// a run whose file changed since is refused, naming the file, and nothing is written.
+#[test]
+fn mutation_runs_are_recorded_only_against_the_code_they_ran_on() {
+    let root = std::env::temp_dir().join(format!("mancala-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let run = root.join("run");
+    let code = "fn f() {\n    // mutant: excused a note\n    g();\n}\n";
+    for dir in [
+        root.join("src"),
+        run.join("sources/src"),
+        run.join("mutants.out"),
+    ] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(root.join("src/x.rs"), code).unwrap();
+    std::fs::write(run.join("sources/src/x.rs"), code).unwrap();
+    let outcomes = r#"{"outcomes": [{"scenario": {"Mutant": {"name": "src/x.rs:3:5: delete g()",
+        "file": "src/x.rs", "span": {"start": {"line": 3, "column": 5}}}},
+        "summary": "MissedMutant"}]}"#;
+    std::fs::write(run.join("mutants.out/outcomes.json"), outcomes).unwrap();
+    let record = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["coverage", "--root"])
+            .arg(&root)
+            .arg("--record")
+            .arg(&run)
+            .output()
+            .unwrap()
+    };
+    let o = record();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = root.join("spec/coverage/mutants.csv");
+    // Line 3 is the second line of code: the note does not count.
+    let recorded = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        recorded.contains("\nsrc/x.rs,2,5,delete g(),missed,"),
+        "{recorded}"
+    );
+
+    std::fs::write(root.join("src/x.rs"), code.replace("g()", "h()")).unwrap();
+    let o = record();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("src/x.rs changed since the run"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), recorded);
+    let _ = std::fs::remove_dir_all(&root);
 }

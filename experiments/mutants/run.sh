@@ -4,39 +4,93 @@
 # mutants caught, missed, excused and unviable; it fails on a missed mutant in a normative clause's
 # code that has no `// mutant: excused REASON`.
 #
-#   experiments/mutants/run.sh [--shard K/N] [--optimized] [--out DIR]
+#   experiments/mutants/run.sh [--shard K/N] [--file PATH]... [--optimized] [--out DIR]
 #
 # --shard K/N  one of N slices of the mutants (K from 0), as cargo-mutants numbers them
+# --file PATH  only the mutants of this file (repeatable; it must be one of the examined files)
 # --optimized  mutate the optimized engines instead (bao/fast.rs, oware/fast.rs, oware/batch.rs),
 #              whose mutants the differential and batch checks must catch (reports the share)
-# --out DIR    where cargo-mutants writes mutants.out/ (default target/mutants)
-# Needs cargo-mutants (cargo install --locked cargo-mutants).
+# --out DIR    where the results go (default target/mutants): DIR/mutants.out/outcomes.json,
+#              and DIR/sources/, a copy of the mutated files as they were, which
+#              `mancala-lab coverage --record DIR` needs to record the results
+#
+# Each mutant first meets the quick tests below (the engines' rule, property, regression and
+# differential tests); a mutant they miss, or that runs past the time limit, meets the whole
+# suite. So every outcome is what the whole suite gives, in a fraction of the time.
+# Needs cargo-mutants (cargo install --locked cargo-mutants) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-shard=() files=() out=target/mutants optimized=0
+shard=() files=() out=target/mutants optimized=0 config=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --shard) shard=(--shard "$2"); shift 2 ;;
+    --file) files+=(--file "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
     --out) out="$2"; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
     esac
 done
 if [ "$optimized" = 1 ]; then
-    files=(--file src/bao/fast.rs --file src/oware/fast.rs --file src/oware/batch.rs)
+    # Without the configuration's examine_globs, which would add the clause code.
+    config=(--no-config)
+    files+=(--file src/bao/fast.rs --file src/oware/fast.rs --file src/oware/batch.rs)
 fi
+quick=(--lib)
+for t in bao_rules oware_rules bao_notation bao_props oware_props spec_examples regressions game \
+    random_move fuzz_checks diff oware_batch oware_openspiel perft inconsistencies; do
+    quick+=("--test=$t")
+done
+quick_args=()
+for a in "${quick[@]}"; do quick_args+=("--cargo-arg=$a"); done
 
-set +e
-cargo mutants "${files[@]}" "${shard[@]}" --timeout 600 --output "$out"
-status=$?
-set -e
-# 0: all caught; 2: some missed; 3: some timed out. Anything else is a failure of the run itself.
-case "$status" in 0 | 2 | 3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit 1 ;; esac
+# A copy of what is mutated, so that recorded results can be checked against the code they
+# describe.
+mkdir -p "$out"
+rm -rf "$out/sources"
+cargo mutants "${config[@]}" "${files[@]}" --list-files | while read -r f; do
+    mkdir -p "$out/sources/$(dirname "$f")"
+    cp "$f" "$out/sources/$f"
+done
+
+# cargo mutants exits 0 when all are caught, 2 when some are missed, 3 when some timed out;
+# anything else is a failure of the run itself.
+mutants() {
+    set +e
+    cargo mutants "$@"
+    local status=$?
+    set -e
+    case "$status" in 0 | 2 | 3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit 1 ;; esac
+}
+
+echo "== quick tests"
+mutants "${config[@]}" "${files[@]}" "${shard[@]}" --timeout 300 --output "$out" "${quick_args[@]}"
+outcomes="$out/mutants.out/outcomes.json"
+mapfile -t again < <(python3 - "$outcomes" <<'PY'
+import json, re, sys
+for o in json.load(open(sys.argv[1]))["outcomes"]:
+    if isinstance(o["scenario"], dict) and o["summary"] in ("MissedMutant", "Timeout"):
+        print("--re=^" + re.escape(o["scenario"]["Mutant"]["name"]) + "$")
+PY
+)
+if [ "${#again[@]}" -gt 0 ]; then
+    echo "== the whole suite, for the ${#again[@]} mutants the quick tests missed or timed out on"
+    rm -rf "$out/full"
+    mutants "${config[@]}" "${files[@]}" --timeout 600 --output "$out/full" "${again[@]}"
+    # The whole suite's outcome replaces the quick one.
+    python3 - "$outcomes" "$out/full/mutants.out/outcomes.json" <<'PY'
+import json, sys
+quick, full = (json.load(open(p)) for p in sys.argv[1:])
+name = lambda o: o["scenario"]["Mutant"]["name"] if isinstance(o["scenario"], dict) else None
+again = {name(o): o for o in full["outcomes"] if name(o)}
+quick["outcomes"] = [again.get(name(o), o) for o in quick["outcomes"]]
+json.dump(quick, open(sys.argv[1], "w"), indent=1)
+PY
+fi
 
 if [ "$optimized" = 1 ]; then
     # No clauses there: the share of viable mutants caught.
-    python3 - "$out/mutants.out/outcomes.json" <<'PY'
+    python3 - "$outcomes" <<'PY'
 import json, sys
 outcomes = json.load(open(sys.argv[1]))["outcomes"]
 tally = {}
@@ -47,6 +101,9 @@ viable = sum(n for s, n in tally.items() if s != "Unviable")
 caught = tally.get("CaughtMutant", 0) + tally.get("Timeout", 0)
 print(f"optimized engines: {sum(tally.values())} mutants, {viable} viable, {caught} caught "
       f"({100 * caught / max(viable, 1):.1f}%), {tally.get('MissedMutant', 0)} missed")
+for o in outcomes:
+    if isinstance(o["scenario"], dict) and o["summary"] == "MissedMutant":
+        print("  missed:", o["scenario"]["Mutant"]["name"])
 PY
     exit 0
 fi

@@ -26,11 +26,18 @@ pub struct CoverageArgs {
     #[arg(long)]
     quiet: bool,
     /// Mutation results: the output folder of cargo-mutants (its `mutants.out/outcomes.json`, as
-    /// `experiments/mutants/run.sh` writes it) or that file. Each mutant counts for the clause
-    /// whose annotation governs its line; a missed mutant in a normative clause's code without a
+    /// `experiments/mutants/run.sh` writes it) or that file, instead of the recorded ones
+    /// (spec/coverage/mutants.csv). Each mutant counts for the clause whose annotation governs
+    /// its line; a missed mutant in a normative clause's code without a
     /// `// mutant: excused REASON` fails the gate.
     #[arg(long)]
     mutants: Option<PathBuf>,
+    /// Record the results of these runs of experiments/mutants/run.sh (their --out folders) in
+    /// spec/coverage/mutants.csv, for both games: a mutant's new outcome replaces its old one,
+    /// and rows whose file changed since their run are dropped. Refused when a file's code
+    /// changed since the run.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["quiet", "mutants", "playouts", "snapshot", "html"])]
+    record: Vec<PathBuf>,
     /// Print the snapshot instead: one line per clause with its status and counts, as committed
     /// in spec/coverage/GAME.txt (tests/coverage.rs checks that it is current).
     #[arg(long, conflicts_with_all = ["quiet", "mutants", "playouts"])]
@@ -103,13 +110,12 @@ fn checked_report(
         Report::build(game, &spec, &scan, None)
     };
     let report = match mutants {
-        None => report,
         Some(path) => {
             let found = read_mutants(path)?;
-            let (excuses, errors) = mancala_lab::mutants::scan_excuses(&files);
-            let by_clause = mancala_lab::mutants::by_clause(&found, &scan.annotations, &excuses);
-            report.with_mutants(by_clause, errors)
+            mancala_lab::mutants::add_to_report(report, &found, &[], &files, &scan)
         }
+        None => mancala_lab::mutants::add_recorded(report, root, &files, &scan)
+            .map_err(|e| e.to_string())?,
     };
     Ok(Checked {
         report,
@@ -117,6 +123,49 @@ fn checked_report(
         spec: text,
         files,
     })
+}
+
+/// Records the results of the mutation runs in `runs` under `root`.
+fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
+    use mancala_lab::mutants;
+    let files =
+        coverage::read_tree(root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    let current = mutants::sources(&files);
+    let mut new = Vec::new();
+    for run in runs {
+        let found = read_mutants(run)?;
+        let mut ran_on = BTreeMap::new();
+        for m in &found {
+            if ran_on.contains_key(&m.file) {
+                continue;
+            }
+            let copy = run.join("sources").join(&m.file);
+            if copy.is_file() {
+                ran_on.insert(m.file.clone(), super::read_input(&copy)?);
+            }
+        }
+        let shown = mancala_lab::text::shown_path(run);
+        new.extend(mutants::record(&shown, &found, &ran_on, &current).map_err(|e| e.to_string())?);
+    }
+    let old = mutants::read_recorded_under(root)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
+    let (rows, merged) = mutants::merge_recorded(old, new, &current);
+    let path = root.join(mutants::RECORDED_PATH);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    mancala_lab::study::write_atomic(&path, &mutants::write_recorded(&rows))
+        .map_err(|e| e.to_string())?;
+    println!(
+        "{}: {} mutants ({} new, {} with a new outcome); {} rows dropped as stale",
+        mancala_lab::text::shown_path(&path),
+        rows.len(),
+        merged.added,
+        merged.replaced,
+        merged.stale
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The mutants of cargo-mutants' results at `path`: its output folder or `outcomes.json`.
@@ -172,6 +221,9 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     let root = project_root(args.root);
+    if !args.record.is_empty() {
+        return record(&root, &args.record);
+    }
     let checked = checked_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
     if let Some(dir) = &args.html {
         let page = write_html(dir, &checked)?;
