@@ -36,6 +36,13 @@ pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
     }
 }
 
+/// `word` as one word of a Bash command line that gives it back byte for byte: as it is when
+/// nothing in it is special, else quoted (bytes that are not UTF-8 as `\xNN` in `$'...'`).
+pub fn shell_word(word: impl AsRef<std::ffi::OsStr>) -> String {
+    use shell_quote::{Bash, QuoteRefExt};
+    word.as_ref().quoted(Bash)
+}
+
 /// The words of `s`, each with its 1-based column counted in characters from the start of `s`.
 pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut chars = s.char_indices().enumerate().peekable();
@@ -57,7 +64,7 @@ pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{quoted, shown_path, words, PATH_CHARS, QUOTED_CHARS};
+    use super::{quoted, shell_word, shown_path, words, PATH_CHARS, QUOTED_CHARS};
 
     #[test]
     fn quoted_tokens_are_bounded() {
@@ -90,5 +97,25 @@ mod tests {
         assert_eq!(got, [(3, "ab"), (6, "é"), (8, "cd")]);
         assert_eq!(words("").count(), 0);
         assert_eq!(words("x").collect::<Vec<_>>(), [(1, "x")]);
+    }
+
+    #[test]
+    fn shell_words_give_their_bytes_back_in_bash() {
+        assert_eq!(shell_word("out/bao"), "out/bao");
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let odd = std::ffi::OsStr::from_bytes(b"a b'\xff\n");
+            let quoted = shell_word(odd);
+            // Bash itself reads the word back (skipped where there is no bash).
+            let Ok(out) = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(format!("printf %s {quoted}"))
+                .output()
+            else {
+                return;
+            };
+            assert_eq!(out.stdout, b"a b'\xff\n", "{quoted}");
+        }
     }
 }

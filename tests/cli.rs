@@ -1476,6 +1476,29 @@ fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("--position "), "{}", stderr(&o));
     }
+    // plot's runs are NAME=PATH: the path any bytes, the name (the legend's) UTF-8 text.
+    let csv = dir.join(std::ffi::OsStr::from_bytes(b"games\xff.csv"));
+    std::fs::write(&csv, "game,plies\n0,10\n1,20\n").unwrap();
+    let mut run = std::ffi::OsString::from("a=");
+    run.push(&csv);
+    let o = Command::new(bin)
+        .args(["plot", "--out", "-"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "plot: {}", stderr(&o));
+    assert!(stdout(&o).starts_with("<svg"), "{}", stdout(&o));
+    let o = Command::new(bin)
+        .args(["plot", "--out", "-"])
+        .arg(std::ffi::OsStr::from_bytes(b"a\xff=x.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the name is not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

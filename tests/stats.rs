@@ -15,6 +15,19 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
+/// `dir` with a space and a byte that is not UTF-8 added to its last name (unix only).
+fn odd_path(dir: PathBuf) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        let mut bytes = dir.into_os_string().into_vec();
+        bytes.extend_from_slice(b" \xff");
+        PathBuf::from(std::ffi::OsString::from_vec(bytes))
+    }
+    #[cfg(not(unix))]
+    dir
+}
+
 fn run_stats(args: &[&str], out: &Path) -> Output {
     bin()
         .arg("stats")
@@ -469,8 +482,32 @@ fn empty_shards_and_empty_jobs_write_a_manifest_and_merge() {
 }
 
 #[test]
+fn the_manifest_records_the_command_line_as_bash_words() {
+    let out = odd_path(tmp("cmdline"));
+    stats(&["--game", "oware", "--games", "3"], &out);
+    let m = manifest(&out);
+    let command: Vec<&str> = m["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    let n = command.len();
+    assert_eq!(command[n - 2], "--out");
+    // Bash reads the recorded word back as the folder's name, byte for byte.
+    let echoed = Command::new("bash")
+        .arg("-c")
+        .arg(format!("printf %s {}", command[n - 1]))
+        .output()
+        .unwrap();
+    assert_eq!(echoed.stdout, out.as_os_str().as_encoded_bytes());
+}
+
+#[test]
 fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
-    let (full, cut) = (tmp("sigfull"), tmp("sigcut"));
+    // A folder name with a space and a byte that is not UTF-8: the hint must still be a command
+    // that continues the job.
+    let (full, cut) = (tmp("sigfull"), odd_path(tmp("sigcut")));
     let job = [
         "--game",
         "bao",
@@ -503,9 +540,27 @@ fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
     assert!(text.ends_with('\n'));
     assert!(text.lines().all(|l| l.split(',').count() == columns));
     if code == Some(130) {
+        // The hint, run by Bash as printed (with this build's binary), finishes the job.
         let said = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(said.contains("--resume --out"), "{said}");
-        stats(&["--resume"], &cut);
+        let hint = said
+            .split("continue with: mancala-lab ")
+            .nth(1)
+            .expect(&said)
+            .lines()
+            .next()
+            .unwrap();
+        assert!(hint.starts_with("stats --resume --out "), "{said}");
+        let resumed = Command::new("bash")
+            .arg("-c")
+            .arg(format!("\"$0\" {hint}"))
+            .arg(env!("CARGO_BIN_EXE_mancala-lab"))
+            .output()
+            .unwrap();
+        assert!(
+            resumed.status.success(),
+            "{hint}: {}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
     }
     same_files(&full, &cut, &FILES);
 }

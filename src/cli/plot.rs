@@ -28,7 +28,7 @@ pub struct PlotArgs {
     title: String,
     /// Runs to compare, each NAME=PATH/TO/games.csv ('-' reads standard input).
     #[arg(required = true)]
-    runs: Vec<String>,
+    runs: Vec<std::ffi::OsString>,
 }
 
 /// `text` quoted for an error message, its control characters escaped (`\u{1}`).
@@ -37,8 +37,8 @@ fn escaped(text: &str) -> String {
 }
 
 /// What an input is called in errors.
-fn label(path: &str) -> String {
-    if path == "-" {
+fn label(path: &Path) -> String {
+    if path.as_os_str() == "-" {
         "standard input".into()
     } else {
         shown_path(path)
@@ -50,7 +50,7 @@ fn label(path: &str) -> String {
 /// temporary file on the first read (at most [`MAX_INPUT`] bytes), which the system removes
 /// however the process ends.
 enum Source {
-    File(String),
+    File(PathBuf),
     Spool(std::fs::File),
 }
 
@@ -101,9 +101,10 @@ impl<R: Read> Read for Spooling<'_, R> {
 
 /// The first read of the run at `path` ('-': standard input): streams the values of `column`
 /// to `each`, and returns how many there were and how to read them again.
-fn first_read(path: &str, column: &str, each: impl FnMut(u32)) -> Result<(u64, Source), String> {
+fn first_read(path: &Path, column: &str, each: impl FnMut(u32)) -> Result<(u64, Source), String> {
     let name = label(path);
-    let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let stdin = path.as_os_str() == "-";
+    let regular = !stdin && std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if regular {
         let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
         let n = histogram::each_value(f, &name, column, each).map_err(|e| e.to_string())?;
@@ -131,7 +132,7 @@ fn first_read(path: &str, column: &str, each: impl FnMut(u32)) -> Result<(u64, S
             }),
         }
     };
-    let n = if path == "-" {
+    let n = if stdin {
         read(&mut std::io::stdin().lock(), &mut spool)?
     } else {
         let mut input = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
@@ -154,26 +155,54 @@ fn one_line(what: &str, text: &str) -> Result<(), String> {
     }
 }
 
+/// A run's name and path: `NAME=PATH`, split at the first '='; the name is UTF-8 text (it is
+/// the legend's), the path any bytes the system allows.
+fn split_run(run: &std::ffi::OsStr) -> Result<Option<(&str, &Path)>, String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = run.as_bytes();
+        let Some(i) = bytes.iter().position(|&b| b == b'=') else {
+            return Ok(None);
+        };
+        let name = std::str::from_utf8(&bytes[..i]).map_err(|_| {
+            format!(
+                "run {}: the name is not UTF-8 text; the legend shows it",
+                shown_path(run)
+            )
+        })?;
+        Ok(Some((
+            name,
+            Path::new(std::ffi::OsStr::from_bytes(&bytes[i + 1..])),
+        )))
+    }
+    #[cfg(not(unix))]
+    {
+        let run = run
+            .to_str()
+            .ok_or_else(|| format!("run {}: not UTF-8 text", shown_path(run)))?;
+        Ok(run.split_once('=').map(|(n, p)| (n, Path::new(p))))
+    }
+}
+
 /// What `plot` refuses before reading its inputs (also for `--parse-only`); returns the runs as
 /// (name, path).
-pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &str)>, String> {
+pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     if args.bin == Some(0) {
         return Err(histogram::HistogramError::ZeroBin.to_string());
     }
     one_line("--title", &args.title)?;
     one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
-    let mut runs: Vec<(&str, &str)> = Vec::new();
+    let mut runs: Vec<(&str, &Path)> = Vec::new();
     for run in &args.runs {
-        let shown = format!("run {}", escaped(run));
-        let (name, path) = run
-            .split_once('=')
-            .ok_or(format!("{shown}: expected NAME=PATH"))?;
+        let shown = format!("run {}", escaped(&run.to_string_lossy()));
+        let (name, path) = split_run(run)?.ok_or(format!("{shown}: expected NAME=PATH"))?;
         if name.trim().is_empty() {
             return Err(format!(
                 "{shown}: no name before '='; the legend names each run (NAME=PATH)"
             ));
         }
-        if path.is_empty() {
+        if path.as_os_str().is_empty() {
             return Err(format!(
                 "{shown}: no path after '=' (NAME=PATH, '-' for standard input)"
             ));
@@ -184,17 +213,17 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &str)>, String> {
                 "{shown}: the name {} is also that of run {} ({}); the legend needs a name per run",
                 escaped(name),
                 j + 1,
-                escaped(&args.runs[j])
+                escaped(&args.runs[j].to_string_lossy())
             ));
         }
         runs.push((name, path));
     }
-    if runs.iter().filter(|(_, p)| *p == "-").count() > 1 {
+    if runs.iter().filter(|(_, p)| p.as_os_str() == "-").count() > 1 {
         return Err("standard input ('-') can feed one run only".into());
     }
     // By any path to it, a link or a hard link included.
     for &(_, path) in &runs {
-        if path != "-" && super::same_file(&args.out, Path::new(path)) {
+        if path.as_os_str() != "-" && super::same_file(&args.out, path) {
             return Err(format!(
                 "--out {}: that is the input {}; write the plot elsewhere",
                 shown_path(&args.out),

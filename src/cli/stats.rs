@@ -116,10 +116,10 @@ impl RunArgs {
     }
 }
 
-/// The command line, as text (arguments that are not UTF-8 shown with replacement characters).
+/// The command line, each argument as a Bash word that gives it back byte for byte.
 fn command_line() -> Vec<String> {
     std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
+        .map(mancala_lab::text::shell_word)
         .collect()
 }
 
@@ -373,7 +373,7 @@ pub fn run_job(
              mancala-lab stats --resume --out {}",
             manifest.games_done,
             games_path.display(),
-            args.out.display()
+            mancala_lab::text::shell_word(&args.out)
         );
         return Ok((ExitCode::from(130), None));
     }
@@ -801,7 +801,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     if let Some(StatsCommand::Merge { out, force, shards }) = args.merge {
         return merge(&out, force, &shards);
     }
-    let out = args.run.out.display().to_string();
+    let out = mancala_lab::text::shell_word(&args.run.out);
     // The manifest on disk always names rows that are whole: a run stopped at any point resumes.
     let interrupt = interrupt_on_ctrl_c_with(move || {
         format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
