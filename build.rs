@@ -16,11 +16,29 @@ fn main() {
         git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     let suffix = if dirty { "-dirty" } else { "" };
     println!("cargo:rustc-env=MANCALA_LAB_COMMIT={commit}{suffix}");
-    // Built again when HEAD moves or a tracked file changes.
-    for path in [".git/HEAD", ".git/index"] {
-        println!("cargo:rerun-if-changed={path}");
+    // Built again when HEAD moves or a tracked file changes: git's own files, wherever the git
+    // folder is (a worktree's is elsewhere). A path that does not exist would make every build
+    // run this again and rebuild the crate, so only existing ones are named.
+    let mut watched = 0;
+    for what in ["HEAD", "index"] {
+        watched += watch(git(&["rev-parse", "--git-path", what]));
     }
     if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        println!("cargo:rerun-if-changed=.git/{head}");
+        watched += watch(git(&["rev-parse", "--git-path", &head]));
+    }
+    if watched == 0 {
+        // Not a git checkout (a source archive, a copy): the commit cannot change.
+        println!("cargo:rerun-if-changed=build.rs");
+    }
+}
+
+/// Asks cargo to run this again when `path` changes, if it exists; 1 if it does.
+fn watch(path: Option<String>) -> usize {
+    match path {
+        Some(p) if std::path::Path::new(&p).exists() => {
+            println!("cargo:rerun-if-changed={p}");
+            1
+        }
+        _ => 0,
     }
 }
