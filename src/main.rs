@@ -50,6 +50,8 @@ enum Command {
     Stats(cli::stats::StatsArgs),
     /// Plot the distribution of a games.csv column for one or more runs, as SVG.
     Plot(cli::plot::PlotArgs),
+    /// Audit other engines' game records: replay them, name the clause where each deviates.
+    Audit(cli::audit::AuditArgs),
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -64,6 +66,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Inconsistencies(args)) => cli::inconsistencies::run(args),
         Some(Command::Stats(args)) => cli::stats::run(args),
         Some(Command::Plot(args)) => cli::plot::run(args),
+        Some(Command::Audit(args)) => cli::audit::run(args),
     }
 }
 
@@ -76,6 +79,7 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Bench(args)) => cli::bench::check(args),
         Some(Command::Perft(args)) => cli::perft::check(args),
         Some(Command::Plot(args)) => cli::plot::check(args).map(drop),
+        Some(Command::Audit(args)) => cli::audit::check(args),
         Some(Command::Bao(cmd)) => cli::bao::check(cmd),
         Some(Command::Oware(cmd)) => cli::oware::check(cmd),
         _ => Ok(()),

@@ -177,6 +177,7 @@ pub struct Board {
 
 impl Board {
     /// An empty board.
+    // mutant: excused its body is `Board::default()`: a mutant returning that is the same code
     pub fn empty() -> Board {
         Board::default()
     }

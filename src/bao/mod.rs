@@ -1,6 +1,8 @@
 //! Bao la Kiswahili: board, positions, notation, the rule readings and the reference engine.
 //! Clause ids in comments (`spec: bao X`) point into `spec/bao.md`.
 
+pub mod abstractplay;
+pub mod audit;
 pub mod board;
 pub mod engines;
 pub mod fast;

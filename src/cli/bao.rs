@@ -25,6 +25,21 @@ pub struct RuleArgs {
 
 impl RuleArgs {
     fn rules(&self) -> Result<Rules, String> {
+        self.variant().map(Rules::new)
+    }
+
+    /// The preset named with --variant.
+    pub fn variant_name(&self) -> &str {
+        &self.variant
+    }
+
+    /// The definition given with --infinite, if any.
+    pub fn infinite_name(&self) -> Option<&str> {
+        self.infinite.as_deref()
+    }
+
+    /// The reading these options name.
+    pub fn variant(&self) -> Result<Variant, String> {
         let mut variant: Variant = self
             .variant
             .parse()
@@ -33,7 +48,7 @@ impl RuleArgs {
             let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
             variant = variant.with_infinite_moves(inf);
         }
-        Ok(Rules::new(variant))
+        Ok(variant)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Command handlers of the `mancala-lab` binary, one module per command, and shared input helpers.
 
+pub mod audit;
 pub mod bao;
 pub mod bench;
 pub mod coverage;

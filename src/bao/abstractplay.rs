@@ -1,0 +1,154 @@
+//! AbstractPlay's Bao game records, one JSON object per line (see docs/formats.md): read as
+//! [`Record`]s in our notation, each bad line named by its number.
+
+use serde::Deserialize;
+
+use super::audit::Record;
+use super::board::Side;
+
+/// A line that is not a game record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct LineError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    game: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    plies: Option<usize>,
+    winner: String,
+    reason: String,
+    moves: Vec<String>,
+    #[serde(rename = "final")]
+    final_board: String,
+}
+
+/// The clause of AbstractPlay's reason for the end of a game.
+fn end_clause(reason: &str) -> Option<&'static str> {
+    match reason {
+        // An empty front row (1.2.1), no move (1.2.2), only infinite moves left (1.5.6).
+        "frontempty" => Some("1.2.1"),
+        "nomoves" => Some("1.2.2"),
+        "infinite" => Some("1.5.6"),
+        _ => None,
+    }
+}
+
+/// Checks a final board: four rows of eight counts split by `/`.
+fn check_board(board: &str) -> Result<(), String> {
+    let rows: Vec<&str> = board.split('/').collect();
+    let counts_ok = rows.len() == 4
+        && rows.iter().all(|r| {
+            let cells: Vec<&str> = r.split(',').collect();
+            cells.len() == 8 && cells.iter().all(|c| c.parse::<u8>().is_ok_and(|n| n <= 64))
+        });
+    if counts_ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "'final' is not four rows of eight seed counts split by '/': {}",
+            crate::text::quoted(board)
+        ))
+    }
+}
+
+/// The records of `text`, or the error of each bad line (the others are still read). Blank
+/// lines are skipped.
+pub fn read(text: &str) -> Vec<Result<Record, LineError>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let err = |message: String| LineError { line, message };
+        let parsed: Line = match serde_json::from_str(raw) {
+            Ok(l) => l,
+            Err(e) => {
+                out.push(Err(err(format!("not an AbstractPlay record: {e}"))));
+                continue;
+            }
+        };
+        let winner = match parsed.winner.as_str() {
+            "S" => Side::South,
+            "N" => Side::North,
+            w => {
+                out.push(Err(err(format!(
+                    "'winner' is {}, expected \"S\" or \"N\"",
+                    crate::text::quoted(w)
+                ))));
+                continue;
+            }
+        };
+        let Some(clause) = end_clause(&parsed.reason) else {
+            out.push(Err(err(format!(
+                "'reason' is {}, expected frontempty, nomoves or infinite",
+                crate::text::quoted(&parsed.reason)
+            ))));
+            continue;
+        };
+        if let Some(p) = parsed.plies.filter(|&p| p != parsed.moves.len()) {
+            out.push(Err(err(format!(
+                "'plies' says {p}, but 'moves' has {}",
+                parsed.moves.len()
+            ))));
+            continue;
+        }
+        if let Err(m) = check_board(&parsed.final_board) {
+            out.push(Err(err(m)));
+            continue;
+        }
+        let _ = parsed.seed;
+        out.push(Ok(Record {
+            game: parsed.game.to_string(),
+            source: format!("line {line}"),
+            moves: parsed.moves,
+            end: Some((winner, clause)),
+            final_board: Some(parsed.final_board),
+        }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_become_records_and_bad_lines_are_named() {
+        let good = r#"{"game":7,"seed":1,"plies":2,"winner":"N","reason":"nomoves","moves":["A6<*","a6<*"],"final":"0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0"}"#;
+        let text = format!(
+            "{good}\n\n{{\"game\":1}}\n{}\n{}\n",
+            good.replace("\"N\"", "\"X\""),
+            good.replace("\"plies\":2", "\"plies\":3")
+        );
+        let read = read(&text);
+        assert_eq!(read.len(), 4);
+        let r = read[0].as_ref().unwrap();
+        assert_eq!(r.game, "7");
+        assert_eq!(r.moves, ["A6<*", "a6<*"]);
+        assert_eq!(r.end, Some((Side::North, "1.2.2")));
+        let errors: Vec<String> = read[1..]
+            .iter()
+            .map(|r| r.as_ref().unwrap_err().to_string())
+            .collect();
+        assert!(
+            errors[0].starts_with("line 3: not an AbstractPlay record"),
+            "{}",
+            errors[0]
+        );
+        assert_eq!(
+            errors[1],
+            "line 4: 'winner' is 'X', expected \"S\" or \"N\""
+        );
+        assert_eq!(errors[2], "line 5: 'plies' says 3, but 'moves' has 2");
+    }
+}

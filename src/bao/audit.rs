@@ -1,0 +1,342 @@
+//! Bao game records of other engines replayed under a reading: the first deviation in play, the
+//! marks written otherwise, and the readings under which a deviating record agrees.
+
+use crate::audit::{cited_clause, Deviation, GameAudit, Kind, NotationDeviation};
+
+use super::board::{Pit, Row, Side};
+use super::notation::{MoveKind, MoveText};
+use super::position::Position;
+use super::rules::{IllegalMove, Rules};
+use super::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
+
+/// One recorded game, in our move notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The record's name for the game.
+    pub game: String,
+    /// Where the record is: `file:line`, or the file of a one-game record.
+    pub source: String,
+    /// The moves, from the start position.
+    pub moves: Vec<String>,
+    /// How the record says the game ended: the winner and the clause of the end, if it says.
+    pub end: Option<(Side, &'static str)>,
+    /// The final board the record gives, as `b8..b1/a8..a1/A1..A8/B1..B8` (see [`board_rows`]).
+    pub final_board: Option<String>,
+}
+
+/// A record that cannot be audited: a move that does not parse, or a pit of the wrong player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply} '{mv}': {message}")]
+pub struct BadRecord {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// The move as recorded.
+    pub mv: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The board as four rows of eight counts, North's back row (b8..b1), North's front row
+/// (a8..a1), South's front row (A1..A8), South's back row (B1..B8), rows split by `/`: the order
+/// of our position text.
+pub fn board_rows(pos: &Position) -> String {
+    let row = |side: Side, row: Row, numbers: &mut dyn Iterator<Item = u8>| {
+        numbers
+            .map(|n| {
+                pos.board()
+                    .get(side, Pit::new(row, n).expect("pit 1-8"))
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    [
+        row(Side::North, Row::Back, &mut (1..=8).rev()),
+        row(Side::North, Row::Front, &mut (1..=8).rev()),
+        row(Side::South, Row::Front, &mut (1..=8)),
+        row(Side::South, Row::Back, &mut (1..=8)),
+    ]
+    .join("/")
+}
+
+fn stars(kind: MoveKind) -> u8 {
+    match kind {
+        MoveKind::Capture => 0,
+        MoveKind::Kutakata => 1,
+        MoveKind::Kutakatia => 2,
+    }
+}
+
+/// The clause of an illegal move: the first the engine's message cites (notation clauses for
+/// the two refusals that cite none).
+fn illegal_clause(e: &IllegalMove) -> String {
+    match e {
+        IllegalMove::WrongSide(_) => "N.1".into(),
+        IllegalMove::Ambiguous { .. } => "N.5".into(),
+        _ => cited_clause(&e.to_string(), "bao").unwrap_or_else(|| "?".into()),
+    }
+}
+
+/// What happened in a replay: the first deviation in play, and the marks written otherwise.
+pub type Replay = (Option<Deviation>, Vec<NotationDeviation>);
+
+/// Replays `record` under `rules`: the first deviation in play, and the `*`/`**` marks written
+/// otherwise than ours (a mark is judged apart from play: the move is played as its pit, hand and
+/// `+` say). `Err` for a record that cannot be read as moves.
+pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
+    let mut pos = Position::start();
+    let mut notation = Vec::new();
+    for (i, written) in record.moves.iter().enumerate() {
+        let ply = i + 1;
+        let bad = |message: String| BadRecord {
+            ply,
+            mv: written.clone(),
+            message,
+        };
+        let text = MoveText::parse(written).map_err(|e| bad(e.to_string()))?;
+        if let Some((side, _)) = text.row {
+            if side != pos.to_move {
+                return Err(bad(format!(
+                    "a pit of {side}, but {} is to move (moves alternate, bao 1.5.5)",
+                    pos.to_move
+                )));
+            }
+        }
+        let illegal = |e: IllegalMove, pos: &Position| {
+            let (kind, clause) = match e {
+                IllegalMove::GameOver(end) => (Kind::Result, end.to_string()),
+                _ => (Kind::IllegalMove, illegal_clause(&e)),
+            };
+            Deviation {
+                ply,
+                mv: written.clone(),
+                kind,
+                clause,
+                witness: format!(
+                    "{}move: {written}\nours: {e}\n",
+                    super::position_text::print(pos)
+                ),
+            }
+        };
+        let unmarked = MoveText { stars: 0, ..text };
+        let mv = match rules.resolve(&pos, &unmarked) {
+            Ok(mv) => mv,
+            Err(e) => return Ok((Some(illegal(e, &pos)), notation)),
+        };
+        let played = match rules.play(&pos, mv) {
+            Ok(p) => p,
+            Err(e) => return Ok((Some(illegal(e, &pos)), notation)),
+        };
+        let ours = stars(played.kind);
+        if text.stars != ours {
+            notation.push(NotationDeviation {
+                ply,
+                written: written.clone(),
+                ours: mv.notation(pos.to_move, played.kind),
+                // The kutakatia mark (N.4) says whether 5.1 blocked a pit; the single one whether
+                // the move was a kutakata rather than a capture (1.5.3).
+                clause: if text.stars == 2 || ours == 2 {
+                    "5.1"
+                } else {
+                    "1.5.3"
+                },
+            });
+        }
+        pos = played.position;
+    }
+    let plies = record.moves.len();
+    let at_end = |clause: String, kind: Kind, ours: String, theirs: String| Deviation {
+        ply: plies,
+        mv: String::new(),
+        kind,
+        clause,
+        witness: format!(
+            "{}ours: {ours}\nrecord: {theirs}\n",
+            super::position_text::print(&pos)
+        ),
+    };
+    let outcome = rules.outcome(&pos);
+    let ours = match outcome {
+        Some(o) => format!("{} wins (bao {})", o.winner, o.clause),
+        None => format!("the game goes on, {} to move", pos.to_move),
+    };
+    if let Some((winner, clause)) = record.end {
+        let theirs = format!("{winner} wins (bao {clause})");
+        match outcome {
+            None => {
+                let d = at_end(clause.to_string(), Kind::Result, ours, theirs);
+                return Ok((Some(d), notation));
+            }
+            Some(o) if o.winner != winner => {
+                let d = at_end(o.clause.to_string(), Kind::Result, ours, theirs);
+                return Ok((Some(d), notation));
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(board) = &record.final_board {
+        let now = board_rows(&pos);
+        if &now != board {
+            let clause = outcome.map_or("1.2", |o| o.clause).to_string();
+            let d = at_end(
+                clause,
+                Kind::Position,
+                format!("board {now}"),
+                format!("board {board}"),
+            );
+            return Ok((Some(d), notation));
+        }
+    }
+    Ok((None, notation))
+}
+
+/// A reading choice an engine might have made, by name, and how it sets a variant.
+struct Choice {
+    name: String,
+    set: fn(Variant) -> Variant,
+}
+
+fn choices() -> Vec<[Choice; 2]> {
+    vec![
+        [
+            Choice {
+                name: "house-loss=emptied-only".into(),
+                set: |v| Variant {
+                    house_loss: HouseLoss::EmptiedOnly,
+                    ..v
+                },
+            },
+            Choice {
+                name: "house-loss=emptied-or-first-mtaji-capture".into(),
+                set: |v| Variant {
+                    house_loss: HouseLoss::EmptiedOrFirstMtajiCapture,
+                    ..v
+                },
+            },
+        ],
+        [
+            Choice {
+                name: "house-kutakatia=exempt-while-owned".into(),
+                set: |v| Variant {
+                    house_kutakatia: HouseKutakatia::ExemptWhileOwned,
+                    ..v
+                },
+            },
+            Choice {
+                name: "house-kutakatia=exempt-while-owned-with-six".into(),
+                set: |v| Variant {
+                    house_kutakatia: HouseKutakatia::ExemptWhileOwnedWithSix,
+                    ..v
+                },
+            },
+        ],
+        [
+            Choice {
+                name: "store-seed-into-house=play-out".into(),
+                set: |v| Variant {
+                    store_seed_into_house: StoreSeedIntoHouse::PlayOut,
+                    ..v
+                },
+            },
+            Choice {
+                name: "store-seed-into-house=stop".into(),
+                set: |v| Variant {
+                    store_seed_into_house: StoreSeedIntoHouse::Stop,
+                    ..v
+                },
+            },
+        ],
+        [
+            Choice {
+                name: "infinite=exact".into(),
+                set: |v| v.with_infinite_moves(InfiniteMoves::Exact),
+            },
+            Choice {
+                // AbstractPlay's documented cut-off: more than 16 x 12 seeds sown.
+                name: "infinite=sown:192".into(),
+                set: |v| v.with_infinite_moves(InfiniteMoves::SownLimit(192)),
+            },
+        ],
+    ]
+}
+
+/// Every reading that differs from `base` in one or more of the choices engines make (house
+/// loss, house kutakatia, the store seed into the house, an infinite move as exact or as more
+/// than 192 seeds sown), named by the choices that differ (`a+b`), fewest changes first.
+pub fn other_readings(base: Variant) -> Vec<(String, Variant)> {
+    let choices = choices();
+    let mut out: Vec<(usize, String, Variant)> = Vec::new();
+    for mask in 0..(1u32 << choices.len()) {
+        let mut v = base;
+        let mut changed = Vec::new();
+        for (i, pair) in choices.iter().enumerate() {
+            let c = &pair[(mask >> i & 1) as usize];
+            let next = (c.set)(v);
+            if (c.set)(base) != base {
+                changed.push(c.name.clone());
+            }
+            v = next;
+        }
+        if v != base && !out.iter().any(|(_, _, w)| *w == v) {
+            out.push((changed.len(), changed.join("+"), v));
+        }
+    }
+    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    out.into_iter().map(|(_, n, v)| (n, v)).collect()
+}
+
+/// Audits `record` under `base`: its verdict, notation deviations and, for a deviation in play,
+/// the fewest-change readings under which the whole record agrees.
+pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
+    let (deviation, notation) = replay(&Rules::new(base), record)?;
+    let mut explained_by: Vec<String> = Vec::new();
+    if deviation.is_some() {
+        for (name, v) in other_readings(base) {
+            // Only the smallest sets of changes: none that holds one already found.
+            let parts: Vec<&str> = name.split('+').collect();
+            let holds_found = explained_by
+                .iter()
+                .any(|e| e.split('+').all(|p| parts.contains(&p)));
+            if holds_found {
+                continue;
+            }
+            if let Ok((None, _)) = replay(&Rules::new(v), record) {
+                explained_by.push(name);
+            }
+        }
+    }
+    Ok(GameAudit {
+        game: record.game.clone(),
+        source: record.source.clone(),
+        plies: record.moves.len(),
+        deviation,
+        notation,
+        explained_by,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_readings_are_every_combination_of_the_choices_named_by_their_changes() {
+        let r = other_readings(Variant::DEFAULT);
+        let names: Vec<&str> = r.iter().map(|(n, _)| n.as_str()).collect();
+        // Four choices of two values each: 16 readings, the base left out.
+        assert_eq!(names.len(), 15, "{names:?}");
+        assert_eq!(
+            &names[..4],
+            [
+                "house-kutakatia=exempt-while-owned-with-six",
+                "house-loss=emptied-only",
+                "infinite=sown:192",
+                "store-seed-into-house=stop"
+            ]
+        );
+        assert_eq!(
+            names[14],
+            "house-loss=emptied-only+house-kutakatia=exempt-while-owned-with-six+store-seed-into-house=stop+infinite=sown:192"
+        );
+    }
+}

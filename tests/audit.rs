@@ -1,0 +1,160 @@
+//! `audit`: other engines' records replayed under our reading. The AbstractPlay records in
+//! tests/data/abstractplay_bao_3.jsonl are games 0, 3 and 23 of a sample of 200 random games
+//! played by AbstractPlay's gameslib (TypeScript); the expected verdicts are worked by hand from
+//! the rules, as each test says.
+
+use std::process::{Command, Output};
+
+use mancala_lab::audit::Kind;
+use mancala_lab::bao::abstractplay;
+use mancala_lab::bao::audit::{audit, Record};
+use mancala_lab::bao::{Side, Variant};
+
+const SAMPLE: &str = include_str!("data/abstractplay_bao_3.jsonl");
+
+fn sample(game: &str) -> Record {
+    abstractplay::read(SAMPLE)
+        .into_iter()
+        .map(Result::unwrap)
+        .find(|r| r.game == game)
+        .unwrap()
+}
+
+fn record(moves: &[&str], end: Option<(Side, &'static str)>) -> Record {
+    Record {
+        game: "hand".into(),
+        source: "hand".into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        end,
+        final_board: None,
+    }
+}
+
+#[test]
+fn a_record_both_engines_play_alike_agrees() {
+    // Game 3 ends with North's front row empty after South's 31st move; AbstractPlay's final
+    // board is the one our engine reaches.
+    let a = audit(Variant::DEFAULT, &sample("3")).unwrap();
+    assert_eq!(a.deviation, None);
+    assert!(a.explained_by.is_empty());
+}
+
+#[test]
+fn an_illegal_move_names_the_clause_that_forbids_it() {
+    // At the start South's front row holds seeds in A5, A6 and A7 only (2.1): A1 is empty, and a
+    // move needs a non-empty pit (2.2.1).
+    let a = audit(Variant::DEFAULT, &record(&["A1<"], None)).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!(
+        (d.ply, d.kind, d.clause.as_str()),
+        (1, Kind::IllegalMove, "2.2.1")
+    );
+    // Game 23, ply 16: North's only filled front pit is the kichwa a8, and a8> runs into the
+    // back row, which 1.5.3.1 forbids.
+    let a = audit(Variant::DEFAULT, &sample("23")).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!((d.ply, d.mv.as_str()), (16, "a8>*"));
+    assert_eq!((d.kind, d.clause.as_str()), (Kind::IllegalMove, "1.5.3.1"));
+    assert!(d.witness.contains("a: 1 0 0 0 0 0 0 0"), "{}", d.witness);
+}
+
+#[test]
+fn a_different_end_is_a_result_deviation_with_the_records_clause() {
+    // After A6<* alone both front rows hold seeds and South's move is no capture: the game goes
+    // on, while the record says North won by an empty front row (1.2.1).
+    let a = audit(
+        Variant::DEFAULT,
+        &record(&["A6<*"], Some((Side::North, "1.2.1"))),
+    )
+    .unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!(
+        (d.ply, d.kind, d.clause.as_str()),
+        (1, Kind::Result, "1.2.1")
+    );
+}
+
+#[test]
+fn a_final_board_reached_by_finishing_the_move_deviates_under_1_2_1() {
+    // Game 0's last move A7< harvests North's last front seeds (a7) mid-move; 1.2.1 ends the game
+    // there, with the harvested seeds sown from A1 to B8 (B1..B8 = 0,1,2,3,1,4,3,2). AbstractPlay's
+    // board is what finishing the move gives: from B8 (2 seeds) kuendelea sows B7, B6; B6 (now 5)
+    // sows B5..B1, ending in the empty B1: B1..B8 = 1,2,3,4,2,0,4,0.
+    let a = audit(Variant::DEFAULT, &sample("0")).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!(
+        (d.ply, d.kind, d.clause.as_str()),
+        (45, Kind::Position, "1.2.1")
+    );
+    assert!(d.witness.contains("/0,1,2,3,1,4,3,2\n"), "{}", d.witness);
+    assert!(d.witness.contains("/1,2,3,4,2,0,4,0\n"), "{}", d.witness);
+    // No reading explains it: every translation ends the game before the move ends.
+    assert!(a.explained_by.is_empty());
+}
+
+#[test]
+fn marks_are_judged_apart_from_play() {
+    // A6 faces a3, empty at the start: A6< is a kutakata (1.5.3), written A6<* by us. Written
+    // without its mark it is still played; the mark is a notation deviation. North's a6< then
+    // captures (the transcript example of docs/formats.md).
+    let a = audit(Variant::DEFAULT, &record(&["A6<", "a6<"], None)).unwrap();
+    assert_eq!(a.deviation, None);
+    assert_eq!(a.notation.len(), 1);
+    let n = &a.notation[0];
+    assert_eq!(
+        (n.ply, n.written.as_str(), n.ours.as_str()),
+        (1, "A6<", "A6<*")
+    );
+    assert_eq!(n.clause, "1.5.3");
+}
+
+fn run_audit(args: &[&str], out: &std::path::Path, files: &[&std::path::Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .arg("audit")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .args(files)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn bad_records_are_named_and_the_others_still_audited() {
+    let dir = std::env::temp_dir().join(format!("mancala-audit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = SAMPLE.lines().nth(1).unwrap();
+    let input = dir.join("records.jsonl");
+    let text = format!(
+        "{good}\nnot json\n{}\n{}\n",
+        good.replace("\"A7>*\"", "\"Z9<\""),
+        good.replace("\"game\":3", "\"game\":4")
+            .replacen("\"A", "\"a", 1)
+    );
+    std::fs::write(&input, text).unwrap();
+    let out = dir.join("audit");
+    let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("records.jsonl:2: not an AbstractPlay record"),
+        "{err}"
+    );
+    assert!(err.contains("records.jsonl:3: ply 1 'Z9<'"), "{err}");
+    assert!(err.contains("records.jsonl:4: ply 1 "), "{err}");
+    assert!(
+        err.contains("a pit of North, but South is to move"),
+        "{err}"
+    );
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 2, "{games}");
+    assert!(games.contains("records.jsonl:1,31,agrees,"), "{games}");
+    assert!(out.join("summary.csv").is_file());
+
+    // An audit already there is not replaced without --force.
+    let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already holds an audit"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
