@@ -237,8 +237,27 @@ pub fn cited_clause(message: &str, game: &str) -> Option<String> {
         && id
             .chars()
             .next()
-            .is_some_and(|c| c.is_ascii_digit() || c == 'N'))
+            .is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase()))
     .then(|| id.to_string())
+}
+
+/// Narrows a deviation to the choice that decides it: of the readings that change one choice
+/// (`single`: name, the clause the choice settles, and the replay's first deviation under it, or
+/// `None` if the record agrees), the one that plays on furthest past the deviation's ply gives
+/// its clause, and the witness says so. Unchanged when none plays on past it.
+pub fn narrow(deviation: &mut Deviation, single: &[(String, &'static str, Option<usize>)]) {
+    let best = single
+        .iter()
+        .filter(|(_, _, until)| until.is_none_or(|p| p > deviation.ply))
+        .max_by_key(|(_, _, until)| until.unwrap_or(usize::MAX));
+    if let Some((name, clause, until)) = best {
+        deviation.clause = clause.to_string();
+        let how = match until {
+            None => "agrees to the end".to_string(),
+            Some(p) => format!("plays on to ply {p}"),
+        };
+        let _ = writeln!(deviation.witness, "under {name} the record {how}");
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +274,39 @@ mod tests {
         assert_eq!(c("the game is over (bao 1.2.1)").as_deref(), Some("1.2.1"));
         assert_eq!(c("(bao N.5)").as_deref(), Some("N.5"));
         assert_eq!(c("A2 is a pit of the player not at move"), None);
+        assert_eq!(
+            cited_clause(
+                "F would leave the opponent without seeds (oware O.4.1)",
+                "oware"
+            )
+            .as_deref(),
+            Some("O.4.1")
+        );
+    }
+
+    #[test]
+    fn a_deviation_takes_the_clause_of_the_choice_that_plays_on_furthest() {
+        let mut d = Deviation {
+            ply: 10,
+            mv: "A".into(),
+            kind: Kind::Position,
+            clause: "O.3".into(),
+            witness: String::new(),
+        };
+        let single = [
+            ("x=1".to_string(), "O.4.1", Some(10)),
+            ("y=2".to_string(), "O.6.2", Some(30)),
+            ("z=3".to_string(), "O.6.1", Some(12)),
+        ];
+        narrow(&mut d, &single);
+        assert_eq!(d.clause, "O.6.2");
+        assert_eq!(d.witness, "under y=2 the record plays on to ply 30\n");
+        narrow(&mut d, &[("w=4".to_string(), "O.4.2", None)]);
+        assert_eq!(d.clause, "O.4.2");
+        // None plays on: unchanged.
+        let before = d.clone();
+        narrow(&mut d, &[("v=5".to_string(), "O.2", Some(3))]);
+        assert_eq!(d, before);
     }
 
     #[test]

@@ -158,3 +158,63 @@ fn bad_records_are_named_and_the_others_still_audited() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("already holds an audit"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const OPENSPIEL: &str = include_str!("data/openspiel_oware_1000.txt");
+
+#[test]
+fn openspiel_games_agree_under_abapa_and_each_sheet_deviation_is_a_reading() {
+    use mancala_lab::oware::audit::{audit, read_openspiel};
+    use mancala_lab::oware::Variant as OwareVariant;
+    let records: Vec<_> = read_openspiel(OPENSPIEL)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(records.len(), 1000);
+    // abapa is OpenSpiel's rule set: every game agrees.
+    for r in &records {
+        assert_eq!(
+            audit(OwareVariant::ABAPA, r).unwrap().deviation,
+            None,
+            "{}",
+            r.game
+        );
+    }
+    // The sheet departs from abapa in four choices only (grand slam O.4.1, no allowed move O.4.2,
+    // the cycle rule O.6.2, the end sweep O.6.1): each deviation is one of them and some reading
+    // explains it.
+    let mut deviating = 0;
+    for r in &records {
+        let a = audit(OwareVariant::SHEET, r).unwrap();
+        if let Some(d) = a.deviation {
+            deviating += 1;
+            assert!(
+                ["O.4.1", "O.4.2", "O.6.1", "O.6.2"].contains(&d.clause.as_str()),
+                "{d:?}"
+            );
+            assert!(!a.explained_by.is_empty(), "{}", r.game);
+        }
+    }
+    assert!(deviating > 0);
+}
+
+#[test]
+fn an_openspiel_game_the_sheet_does_not_end_is_a_result_deviation() {
+    use mancala_lab::oware::audit::{audit, read_openspiel};
+    use mancala_lab::oware::Variant as OwareVariant;
+    // One move from the start (all six pits legal: mask 3f; no capture: 0.0), then OpenSpiel's
+    // record says the game ended: under any reading the game goes on after one move.
+    let text =
+        "game 1 C:3f:0.0 final 0 0 0\ngame 2 c:3f:0.0 final 0 0 0\ngame 3 C:3f:0.0 final 0 0\n";
+    let read = read_openspiel(text);
+    let a = audit(OwareVariant::SHEET, read[0].as_ref().unwrap()).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!((d.ply, d.kind), (1, Kind::Result));
+    // North's c as the first move: South moves first (O.2.1), a bad record.
+    let e = audit(OwareVariant::SHEET, read[1].as_ref().unwrap()).unwrap_err();
+    assert!(
+        e.to_string().starts_with("ply 1 'c': a pit of North"),
+        "{e}"
+    );
+    let e = read[2].as_ref().unwrap_err().to_string();
+    assert!(e.starts_with("line 3: 'final' must be followed"), "{e}");
+}

@@ -260,6 +260,16 @@ fn choices() -> Vec<[Choice; 2]> {
     ]
 }
 
+/// The clause a reading choice settles.
+fn choice_clause(name: &str) -> &'static str {
+    match name.split('=').next() {
+        Some("house-loss") => "4.2.1.1",
+        Some("house-kutakatia") => "5.1.1.1",
+        Some("store-seed-into-house") => "2.1.2",
+        _ => "1.5.6",
+    }
+}
+
 /// Every reading that differs from `base` in one or more of the choices engines make (house
 /// loss, house kutakatia, the store seed into the house, an infinite move as exact or as more
 /// than 192 seeds sown), named by the choices that differ (`a+b`), fewest changes first.
@@ -288,9 +298,21 @@ pub fn other_readings(base: Variant) -> Vec<(String, Variant)> {
 /// Audits `record` under `base`: its verdict, notation deviations and, for a deviation in play,
 /// the fewest-change readings under which the whole record agrees.
 pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
-    let (deviation, notation) = replay(&Rules::new(base), record)?;
+    let (mut deviation, notation) = replay(&Rules::new(base), record)?;
     let mut explained_by: Vec<String> = Vec::new();
-    if deviation.is_some() {
+    if let Some(d) = deviation.as_mut() {
+        // The clause: of the readings that change one choice, the one that plays on furthest.
+        let single: Vec<(String, &'static str, Option<usize>)> = other_readings(base)
+            .into_iter()
+            .filter(|(name, _)| !name.contains('+'))
+            .filter_map(|(name, v)| {
+                let until = replay(&Rules::new(v), record)
+                    .ok()
+                    .map(|(r, _)| r.map(|d| d.ply))?;
+                Some((name.clone(), choice_clause(&name), until))
+            })
+            .collect();
+        crate::audit::narrow(d, &single);
         for (name, v) in other_readings(base) {
             // Only the smallest sets of changes: none that holds one already found.
             let parts: Vec<&str> = name.split('+').collect();

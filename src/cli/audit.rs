@@ -6,10 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use mancala_lab::audit::{games_csv, summary_csv, witnesses, GameAudit};
-use mancala_lab::bao::audit::{audit, Record};
-use mancala_lab::text::shown_path;
-
-use super::bao::RuleArgs;
+use mancala_lab::game::GameKind;
+use mancala_lab::text::{quoted, shown_path};
 
 /// The record formats `audit` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -18,19 +16,43 @@ pub enum Format {
     Abstractplay,
     /// Our Bao transcripts: one game per file.
     Transcript,
+    /// OpenSpiel's Oware games as experiments/openspiel/dump_games.py writes them.
+    Openspiel,
+}
+
+impl Format {
+    /// The game whose records the format holds.
+    fn game(self) -> GameKind {
+        match self {
+            Format::Abstractplay | Format::Transcript => GameKind::Bao,
+            Format::Openspiel => GameKind::Oware,
+        }
+    }
+}
+
+/// A game's reading, checked.
+enum Reading {
+    Bao(mancala_lab::bao::Variant),
+    Oware(mancala_lab::oware::Variant),
 }
 
 /// Options of `audit`.
 #[derive(Args)]
 pub struct AuditArgs {
-    /// The game of the records (Bao only, for now).
-    #[arg(long, value_parser = ["bao"], default_value = "bao")]
-    game: String,
-    /// The format of the record files.
+    /// The game of the records [default: the format's].
+    #[arg(long, value_enum)]
+    game: Option<GameKind>,
+    /// The format of the record files (abstractplay and transcript: Bao; openspiel: Oware).
     #[arg(long, value_enum)]
     format: Format,
-    #[command(flatten)]
-    rules: RuleArgs,
+    /// The reading to audit under (Bao: default, literal-en, engines, strict; Oware: sheet,
+    /// abapa, strict) [default: the game's own reading: default, sheet].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Bao: what counts as an infinite move (1.5.6), 'exact' or 'sown:N' (overrides the
+    /// variant's).
+    #[arg(long)]
+    infinite: Option<String>,
     /// The folder to write games.csv, summary.csv and witnesses/ to.
     #[arg(long)]
     out: PathBuf,
@@ -42,17 +64,81 @@ pub struct AuditArgs {
     files: Vec<PathBuf>,
 }
 
+/// The reading the options name.
+fn reading(args: &AuditArgs) -> Result<Reading, String> {
+    let name = args
+        .variant
+        .clone()
+        .unwrap_or_else(|| args.format.game().default_variant().to_string());
+    match args.format.game() {
+        GameKind::Bao => {
+            let mut v: mancala_lab::bao::Variant =
+                name.parse().map_err(|e| format!("--variant: {e}"))?;
+            if let Some(inf) = &args.infinite {
+                let inf: mancala_lab::bao::variant::InfiniteMoves =
+                    inf.parse().map_err(|e| format!("--infinite: {e}"))?;
+                v = v.with_infinite_moves(inf);
+            }
+            Ok(Reading::Bao(v))
+        }
+        GameKind::Oware => {
+            if args.infinite.is_some() {
+                return Err("--infinite: Oware has no infinite moves; it is for Bao".into());
+            }
+            let v: mancala_lab::oware::Variant =
+                name.parse().map_err(|e| format!("--variant: {e}"))?;
+            Ok(Reading::Oware(v))
+        }
+    }
+}
+
 /// What `audit` refuses before reading its records (also for `--parse-only`).
 pub fn check(args: &AuditArgs) -> Result<(), String> {
-    args.rules.variant()?;
+    if let Some(game) = args.game.filter(|&g| g != args.format.game()) {
+        return Err(format!(
+            "--format {}: its records are of {}, not {}",
+            quoted(&format!("{:?}", args.format).to_lowercase()),
+            args.format.game().name(),
+            game.name()
+        ));
+    }
+    reading(args)?;
     if args.files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         return Err("standard input ('-') can be read once only".into());
     }
     Ok(())
 }
 
+/// A record of either game.
+enum AnyRecord {
+    Bao(mancala_lab::bao::audit::Record),
+    Oware(mancala_lab::oware::audit::Record),
+}
+
+impl AnyRecord {
+    fn source(&self) -> &str {
+        match self {
+            AnyRecord::Bao(r) => &r.source,
+            AnyRecord::Oware(r) => &r.source,
+        }
+    }
+
+    /// The audit under `reading` (of the record's game), or why the record cannot be audited.
+    fn audit(&self, reading: &Reading) -> Result<GameAudit, String> {
+        match (self, reading) {
+            (AnyRecord::Bao(r), Reading::Bao(v)) => {
+                mancala_lab::bao::audit::audit(*v, r).map_err(|e| e.to_string())
+            }
+            (AnyRecord::Oware(r), Reading::Oware(v)) => {
+                mancala_lab::oware::audit::audit(*v, r).map_err(|e| e.to_string())
+            }
+            _ => unreachable!("check() matches the format to the game"),
+        }
+    }
+}
+
 /// The records of one file, each bad one as an error naming the file and line.
-fn records(format: Format, path: &Path) -> Result<Vec<Result<Record, String>>, String> {
+fn records(format: Format, path: &Path) -> Result<Vec<Result<AnyRecord, String>>, String> {
     let name = if path.as_os_str() == "-" {
         "standard input".to_string()
     } else {
@@ -65,7 +151,17 @@ fn records(format: Format, path: &Path) -> Result<Vec<Result<Record, String>>, S
             .map(|r| {
                 r.map(|mut rec| {
                     rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
-                    rec
+                    AnyRecord::Bao(rec)
+                })
+                .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
+            })
+            .collect(),
+        Format::Openspiel => mancala_lab::oware::audit::read_openspiel(&text)
+            .into_iter()
+            .map(|r| {
+                r.map(|mut rec| {
+                    rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
+                    AnyRecord::Oware(rec)
                 })
                 .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
             })
@@ -73,20 +169,20 @@ fn records(format: Format, path: &Path) -> Result<Vec<Result<Record, String>>, S
         Format::Transcript => {
             let t = mancala_lab::bao::transcript::Transcript::parse(&text)
                 .map_err(|e| format!("{name}: {e}"))?;
-            vec![Ok(Record {
+            vec![Ok(AnyRecord::Bao(mancala_lab::bao::audit::Record {
                 game: name.clone(),
                 source: name,
                 moves: t.plies.iter().map(|p| p.text.to_string()).collect(),
                 end: None,
                 final_board: None,
-            })]
+            }))]
         }
     })
 }
 
 pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     check(&args)?;
-    let variant = args.rules.variant()?;
+    let reading = reading(&args)?;
     let games_path = args.out.join("games.csv");
     if games_path.exists() && !args.force {
         return Err(format!(
@@ -112,10 +208,10 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
                 continue;
             }
         };
-        match audit(variant, &record) {
+        match record.audit(&reading) {
             Ok(a) => audits.push(a),
             Err(e) => {
-                bar.suspend(|| eprintln!("mancala-lab: bad record: {}: {e}", record.source));
+                bar.suspend(|| eprintln!("mancala-lab: bad record: {}: {e}", record.source()));
                 bad += 1;
             }
         }
@@ -133,9 +229,11 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
          explained by another reading); {marks} marks written otherwise; {bad} bad records; \
          tables in {}",
         audits.len(),
-        args.rules.variant_name(),
-        args.rules
-            .infinite_name()
+        args.variant
+            .as_deref()
+            .unwrap_or(args.format.game().default_variant()),
+        args.infinite
+            .as_ref()
             .map_or(String::new(), |i| format!(" (infinite {i})")),
         audits.len() - deviating,
         shown_path(&args.out)

@@ -28,18 +28,8 @@ impl RuleArgs {
         self.variant().map(Rules::new)
     }
 
-    /// The preset named with --variant.
-    pub fn variant_name(&self) -> &str {
-        &self.variant
-    }
-
-    /// The definition given with --infinite, if any.
-    pub fn infinite_name(&self) -> Option<&str> {
-        self.infinite.as_deref()
-    }
-
     /// The reading these options name.
-    pub fn variant(&self) -> Result<Variant, String> {
+    fn variant(&self) -> Result<Variant, String> {
         let mut variant: Variant = self
             .variant
             .parse()

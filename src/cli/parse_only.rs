@@ -5,10 +5,10 @@ use mancala_lab::bao::Variant;
 use mancala_lab::game::GameKind;
 
 /// `--parse-only`: what clap takes as free text but the command would refuse before playing: the
-/// reading (`--variant`) of the command's game, `--infinite` and `--shard`. `stats` and `diff`
-/// check their own (`check` in their modules), with the options that go with them.
+/// reading (`--variant`) of the command's game, `--infinite` and `--shard`. `stats`, `diff` and
+/// `audit` check their own (`check` in their modules), with the options that go with them.
 pub fn check_values(matches: &clap::ArgMatches) -> Result<(), String> {
-    if matches!(matches.subcommand_name(), Some("stats" | "diff")) {
+    if matches!(matches.subcommand_name(), Some("stats" | "diff" | "audit")) {
         return Ok(());
     }
     let (mut game, mut args) = (GameKind::Bao, matches);

@@ -1,6 +1,7 @@
 //! Oware (abapa family): positions, notation, rule readings and the reference engine.
 //! Clause ids in comments (`spec: oware O.x`) point into `spec/oware.md`.
 
+pub mod audit;
 pub mod batch;
 pub mod engines;
 pub mod fast;

@@ -1,0 +1,385 @@
+//! OpenSpiel's Oware games (the dump of experiments/openspiel/dump_games.py) replayed under a
+//! reading: per game the first ply where the legal moves, the scores or the result differ, the
+//! clause that decides it, and the readings under which the whole game agrees.
+
+use crate::audit::{cited_clause, Deviation, GameAudit, Kind};
+
+use super::notation::Move;
+use super::rules::{IllegalMove, Rules};
+use super::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove, Variant};
+use super::Side;
+
+/// One ply of an OpenSpiel dump.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The move letter (`A`-`F` South, `a`-`f` North).
+    pub letter: char,
+    /// OpenSpiel's legal moves before it: bit i is pit i from the mover's left.
+    pub legal: u8,
+    /// Both scores after it (South, North).
+    pub scores: [u8; 2],
+}
+
+/// One recorded game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The record's name for the game.
+    pub game: String,
+    /// Where it is: `file:line`.
+    pub source: String,
+    /// Its plies.
+    pub plies: Vec<Ply>,
+    /// The final scores and the winner (`None`: a draw).
+    pub end: ([u8; 2], Option<Side>),
+}
+
+/// A line of a dump that is not a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct LineError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The games of a dump (`game <index> <ply>... final <south> <north> <return>` lines; `#`
+/// lines are comments), or the error of each bad line.
+pub fn read_openspiel(text: &str) -> Vec<Result<Record, LineError>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        out.push(
+            read_line(trimmed)
+                .map(|r| Record {
+                    source: format!("line {line}"),
+                    ..r
+                })
+                .map_err(|message| LineError { line, message }),
+        );
+    }
+    out
+}
+
+fn read_line(line: &str) -> Result<Record, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.first() != Some(&"game") || tokens.len() < 2 {
+        return Err("expected 'game <index> <ply>... final <south> <north> <return>'".into());
+    }
+    let final_at = tokens
+        .iter()
+        .position(|&t| t == "final")
+        .ok_or("no 'final' at the end of the game")?;
+    if tokens.len() != final_at + 4 {
+        return Err("'final' must be followed by the two scores and South's return".into());
+    }
+    let mut plies = Vec::new();
+    for (k, token) in tokens[2..final_at].iter().enumerate() {
+        let bad = || {
+            format!(
+                "ply {}: {} is not MOVE:LEGAL:SOUTH.NORTH",
+                k + 1,
+                crate::text::quoted(token)
+            )
+        };
+        let parts: Vec<&str> = token.split(':').collect();
+        let [mv, legal, scores] = parts[..] else {
+            return Err(bad());
+        };
+        let mut letters = mv.chars();
+        let (Some(letter), None) = (letters.next(), letters.next()) else {
+            return Err(bad());
+        };
+        if Move::from_letter(letter).is_none() {
+            return Err(format!(
+                "ply {}: {} is not a pit (A-F, a-f)",
+                k + 1,
+                crate::text::quoted(mv)
+            ));
+        }
+        let legal = u8::from_str_radix(legal, 16)
+            .ok()
+            .filter(|&m| m < 64)
+            .ok_or_else(bad)?;
+        let (s, n) = scores.split_once('.').ok_or_else(bad)?;
+        let scores = [
+            s.parse::<u8>().ok().filter(|&x| x <= 48).ok_or_else(bad)?,
+            n.parse::<u8>().ok().filter(|&x| x <= 48).ok_or_else(bad)?,
+        ];
+        plies.push(Ply {
+            letter,
+            legal,
+            scores,
+        });
+    }
+    let count = |t: &str| {
+        t.parse::<u8>()
+            .ok()
+            .filter(|&x| x <= 48)
+            .ok_or_else(|| format!("final score {} is not 0-48", crate::text::quoted(t)))
+    };
+    let scores = [count(tokens[final_at + 1])?, count(tokens[final_at + 2])?];
+    let winner = match tokens[final_at + 3] {
+        "1" => Some(Side::South),
+        "-1" => Some(Side::North),
+        "0" => None,
+        t => {
+            return Err(format!(
+                "South's return {} is not 1, 0 or -1",
+                crate::text::quoted(t)
+            ))
+        }
+    };
+    Ok(Record {
+        game: tokens[1].to_string(),
+        source: String::new(),
+        plies,
+        end: (scores, winner),
+    })
+}
+
+/// A bad record: a move of the player not to move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply} '{letter}': {message}")]
+pub struct BadRecord {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// The move letter.
+    pub letter: char,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn mask_letters(mask: u8, side: Side) -> String {
+    (0..6)
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| Move { pit: i }.letter(side).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Replays `record` under `rules`: the first deviation in play.
+pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRecord> {
+    let mut g = rules.new_game();
+    for (i, ply) in record.plies.iter().enumerate() {
+        let n = i + 1;
+        let (side, mv) = Move::from_letter(ply.letter).expect("checked when read");
+        let to_move = g.position().to_move();
+        if side != to_move {
+            return Err(BadRecord {
+                ply: n,
+                letter: ply.letter,
+                message: format!("a pit of {side}, but {to_move} is to move (oware O.2.2)"),
+            });
+        }
+        let before = g.position().print();
+        let dev = |kind: Kind, clause: String, ours: String, theirs: String| Deviation {
+            ply: n,
+            mv: ply.letter.to_string(),
+            kind,
+            clause,
+            witness: format!(
+                "{before}move: {}\nours: {ours}\nrecord: {theirs}\n",
+                ply.letter
+            ),
+        };
+        let ours: u8 = rules.legal_moves(&g).iter().map(|m| 1u8 << m.pit).sum();
+        if ours != ply.legal {
+            // Which move one side allows and the other does not, and the clause of our verdict.
+            let differ = ours ^ ply.legal;
+            let pit = (0..6).find(|i| differ >> i & 1 == 1).expect("masks differ");
+            let mv = Move { pit };
+            let clause = match rules.play(&g, mv) {
+                Err(e) => illegal_clause(&e),
+                // We allow it: the record's engine forbids a move the rules allow.
+                Ok(_) => "O.2.3".to_string(),
+            };
+            return Ok(Some(dev(
+                Kind::IllegalMove,
+                clause,
+                format!("legal {}", mask_letters(ours, to_move)),
+                format!("legal {}", mask_letters(ply.legal, to_move)),
+            )));
+        }
+        let played = match rules.play(&g, mv) {
+            Ok(p) => p,
+            Err(e) => {
+                let clause = illegal_clause(&e);
+                return Ok(Some(dev(
+                    Kind::IllegalMove,
+                    clause,
+                    e.to_string(),
+                    "legal".into(),
+                )));
+            }
+        };
+        g = played.game;
+        let scores = [
+            g.position().score(Side::South),
+            g.position().score(Side::North),
+        ];
+        if scores != ply.scores {
+            // The clause of the last step of our move: where the counts part.
+            let clause = played
+                .trace
+                .last()
+                .map_or("O.3".to_string(), |s| s.clause.to_string());
+            return Ok(Some(dev(
+                Kind::Position,
+                clause,
+                format!("scores {} {}", scores[0], scores[1]),
+                format!("scores {} {}", ply.scores[0], ply.scores[1]),
+            )));
+        }
+    }
+    let (scores, winner) = record.end;
+    let show = |s: [u8; 2], w: Option<Side>| {
+        let who = w.map_or("a draw".to_string(), |w| format!("{w} wins"));
+        format!("{who}, {} {}", s[0], s[1])
+    };
+    let theirs = show(scores, winner);
+    let witness =
+        |ours: String| format!("{}ours: {ours}\nrecord: {theirs}\n", g.position().print());
+    let deviation = match g.outcome() {
+        None => Some(Deviation {
+            ply: record.plies.len(),
+            mv: String::new(),
+            kind: Kind::Result,
+            clause: "O.6".into(),
+            witness: witness("the game goes on".into()),
+        }),
+        Some(o) if o.scores != scores || o.winner != winner => Some(Deviation {
+            ply: record.plies.len(),
+            mv: String::new(),
+            kind: Kind::Result,
+            clause: o.clause.to_string(),
+            witness: witness(show(o.scores, o.winner)),
+        }),
+        Some(_) => None,
+    };
+    Ok(deviation)
+}
+
+/// The clause a reading choice settles.
+fn choice_clause(name: &str) -> &'static str {
+    match name.split('=').next() {
+        Some("grand-slam") => "O.4.1",
+        Some("no-allowed-move") => "O.4.2",
+        Some("cycle-end") => "O.6.2",
+        _ => "O.6.1",
+    }
+}
+
+fn illegal_clause(e: &IllegalMove) -> String {
+    cited_clause(&e.to_string(), "oware").unwrap_or_else(|| "O.2".into())
+}
+
+/// Every reading that differs from `base` in the choices engines make (grand slam, every move
+/// forbidden, the cycle rule, the end sweep), named by the choices that differ, fewest first.
+pub fn other_readings(base: Variant) -> Vec<(String, Variant)> {
+    type Set = fn(Variant) -> Variant;
+    let choices: [[(&str, Set); 2]; 4] = [
+        [
+            ("grand-slam=forbidden", |v| Variant {
+                grand_slam: GrandSlam::Forbidden,
+                ..v
+            }),
+            ("grand-slam=captures-nothing", |v| Variant {
+                grand_slam: GrandSlam::CapturesNothing,
+                ..v
+            }),
+        ],
+        [
+            ("no-allowed-move=each-takes-own", |v| Variant {
+                no_allowed_move: NoAllowedMove::EachTakesOwn,
+                ..v
+            }),
+            ("no-allowed-move=allow-grand-slam", |v| Variant {
+                no_allowed_move: NoAllowedMove::AllowGrandSlamWithoutCapture,
+                ..v
+            }),
+        ],
+        [
+            ("cycle-end=4", |v| Variant {
+                cycle_end: CycleEnd::Occurrences(4),
+                ..v
+            }),
+            ("cycle-end=2", |v| Variant {
+                cycle_end: CycleEnd::Occurrences(2),
+                ..v
+            }),
+        ],
+        [
+            ("final-sweep=none", |v| Variant {
+                final_sweep: FinalSweep::None,
+                ..v
+            }),
+            ("final-sweep=each-takes-own", |v| Variant {
+                final_sweep: FinalSweep::EachTakesOwn,
+                ..v
+            }),
+        ],
+    ];
+    let mut out: Vec<(usize, String, Variant)> = Vec::new();
+    for mask in 0..16u32 {
+        let mut v = base;
+        let mut changed = Vec::new();
+        for (i, pair) in choices.iter().enumerate() {
+            let (name, set) = pair[(mask >> i & 1) as usize];
+            if set(base) != base {
+                changed.push(name);
+            }
+            v = set(v);
+        }
+        if v != base && !out.iter().any(|(_, _, w)| *w == v) {
+            out.push((changed.len(), changed.join("+"), v));
+        }
+    }
+    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    out.into_iter().map(|(_, n, v)| (n, v)).collect()
+}
+
+/// Audits `record` under `base`: its verdict and, for a deviation, the fewest-change readings
+/// under which the whole game agrees.
+pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
+    let mut deviation = replay(&Rules::new(base), record)?;
+    let mut explained_by: Vec<String> = Vec::new();
+    if let Some(d) = deviation.as_mut() {
+        // The clause: of the readings that change one choice, the one that plays on furthest.
+        let single: Vec<(String, &'static str, Option<usize>)> = other_readings(base)
+            .into_iter()
+            .filter(|(name, _)| !name.contains('+'))
+            .filter_map(|(name, v)| {
+                let until = replay(&Rules::new(v), record)
+                    .ok()
+                    .map(|r| r.map(|d| d.ply))?;
+                Some((name.clone(), choice_clause(&name), until))
+            })
+            .collect();
+        crate::audit::narrow(d, &single);
+        for (name, v) in other_readings(base) {
+            let parts: Vec<&str> = name.split('+').collect();
+            if explained_by
+                .iter()
+                .any(|e| e.split('+').all(|p| parts.contains(&p)))
+            {
+                continue;
+            }
+            if let Ok(None) = replay(&Rules::new(v), record) {
+                explained_by.push(name);
+            }
+        }
+    }
+    Ok(GameAudit {
+        game: record.game.clone(),
+        source: record.source.clone(),
+        plies: record.plies.len(),
+        deviation,
+        notation: Vec::new(),
+        explained_by,
+    })
+}
