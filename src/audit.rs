@@ -39,6 +39,9 @@ pub struct Deviation {
     pub clause: String,
     /// The witness: the position before the ply, the move, what we make of it, what the record says.
     pub witness: String,
+    /// An engine behaviour that no reading allows but that reproduces the record (a defect of
+    /// the record's engine, named).
+    pub reproduced_by: Option<String>,
 }
 
 /// A written mark that differs from ours on a move played alike.
@@ -52,6 +55,8 @@ pub struct NotationDeviation {
     pub ours: String,
     /// The clause that decides the mark.
     pub clause: &'static str,
+    /// The position before the move, in the game's text format.
+    pub position: String,
 }
 
 /// One game's audit.
@@ -84,6 +89,7 @@ pub fn games_csv(audits: &[GameAudit]) -> String {
         "kind",
         "clause",
         "explained_by",
+        "reproduced_by",
         "notation_deviations",
         "notation_clauses",
     ])
@@ -105,6 +111,7 @@ pub fn games_csv(audits: &[GameAudit]) -> String {
             d.map_or(String::new(), |d| d.kind.name().to_string()),
             d.map_or(String::new(), |d| d.clause.clone()),
             a.explained_by.join(" "),
+            d.and_then(|d| d.reproduced_by.clone()).unwrap_or_default(),
             a.notation.len().to_string(),
             clauses.join(" "),
         ])
@@ -122,6 +129,7 @@ pub fn summary_csv(audits: &[GameAudit]) -> String {
         games: u64,
         marks: u64,
         explained: u64,
+        reproduced: u64,
         readings: BTreeMap<String, u64>,
     }
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
@@ -133,6 +141,9 @@ pub fn summary_csv(audits: &[GameAudit]) -> String {
             row.games += 1;
             if !a.explained_by.is_empty() {
                 row.explained += 1;
+            }
+            if d.reproduced_by.is_some() {
+                row.reproduced += 1;
             }
             for r in &a.explained_by {
                 *row.readings.entry(r.clone()).or_default() += 1;
@@ -162,6 +173,7 @@ pub fn summary_csv(audits: &[GameAudit]) -> String {
         "marks",
         "explained",
         "readings",
+        "reproduced",
     ])
     .expect("writing to memory");
     let agree = audits.iter().filter(|a| a.deviation.is_none()).count() as u64;
@@ -190,6 +202,7 @@ pub fn summary_csv(audits: &[GameAudit]) -> String {
             row.marks.to_string(),
             row.explained.to_string(),
             readings.join(" "),
+            row.reproduced.to_string(),
         ])
         .expect("writing to memory");
     }
@@ -218,6 +231,16 @@ pub fn witnesses(audits: &[GameAudit]) -> Vec<(String, String)> {
                 }
                 text.push_str(&d.witness);
                 text
+            });
+        }
+        for n in &a.notation {
+            let name = format!("notation-{}.txt", n.clause);
+            out.entry(name).or_insert_with(|| {
+                format!(
+                    "# game {} ({}), ply {}: a mark written otherwise\n# clause: {}\n{}move: {}\n\
+                     ours: {}\n",
+                    a.game, a.source, n.ply, n.clause, n.position, n.written, n.ours
+                )
             });
         }
     }
@@ -292,6 +315,7 @@ mod tests {
             kind: Kind::Position,
             clause: "O.3".into(),
             witness: String::new(),
+            reproduced_by: None,
         };
         let single = [
             ("x=1".to_string(), "O.4.1", Some(10)),
@@ -322,6 +346,7 @@ mod tests {
                     written: "A5>**".into(),
                     ours: "A5>*".into(),
                     clause: "5.1",
+                    position: "p\n".into(),
                 };
                 2
             ],
@@ -333,6 +358,7 @@ mod tests {
             kind: Kind::IllegalMove,
             clause: "1.5.6".into(),
             witness: "w\n".into(),
+            reproduced_by: None,
         };
         let audits = [
             audit("0", None, &[]),
@@ -341,24 +367,30 @@ mod tests {
         ];
         let games = games_csv(&audits);
         let rows: Vec<&str> = games.lines().collect();
-        assert_eq!(rows[1], "0,r.jsonl:0,10,agrees,,,,,,2,5.1:2");
+        assert_eq!(rows[1], "0,r.jsonl:0,10,agrees,,,,,,,2,5.1:2");
         assert_eq!(
             rows[2],
-            "1,r.jsonl:1,10,deviates,7,a3<,illegal-move,1.5.6,infinite=sown:192,2,5.1:2"
+            "1,r.jsonl:1,10,deviates,7,a3<,illegal-move,1.5.6,infinite=sown:192,,2,5.1:2"
         );
         let summary = summary_csv(&audits);
         let rows: Vec<&str> = summary.lines().collect();
         // 1 of 3 agrees; Wilson's 95% interval for 1/3 is [0.0615, 0.7923].
-        assert_eq!(rows[1], "agrees,,1,0.3333,0.0615,0.7923,0,0,");
+        assert_eq!(rows[1], "agrees,,1,0.3333,0.0615,0.7923,0,0,,0");
         assert_eq!(
             rows[2],
-            "illegal-move,1.5.6,2,0.6667,0.2077,0.9385,0,1,infinite=sown:192:1"
+            "illegal-move,1.5.6,2,0.6667,0.2077,0.9385,0,1,infinite=sown:192:1,0"
         );
         // Every game has two marks of 5.1: three games, six marks.
-        assert_eq!(rows[3], "notation,5.1,3,1.0000,0.4385,1.0000,6,0,");
+        assert_eq!(rows[3], "notation,5.1,3,1.0000,0.4385,1.0000,6,0,,0");
         let w = witnesses(&audits);
-        assert_eq!(w.len(), 1);
+        assert_eq!(w.len(), 2);
         assert_eq!(w[0].0, "illegal-move-1.5.6.txt");
+        assert_eq!(w[1].0, "notation-5.1.txt");
+        assert!(
+            w[1].1.ends_with("p\nmove: A5>**\nours: A5>*\n"),
+            "{}",
+            w[1].1
+        );
         assert!(w[0]
             .1
             .starts_with("# game 1 (r.jsonl:1), ply 7: illegal-move\n"));

@@ -88,8 +88,10 @@ fn a_final_board_reached_by_finishing_the_move_deviates_under_1_2_1() {
     );
     assert!(d.witness.contains("/0,1,2,3,1,4,3,2\n"), "{}", d.witness);
     assert!(d.witness.contains("/1,2,3,4,2,0,4,0\n"), "{}", d.witness);
-    // No reading explains it: every translation ends the game before the move ends.
+    // No reading explains it: every translation ends the game before the move ends. Finishing
+    // the move reproduces it.
     assert!(a.explained_by.is_empty());
+    assert_eq!(d.reproduced_by.as_deref(), Some("finish-move-after-1.2.1"));
 }
 
 #[test]

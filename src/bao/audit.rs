@@ -1,12 +1,15 @@
 //! Bao game records of other engines replayed under a reading: the first deviation in play, the
 //! marks written otherwise, and the readings under which a deviating record agrees.
 
+use std::fmt::Write as _;
+
 use crate::audit::{cited_clause, Deviation, GameAudit, Kind, NotationDeviation};
 
-use super::board::{Pit, Row, Side};
+use super::board::{Board, Pit, Row, Side};
 use super::notation::{MoveKind, MoveText};
 use super::position::Position;
 use super::rules::{IllegalMove, Rules};
+use super::trace::Event;
 use super::variant::{HouseKutakatia, HouseLoss, InfiniteMoves, StoreSeedIntoHouse, Variant};
 
 /// One recorded game, in our move notation.
@@ -40,10 +43,14 @@ pub struct BadRecord {
 /// (a8..a1), South's front row (A1..A8), South's back row (B1..B8), rows split by `/`: the order
 /// of our position text.
 pub fn board_rows(pos: &Position) -> String {
+    rows_of(pos.board())
+}
+
+fn rows_of(board: &Board) -> String {
     let row = |side: Side, row: Row, numbers: &mut dyn Iterator<Item = u8>| {
         numbers
             .map(|n| {
-                pos.board()
+                board
                     .get(side, Pit::new(row, n).expect("pit 1-8"))
                     .to_string()
             })
@@ -86,6 +93,7 @@ pub type Replay = (Option<Deviation>, Vec<NotationDeviation>);
 pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
     let mut pos = Position::start();
     let mut notation = Vec::new();
+    let mut last = None;
     for (i, written) in record.moves.iter().enumerate() {
         let ply = i + 1;
         let bad = |message: String| BadRecord {
@@ -116,6 +124,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
                     "{}move: {written}\nours: {e}\n",
                     super::position_text::print(pos)
                 ),
+                reproduced_by: None,
             }
         };
         let unmarked = MoveText { stars: 0, ..text };
@@ -133,6 +142,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
                 ply,
                 written: written.clone(),
                 ours: mv.notation(pos.to_move, played.kind),
+                position: super::position_text::print(&pos),
                 // The kutakatia mark (N.4) says whether 5.1 blocked a pit; the single one whether
                 // the move was a kutakata rather than a capture (1.5.3).
                 clause: if text.stars == 2 || ours == 2 {
@@ -142,7 +152,8 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
                 },
             });
         }
-        pos = played.position;
+        let before = std::mem::replace(&mut pos, played.position.clone());
+        last = Some(((before, mv), played));
     }
     let plies = record.moves.len();
     let at_end = |clause: String, kind: Kind, ours: String, theirs: String| Deviation {
@@ -154,6 +165,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
             "{}ours: {ours}\nrecord: {theirs}\n",
             super::position_text::print(&pos)
         ),
+        reproduced_by: None,
     };
     let outcome = rules.outcome(&pos);
     let ours = match outcome {
@@ -162,33 +174,138 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Replay, BadRecord> {
     };
     if let Some((winner, clause)) = record.end {
         let theirs = format!("{winner} wins (bao {clause})");
-        match outcome {
-            None => {
-                let d = at_end(clause.to_string(), Kind::Result, ours, theirs);
-                return Ok((Some(d), notation));
-            }
+        let mut d = match outcome {
+            None => at_end(clause.to_string(), Kind::Result, ours, theirs),
             Some(o) if o.winner != winner => {
-                let d = at_end(o.clause.to_string(), Kind::Result, ours, theirs);
-                return Ok((Some(d), notation));
+                at_end(o.clause.to_string(), Kind::Result, ours, theirs)
             }
-            Some(_) => {}
+            Some(_) => {
+                return Ok(finish_board_check(
+                    record,
+                    &pos,
+                    outcome,
+                    last.as_ref(),
+                    notation,
+                ))
+            }
+        };
+        // A record that ends its game as lost by an infinite move, where the last move is the
+        // one it deems infinite: tried with AbstractPlay's cut-off, 192 seeds sown.
+        if let Some(((before, mv), played)) = last.as_ref() {
+            let mover = before.to_move;
+            if clause == "1.5.6" && winner == mover.opponent() {
+                let cut = Rules::new(
+                    rules
+                        .variant
+                        .with_infinite_moves(InfiniteMoves::SownLimit(192)),
+                );
+                let finished = finish_move(&pos, played).filter(|f| f.1 > 192);
+                if matches!(cut.play(before, *mv), Err(IllegalMove::Infinite(_))) {
+                    d.reproduced_by = Some(INFINITE_LOSES.to_string());
+                    d.witness.push_str(
+                        "the record's last move sows more than 192 seeds: the record plays it \
+                         and its mover loses, where 1.5.6 forbids it\n",
+                    );
+                } else if let Some((_, sown)) = finished {
+                    d.reproduced_by = Some(format!("{FINISH_MOVE}+{INFINITE_LOSES}"));
+                    let _ = writeln!(
+                        d.witness,
+                        "finished past the emptied front row (which 1.2.1 forbids), the last move \
+                         sows {sown} seeds, more than 192: the record calls it infinite and its \
+                         mover loses"
+                    );
+                }
+            }
         }
+        return Ok((Some(d), notation));
     }
+    Ok(finish_board_check(
+        record,
+        &pos,
+        outcome,
+        last.as_ref(),
+        notation,
+    ))
+}
+
+/// The end of a replay whose result agrees: the record's final board against ours.
+fn finish_board_check(
+    record: &Record,
+    pos: &Position,
+    outcome: Option<super::rules::Outcome>,
+    last: Option<&((Position, super::notation::Move), super::rules::Played)>,
+    notation: Vec<NotationDeviation>,
+) -> Replay {
+    let plies = record.moves.len();
     if let Some(board) = &record.final_board {
-        let now = board_rows(&pos);
+        let now = board_rows(pos);
         if &now != board {
             let clause = outcome.map_or("1.2", |o| o.clause).to_string();
-            let d = at_end(
+            let mut d = Deviation {
+                ply: plies,
+                mv: String::new(),
+                kind: Kind::Position,
                 clause,
-                Kind::Position,
-                format!("board {now}"),
-                format!("board {board}"),
-            );
-            return Ok((Some(d), notation));
+                witness: format!(
+                    "{}ours: board {now}\nrecord: board {board}\n",
+                    super::position_text::print(pos)
+                ),
+                reproduced_by: None,
+            };
+            let finished = last.and_then(|(_, p)| finish_move(pos, p));
+            if finished.as_ref().map(|f| &f.0) == Some(board) {
+                d.reproduced_by = Some(FINISH_MOVE.to_string());
+                d.witness.push_str(
+                    "the record's board is what finishing the move gives (kuendelea from the \
+                     last sowing's end until a pit that was empty), which 1.2.1 forbids\n",
+                );
+            }
+            return (Some(d), notation);
         }
     }
-    Ok((None, notation))
+    (None, notation)
 }
+
+/// An engine behaviour no reading allows, tried on a final board that differs: the move that
+/// emptied the opponent's front row goes on to its end instead of stopping there (1.2.1 says the
+/// game ends even mid-move, in all four translations). From the last sowing of our move, its
+/// end pit is sown on while it holds more than one seed, as kuendelea does; no harvest is possible
+/// with the opponent's front row empty, and the owned house (1.6.2) stops it. The board it gives
+/// and the seeds the whole move sows, or `None` if our move did not end by 1.2.1 or the model
+/// runs past 10,000 sowings.
+fn finish_move(pos: &Position, last: &super::rules::Played) -> Option<(String, u32)> {
+    let ended_mid_move = last.trace.iter().any(|s| s.clause == "1.2.1");
+    let (end, direction) = last.trace.iter().rev().find_map(|s| match s.event {
+        Event::Sow { end, direction, .. } => Some((end, direction)),
+        _ => None,
+    })?;
+    if !ended_mid_move {
+        return None;
+    }
+    let mut board = pos.board().clone();
+    let (side, mut pit) = (end.side, end.pit);
+    let mut sown = last.sown;
+    for _ in 0..10_000 {
+        let stop_at_house = pit == Pit::HOUSE && pos.house_owned(side);
+        if board.get(side, pit) <= 1 || stop_at_house {
+            return Some((rows_of(&board), sown));
+        }
+        let seeds = board.take(side, pit);
+        sown += u32::from(seeds);
+        for _ in 0..seeds {
+            pit = pit.next(direction);
+            board.add_one(side, pit);
+        }
+    }
+    None
+}
+
+/// The name of that behaviour in games.csv and summary.csv.
+pub const FINISH_MOVE: &str = "finish-move-after-1.2.1";
+
+/// An engine behaviour no reading allows: a move past the cut-off of 192 seeds sown is played,
+/// and its mover loses (1.5.6 forbids an infinite move; a player who has only those loses).
+pub const INFINITE_LOSES: &str = "infinite-move-played-and-lost-at-sown:192";
 
 /// A reading choice an engine might have made, by name, and how it sets a variant.
 struct Choice {

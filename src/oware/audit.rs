@@ -186,6 +186,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
                 "{before}move: {}\nours: {ours}\nrecord: {theirs}\n",
                 ply.letter
             ),
+            reproduced_by: None,
         };
         let ours: u8 = rules.legal_moves(&g).iter().map(|m| 1u8 << m.pit).sum();
         if ours != ply.legal {
@@ -251,6 +252,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
             kind: Kind::Result,
             clause: "O.6".into(),
             witness: witness("the game goes on".into()),
+            reproduced_by: None,
         }),
         Some(o) if o.scores != scores || o.winner != winner => Some(Deviation {
             ply: record.plies.len(),
@@ -258,6 +260,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
             kind: Kind::Result,
             clause: o.clause.to_string(),
             witness: witness(show(o.scores, o.winner)),
+            reproduced_by: None,
         }),
         Some(_) => None,
     };
