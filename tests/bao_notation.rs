@@ -98,3 +98,48 @@ B: 0 0 0 0 0 0 0 0
     let t = Transcript::parse("1: A6<* a6<;\n2: A7>* a9<;\n").unwrap_err();
     assert_eq!((t.line, t.column), (2, 10));
 }
+
+/// A move with more after its last valid character says what could have come there (worked by
+/// hand from N.1–N.4: the pit, then an optional direction, '+', and at most two '*').
+#[test]
+fn a_move_with_more_after_it_says_what_could_come_there() {
+    for (text, column, expected) in [
+        ("A1x", 3, "'<', '>', '+', '*' or the end of the move"),
+        ("A1<x", 4, "'+', '*' or the end of the move"),
+        ("A1+x", 4, "'*' or the end of the move"),
+        ("A1<+x", 5, "'*' or the end of the move"),
+        ("A1<*x", 5, "a second '*' or the end of the move"),
+        ("A1<**x", 6, "the end of the move"),
+        ("A1<***", 6, "the end of the move"),
+    ] {
+        let e = MoveText::parse(text).unwrap_err();
+        assert_eq!((e.column, e.expected), (column, expected), "{text}");
+    }
+}
+
+/// Positions that no game reaches are refused: stores that do not fit the player to move, and a
+/// kutakatia-ed pit outside the front row (N.7, 2.1, 5.1).
+#[test]
+fn impossible_stores_and_kutakatia_pits_are_refused() {
+    use mancala_lab::bao::position_text::parse;
+    // North to move: South has used one store seed more than North (north = south + 1), or both
+    // stores are empty (mtaji). 3 / 0 is neither. 61 seeds on the board, 3 in the stores.
+    let stores = "to_move: North\nstores: 3 0\nhouses: lost lost\n\
+                  b: 4 4 4 4 4 2 0 0\na: 1 1 1 1 1 1 1 1\n\
+                  A: 1 1 1 1 1 1 1 1\nB: 4 4 4 4 4 3 0 0\n";
+    let e = parse(stores).unwrap_err().to_string();
+    assert!(e.contains("cannot occur with North to move"), "{e}");
+    // The same with 1 / 2 (North one more than South) is a position a game reaches.
+    let fine = stores.replace("stores: 3 0", "stores: 1 2");
+    assert!(parse(&fine).is_ok(), "{:?}", parse(&fine));
+    // A kutakatia-ed pit is a front pit (5.1): B2, in the back row, is refused though it holds seeds.
+    let mtaji = "to_move: South\nstores: 0 0\nhouses: lost lost\n\
+                 b: 2 2 2 2 2 2 2 2\na: 2 2 2 2 2 2 2 2\n\
+                 A: 2 2 2 2 2 2 2 2\nB: 2 2 2 2 2 2 2 2\n";
+    assert!(parse(mtaji).is_ok());
+    let e = parse(&format!("{mtaji}kutakatia: B2\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("must be a non-empty front-row pit"), "{e}");
+    assert!(parse(&format!("{mtaji}kutakatia: A2\n")).is_ok());
+}

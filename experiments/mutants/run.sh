@@ -4,10 +4,12 @@
 # mutants caught, missed, excused and unviable; it fails on a missed mutant in a normative clause's
 # code that has no `// mutant: excused REASON`.
 #
-#   experiments/mutants/run.sh [--shard K/N] [--file PATH]... [--optimized] [--out DIR]
+#   experiments/mutants/run.sh [--shard K/N] [--file PATH]... [--re REGEX]... [--optimized] [--out DIR]
 #
 # --shard K/N  one of N slices of the mutants (K from 0), as cargo-mutants numbers them
 # --file PATH  only the mutants of this file (repeatable; it must be one of the examined files)
+# --re REGEX   only the mutants whose name (as `cargo mutants --list` shows it) matches (repeatable),
+#              e.g. to run again the ones a new test should now catch
 # --optimized  mutate the optimized engines instead (bao/fast.rs, oware/fast.rs, oware/batch.rs),
 #              whose mutants the differential and batch checks must catch (reports the share)
 # --out DIR    where the results go (default target/mutants): DIR/mutants.out/outcomes.json,
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --shard) shard=(--shard "$2"); shift 2 ;;
     --file) files+=(--file "$2"); shift 2 ;;
+    --re) files+=(--re "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
     --out) out="$2"; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
