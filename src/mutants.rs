@@ -538,8 +538,10 @@ pub fn record(
 pub struct Merged {
     /// Mutants not recorded before.
     pub added: usize,
-    /// Mutants recorded before, now with the new outcome.
-    pub replaced: usize,
+    /// Mutants recorded before, now with another outcome.
+    pub changed: usize,
+    /// Mutants recorded before, run again with the same outcome.
+    pub same: usize,
     /// Rows dropped because their file changed since they were run.
     pub stale: usize,
 }
@@ -569,8 +571,10 @@ pub fn merge_recorded(
         }
     }
     for r in new {
+        let outcome = r.outcome;
         match rows.insert(owned(&r), r) {
-            Some(_) => counts.replaced += 1,
+            Some(old) if old.outcome == outcome => counts.same += 1,
+            Some(_) => counts.changed += 1,
             None => counts.added += 1,
         }
     }
@@ -931,7 +935,8 @@ fn fifth() {
             merged,
             Merged {
                 added: 1,
-                replaced: 1,
+                changed: 1,
+                same: 0,
                 stale: 1
             }
         );

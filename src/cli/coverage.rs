@@ -158,11 +158,13 @@ fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
     mancala_lab::study::write_atomic(&path, &mutants::write_recorded(&rows))
         .map_err(|e| e.to_string())?;
     println!(
-        "{}: {} mutants ({} new, {} with a new outcome); {} rows dropped as stale",
+        "{}: {} mutants ({} new, {} with another outcome, {} run again with the same); {} rows \
+         dropped as stale",
         mancala_lab::text::shown_path(&path),
         rows.len(),
         merged.added,
-        merged.replaced,
+        merged.changed,
+        merged.same,
         merged.stale
     );
     Ok(ExitCode::SUCCESS)
