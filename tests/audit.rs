@@ -220,3 +220,23 @@ fn an_openspiel_game_the_sheet_does_not_end_is_a_result_deviation() {
     let e = read[2].as_ref().unwrap_err().to_string();
     assert!(e.starts_with("line 3: 'final' must be followed"), "{e}");
 }
+
+#[test]
+fn our_oware_transcripts_are_audited_too() {
+    let dir = std::env::temp_dir().join(format!("mancala-audit-ow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // South's C (4 seeds) sows D, E, F, a and leaves C empty; North's c sows d, e, f, A and does
+    // not reach C: South's second C takes from an empty pit, which O.2.3 forbids.
+    let t = dir.join("game.txt");
+    std::fs::write(&t, "1. C c 2. C\n").unwrap();
+    let out = dir.join("audit");
+    let o = run_audit(&["--format", "transcript", "--game", "oware"], &out, &[&t]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(
+        games.contains(",3,deviates,3,C,illegal-move,O.2.3,"),
+        "{games}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,17 +14,18 @@ use mancala_lab::text::{quoted, shown_path};
 pub enum Format {
     /// AbstractPlay's JSON lines: one game per line (docs/formats.md).
     Abstractplay,
-    /// Our Bao transcripts: one game per file.
+    /// Our transcripts of either game: one game per file.
     Transcript,
     /// OpenSpiel's Oware games as experiments/openspiel/dump_games.py writes them.
     Openspiel,
 }
 
 impl Format {
-    /// The game whose records the format holds.
-    fn game(self) -> GameKind {
+    /// The game whose records the format holds (a transcript: `--game`'s, Bao by default).
+    fn game(self, asked: Option<GameKind>) -> GameKind {
         match self {
-            Format::Abstractplay | Format::Transcript => GameKind::Bao,
+            Format::Abstractplay => GameKind::Bao,
+            Format::Transcript => asked.unwrap_or(GameKind::Bao),
             Format::Openspiel => GameKind::Oware,
         }
     }
@@ -69,8 +70,8 @@ fn reading(args: &AuditArgs) -> Result<Reading, String> {
     let name = args
         .variant
         .clone()
-        .unwrap_or_else(|| args.format.game().default_variant().to_string());
-    match args.format.game() {
+        .unwrap_or_else(|| args.format.game(args.game).default_variant().to_string());
+    match args.format.game(args.game) {
         GameKind::Bao => {
             let mut v: mancala_lab::bao::Variant =
                 name.parse().map_err(|e| format!("--variant: {e}"))?;
@@ -94,11 +95,11 @@ fn reading(args: &AuditArgs) -> Result<Reading, String> {
 
 /// What `audit` refuses before reading its records (also for `--parse-only`).
 pub fn check(args: &AuditArgs) -> Result<(), String> {
-    if let Some(game) = args.game.filter(|&g| g != args.format.game()) {
+    if let Some(game) = args.game.filter(|&g| g != args.format.game(args.game)) {
         return Err(format!(
             "--format {}: its records are of {}, not {}",
             quoted(&format!("{:?}", args.format).to_lowercase()),
-            args.format.game().name(),
+            args.format.game(None).name(),
             game.name()
         ));
     }
@@ -138,7 +139,11 @@ impl AnyRecord {
 }
 
 /// The records of one file, each bad one as an error naming the file and line.
-fn records(format: Format, path: &Path) -> Result<Vec<Result<AnyRecord, String>>, String> {
+fn records(
+    format: Format,
+    game: GameKind,
+    path: &Path,
+) -> Result<Vec<Result<AnyRecord, String>>, String> {
     let name = if path.as_os_str() == "-" {
         "standard input".to_string()
     } else {
@@ -166,6 +171,11 @@ fn records(format: Format, path: &Path) -> Result<Vec<Result<AnyRecord, String>>
                 .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
             })
             .collect(),
+        Format::Transcript if game == GameKind::Oware => {
+            let r = mancala_lab::oware::audit::from_transcript(&name, &text)
+                .map_err(|e| format!("{name}: {e}"))?;
+            vec![Ok(AnyRecord::Oware(r))]
+        }
         Format::Transcript => {
             let t = mancala_lab::bao::transcript::Transcript::parse(&text)
                 .map_err(|e| format!("{name}: {e}"))?;
@@ -194,7 +204,7 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     let mut all = Vec::new();
     let mut bad = 0u64;
     for path in &args.files {
-        all.extend(records(args.format, path)?);
+        all.extend(records(args.format, args.format.game(args.game), path)?);
     }
     let bar = super::games_bar(all.len() as u64)?;
     let mut audits: Vec<GameAudit> = Vec::new();
@@ -231,7 +241,7 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
         audits.len(),
         args.variant
             .as_deref()
-            .unwrap_or(args.format.game().default_variant()),
+            .unwrap_or(args.format.game(args.game).default_variant()),
         args.infinite
             .as_ref()
             .map_or(String::new(), |i| format!(" (infinite {i})")),

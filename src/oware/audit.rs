@@ -9,15 +9,15 @@ use super::rules::{IllegalMove, Rules};
 use super::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove, Variant};
 use super::Side;
 
-/// One ply of an OpenSpiel dump.
+/// One recorded ply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
     /// The move letter (`A`-`F` South, `a`-`f` North).
     pub letter: char,
-    /// OpenSpiel's legal moves before it: bit i is pit i from the mover's left.
-    pub legal: u8,
-    /// Both scores after it (South, North).
-    pub scores: [u8; 2],
+    /// The record's legal moves before it, if it gives them: bit i is pit i from the mover's left.
+    pub legal: Option<u8>,
+    /// Both scores after it (South, North), if the record gives them.
+    pub scores: Option<[u8; 2]>,
 }
 
 /// One recorded game.
@@ -29,8 +29,26 @@ pub struct Record {
     pub source: String,
     /// Its plies.
     pub plies: Vec<Ply>,
-    /// The final scores and the winner (`None`: a draw).
-    pub end: ([u8; 2], Option<Side>),
+    /// The final scores and the winner (`None`: a draw), if the record gives them.
+    pub end: Option<([u8; 2], Option<Side>)>,
+}
+
+/// Our own transcript (see docs/formats.md) as a record: moves only.
+pub fn from_transcript(game: &str, text: &str) -> Result<Record, super::notation::TranscriptError> {
+    let moves = super::notation::parse_transcript(text)?;
+    Ok(Record {
+        game: game.to_string(),
+        source: game.to_string(),
+        plies: moves
+            .iter()
+            .map(|w| Ply {
+                letter: w.mv.letter(w.side),
+                legal: None,
+                scores: None,
+            })
+            .collect(),
+        end: None,
+    })
 }
 
 /// A line of a dump that is not a game.
@@ -112,8 +130,8 @@ fn read_line(line: &str) -> Result<Record, String> {
         ];
         plies.push(Ply {
             letter,
-            legal,
-            scores,
+            legal: Some(legal),
+            scores: Some(scores),
         });
     }
     let count = |t: &str| {
@@ -138,7 +156,7 @@ fn read_line(line: &str) -> Result<Record, String> {
         game: tokens[1].to_string(),
         source: String::new(),
         plies,
-        end: (scores, winner),
+        end: Some((scores, winner)),
     })
 }
 
@@ -189,9 +207,9 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
             reproduced_by: None,
         };
         let ours: u8 = rules.legal_moves(&g).iter().map(|m| 1u8 << m.pit).sum();
-        if ours != ply.legal {
+        if let Some(theirs) = ply.legal.filter(|&l| l != ours) {
             // Which move one side allows and the other does not, and the clause of our verdict.
-            let differ = ours ^ ply.legal;
+            let differ = ours ^ theirs;
             let pit = (0..6).find(|i| differ >> i & 1 == 1).expect("masks differ");
             let mv = Move { pit };
             let clause = match rules.play(&g, mv) {
@@ -203,7 +221,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
                 Kind::IllegalMove,
                 clause,
                 format!("legal {}", mask_letters(ours, to_move)),
-                format!("legal {}", mask_letters(ply.legal, to_move)),
+                format!("legal {}", mask_letters(theirs, to_move)),
             )));
         }
         let played = match rules.play(&g, mv) {
@@ -223,7 +241,7 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
             g.position().score(Side::South),
             g.position().score(Side::North),
         ];
-        if scores != ply.scores {
+        if let Some(theirs) = ply.scores.filter(|&t| t != scores) {
             // The clause of the last step of our move: where the counts part.
             let clause = played
                 .trace
@@ -233,11 +251,13 @@ pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRe
                 Kind::Position,
                 clause,
                 format!("scores {} {}", scores[0], scores[1]),
-                format!("scores {} {}", ply.scores[0], ply.scores[1]),
+                format!("scores {} {}", theirs[0], theirs[1]),
             )));
         }
     }
-    let (scores, winner) = record.end;
+    let Some((scores, winner)) = record.end else {
+        return Ok(None);
+    };
     let show = |s: [u8; 2], w: Option<Side>| {
         let who = w.map_or("a draw".to_string(), |w| format!("{w} wins"));
         format!("{who}, {} {}", s[0], s[1])
