@@ -4,6 +4,16 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+/// `eprintln!` that never panics: a message to a standard error that is closed or full
+/// (`2>/dev/full`) is dropped rather than stopping a job midway. Defined before the modules, so
+/// every `eprintln!` of the command line is this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 use std::process::ExitCode;
@@ -139,10 +149,25 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) if e.use_stderr() => {
             // clap repeats a refused value whole: a hostile one of 100 kB floods the message.
-            eprint!("{}", cut_long_words(&e.render().to_string()));
+            use std::io::Write as _;
+            let _ = write!(
+                std::io::stderr(),
+                "{}",
+                cut_long_words(&e.render().to_string())
+            );
             std::process::exit(e.exit_code());
         }
-        Err(e) => e.exit(),
+        Err(e) => {
+            // --help and --version: written to standard output, whose failure (a full disk) is
+            // an error, not a success with nothing shown.
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            if let Err(w) = write!(out, "{}", e.render()).and_then(|()| out.flush()) {
+                eprintln!("mancala-lab: standard output: {w}");
+                std::process::exit(2);
+            }
+            std::process::exit(0);
+        }
     };
     let cli =
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());

@@ -639,13 +639,30 @@ pub fn sources(files: &[SourceFile]) -> BTreeMap<String, String> {
 pub fn read_recorded_under(
     root: &std::path::Path,
 ) -> Result<Option<Vec<RecordedMutant>>, RecordError> {
+    use std::io::Read as _;
     let path = root.join(RECORDED_PATH);
     let name = crate::text::shown_path(&path);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(RecordError::Io { path: name, source }),
+    let fail = |source| RecordError::Io {
+        path: name.clone(),
+        source,
     };
+    // A regular file (a pipe would block the open) of at most 64 MiB (a full run records under
+    // 200 KiB).
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(fail(e)),
+        Ok(m) if !m.is_file() => return Err(fail(std::io::Error::other("not a regular file"))),
+        Ok(_) => {}
+    }
+    let limit = 64 << 20;
+    let file = std::fs::File::open(&path).map_err(fail)?;
+    let mut text = String::new();
+    file.take(limit + 1)
+        .read_to_string(&mut text)
+        .map_err(fail)?;
+    if text.len() as u64 > limit {
+        return Err(fail(std::io::Error::other("more than 64 MiB")));
+    }
     read_recorded(&name, &text).map(Some)
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -97,6 +97,21 @@ pub enum StudyError {
         crate::text::shown_path(.0)
     )]
     NotAFolder(PathBuf),
+    /// An output that is not a regular file: a device, a pipe, a folder, or a stream of this
+    /// process reached through `/dev` or `/proc` (such as `/dev/stdout`).
+    #[error(
+        "{}: not a regular file (a device, a pipe, a folder or a stream of this process); write to \
+         a file, or to '-' for standard output where the option allows it",
+        crate::text::shown_path(.0)
+    )]
+    NotAFile(PathBuf),
+    /// A file of a study folder that is a symbolic link or not a regular file.
+    #[error(
+        "{}: a symbolic link or not a regular file; the files of a study folder are its own \
+         (remove it, or choose another --out)",
+        crate::text::shown_path(.0)
+    )]
+    NotOwnFile(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
         "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
@@ -191,6 +206,9 @@ pub enum StudyError {
 /// What is wrong with a line of games.csv (its file and line are in [`StudyError::Row`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RowError {
+    /// A line longer than any games.csv row.
+    #[error("more than {} KiB without a line break; not a games.csv row", MAX_ROW >> 10)]
+    TooLong,
     /// The first line is not the game's header.
     #[error("the header is not that of {game} games.csv ({header})")]
     Header {
@@ -318,6 +336,10 @@ pub struct DirLock {
 impl DirLock {
     /// Takes the lock of `dir`, or says who holds it.
     pub fn take(dir: &Path) -> Result<DirLock, StudyError> {
+        check_own_files(
+            dir,
+            &[LOCK, MANIFEST, "games.csv", "clauses.csv", "summary.csv"],
+        )?;
         let path = dir.join(LOCK);
         for _ in 0..3 {
             let mut file = OpenOptions::new()
@@ -410,7 +432,17 @@ pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
 /// file it replaces, or those any new file gets (0644 under the usual umask), and on any failure
 /// the temporary file is removed.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
-    let target = link_target(path);
+    let chain = link_chain(path);
+    let target = chain.last().cloned().unwrap_or_else(|| path.to_path_buf());
+    // Replacing a device or a stream (`/dev/stdout` ends at the file the shell redirected to)
+    // would destroy it: only regular files are written.
+    let special = chain
+        .iter()
+        .any(|p| p.starts_with("/dev") || p.starts_with("/proc"))
+        || fs::metadata(&target).is_ok_and(|m| !m.is_file());
+    if special {
+        return Err(StudyError::NotAFile(path.to_path_buf()));
+    }
     let mut tmp = temporary_beside(&target)?;
     // A file replaced keeps its permissions (a private catalog stays private).
     if let Ok(meta) = fs::metadata(&target) {
@@ -447,27 +479,55 @@ pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyErr
         // Narrowed by the umask, as for any new file (tempfile's own default is 0600).
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(dir).map_err(io(dir))
+    // tempfile's error repeats the temporary path whole; the error names `path` instead (cut
+    // to a readable length when shown), with the system's reason.
+    builder.tempfile_in(dir).map_err(|e| StudyError::Io {
+        path: path.to_path_buf(),
+        source: e
+            .raw_os_error()
+            .map_or_else(|| e.kind().into(), std::io::Error::from_raw_os_error),
+    })
 }
 
 /// The file a chain of symbolic links at `path` ends at (`path` itself when it is not a link),
 /// whether or not that file exists yet.
 pub fn link_target(path: &Path) -> PathBuf {
-    let mut at = path.to_path_buf();
+    link_chain(path).pop().unwrap_or_else(|| path.to_path_buf())
+}
+
+/// `path` and each file the symbolic links from it lead to, in order.
+fn link_chain(path: &Path) -> Vec<PathBuf> {
+    let mut chain = vec![path.to_path_buf()];
     // As many links as the system follows before it reports a loop.
     for _ in 0..40 {
-        match fs::read_link(&at) {
+        let at = chain.last().expect("not empty");
+        match fs::read_link(at) {
             // A relative link is relative to the folder holding it.
             Ok(next) => {
-                at = match at.parent() {
+                let next = match at.parent() {
                     Some(dir) => dir.join(next),
                     None => next,
-                }
+                };
+                chain.push(next);
             }
             Err(_) => break,
         }
     }
-    at
+    chain
+}
+
+/// Refuses a study folder whose own files (`names`) include a symbolic link or something other
+/// than a regular file: the job would write through it, or replace a device.
+pub fn check_own_files(dir: &Path, names: &[&str]) -> Result<(), StudyError> {
+    for name in names {
+        let path = dir.join(name);
+        if let Ok(m) = fs::symlink_metadata(&path) {
+            if !m.file_type().is_file() {
+                return Err(StudyError::NotOwnFile(path));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes the manifest of `dir`.
@@ -480,10 +540,48 @@ pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
     write_atomic(&dir.join(MANIFEST), &(json + "\n"))
 }
 
+/// The longest line a games.csv row may have (real rows have under 200 bytes).
+pub const MAX_ROW: usize = 64 << 10;
+
+/// The largest manifest.json read (real ones have under 2 KiB).
+pub const MAX_MANIFEST: u64 = 1 << 20;
+
+/// Reads the next line into `buf`, at most [`MAX_ROW`] bytes; `Ok(false)` when it is longer.
+fn read_row<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    buf.clear();
+    Read::take(&mut *reader, MAX_ROW as u64 + 1).read_until(b'\n', buf)?;
+    Ok(buf.len() <= MAX_ROW)
+}
+
+/// The text of a manifest file: a regular file of at most [`MAX_MANIFEST`] bytes.
+fn manifest_text(path: &Path) -> Result<String, StudyError> {
+    // Looked at before it is opened: opening a pipe would wait for a writer.
+    let meta = fs::metadata(path).map_err(io(path))?;
+    if !meta.is_file() || meta.len() > MAX_MANIFEST {
+        return Err(StudyError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(format!(
+                "not a manifest: {}",
+                if meta.is_file() {
+                    "more than 1 MiB"
+                } else {
+                    "not a regular file"
+                }
+            )),
+        });
+    }
+    let file = File::open(path).map_err(io(path))?;
+    let mut text = String::new();
+    Read::take(file, MAX_MANIFEST)
+        .read_to_string(&mut text)
+        .map_err(io(path))?;
+    Ok(text)
+}
+
 /// Reads the manifest of `dir`.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
     let path = dir.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let text = manifest_text(&path)?;
     let m: Manifest = serde_json::from_str(&text).map_err(|source| StudyError::BadManifest {
         path: path.clone(),
         source,
@@ -498,7 +596,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
 /// checks behind it on manifests of their own making.
 pub fn read_manifest_unsealed(dir: &Path) -> Result<Manifest, StudyError> {
     let path = dir.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let text = manifest_text(&path)?;
     serde_json::from_str(&text).map_err(|source| StudyError::BadManifest { path, source })
 }
 
@@ -558,7 +656,9 @@ pub fn verify_rows(
         line,
         source,
     };
-    reader.read_until(b'\n', &mut line).map_err(io(&path))?;
+    if !read_row(&mut reader, &mut line).map_err(io(&path))? {
+        return Err(at(1, RowError::TooLong));
+    }
     let head = header(game);
     if line != head.as_bytes() {
         let header = head.trim_end().to_string();
@@ -573,8 +673,9 @@ pub fn verify_rows(
     };
     for i in 0..m.games_done {
         let n = i + 2;
-        line.clear();
-        reader.read_until(b'\n', &mut line).map_err(io(&path))?;
+        if !read_row(&mut reader, &mut line).map_err(io(&path))? {
+            return Err(at(n, RowError::TooLong));
+        }
         if line.last() != Some(&b'\n') {
             let cut = RowError::Cut {
                 path: path.clone(),

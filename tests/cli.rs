@@ -1592,3 +1592,111 @@ fn clap_errors_cut_huge_values() {
         assert!(said.contains("(100003 characters)"), "{said}");
     }
 }
+
+/// Outputs are regular files: a device, or a stream of the process such as `/dev/stdout` (which
+/// leads to the file the shell redirected to), is refused rather than replaced; an output that is
+/// the standard input a `-` input reads is refused too.
+#[test]
+fn outputs_never_replace_devices_streams_or_the_input_read_from_stdin() {
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    let dir = std::env::temp_dir().join(format!("mancala-streams-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("log.txt");
+    std::fs::write(&log, "keep\n").unwrap();
+    let o = Command::new(bin)
+        .args([
+            "bao",
+            "diagram",
+            "--position",
+            "tests/examples/bao-start.txt",
+        ])
+        .args(["--out", "/dev/stdout"])
+        .stdout(std::fs::OpenOptions::new().append(true).open(&log).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "keep\n");
+
+    // plot --out FILE a=- < FILE: the input is the output.
+    let csv = dir.join("in.csv");
+    std::fs::write(&csv, "game,plies\n0,10\n").unwrap();
+    let o = Command::new(bin)
+        .args(["plot", "--out"])
+        .arg(&csv)
+        .arg("a=-")
+        .stdin(std::fs::File::open(&csv).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "game,plies\n0,10\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A standard error or output that cannot be written is no panic: the error message is dropped
+/// (exit 2 for the refused move), and `--help` to a full disk is a failure, not a success.
+#[test]
+fn a_full_stderr_or_stdout_is_no_panic() {
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let o = Command::new(bin)
+        .args([
+            "bao",
+            "play",
+            "--position",
+            "tests/examples/bao-start.txt",
+            "zz",
+        ])
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(bin)
+        .arg("--help")
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// Options may follow the moves of `bao play`, as they may for `oware play`.
+#[test]
+fn bao_play_takes_options_after_the_moves() {
+    let o = run(
+        &[
+            "bao",
+            "play",
+            "--position",
+            "tests/examples/bao-start.txt",
+            "A6<*",
+            "--variant",
+            "engines",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `audit` refuses a record file given twice (its games would count twice).
+#[test]
+fn audit_refuses_a_file_given_twice() {
+    let o = run(
+        &[
+            "audit",
+            "--format",
+            "openspiel",
+            "--out",
+            "/nonexistent-audit",
+            "tests/data/openspiel_oware_1000.txt",
+            "./tests/data/openspiel_oware_1000.txt",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
+}

@@ -823,3 +823,43 @@ fn shards_are_stored_in_one_spelling() {
         assert!(err.contains("expected K/N"), "{odd}: {err}");
     }
 }
+
+/// A study folder's files are its own: a symbolic link planted among them is refused, and the
+/// file it points to is left alone.
+#[test]
+fn a_link_among_a_study_folders_files_is_refused() {
+    let out = tmp("linked");
+    stats(&JOB, &out);
+    let elsewhere = tmp("linked-target");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let theirs = elsewhere.join("precious.txt");
+    std::fs::write(&theirs, "precious\n").unwrap();
+    std::fs::remove_file(out.join("summary.csv")).unwrap();
+    std::os::unix::fs::symlink(&theirs, out.join("summary.csv")).unwrap();
+    let err = refused(&["--resume"], &out);
+    assert!(err.contains("summary.csv: a symbolic link"), "{err}");
+    assert_eq!(read(&theirs), "precious\n");
+}
+
+/// A games.csv row without a line break, or a huge manifest, is refused without reading it whole.
+#[test]
+fn huge_rows_and_manifests_are_refused() {
+    let out = tmp("hugerow");
+    stats(&JOB, &out);
+    let games = out.join("games.csv");
+    let mut text = read(&games);
+    let header_end = text.find('\n').unwrap() + 1;
+    text.insert_str(header_end, &"9".repeat(100_000));
+    std::fs::write(&games, text).unwrap();
+    let err = refused(&["--resume"], &out);
+    assert!(
+        err.contains("line 2: more than 64 KiB without a line break"),
+        "{err}"
+    );
+
+    let out = tmp("hugemanifest");
+    stats(&JOB, &out);
+    std::fs::write(out.join("manifest.json"), " ".repeat(2 << 20)).unwrap();
+    let err = refused(&["--resume"], &out);
+    assert!(err.contains("more than 1 MiB"), "{err}");
+}

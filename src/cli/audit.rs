@@ -107,6 +107,18 @@ pub fn check(args: &AuditArgs) -> Result<(), String> {
     if args.files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         return Err("standard input ('-') can be read once only".into());
     }
+    // A file given twice would count its games twice.
+    for (i, a) in args.files.iter().enumerate() {
+        for b in &args.files[i + 1..] {
+            if super::same_file(super::input_file(a), super::input_file(b)) {
+                return Err(format!(
+                    "{} and {} are the same file; each record file is given once",
+                    shown_path(a),
+                    shown_path(b)
+                ));
+            }
+        }
+    }
     Ok(())
 }
 

@@ -60,7 +60,7 @@ pub enum BaoCommand {
         #[arg(long)]
         position: std::path::PathBuf,
         /// Moves in KIBA notation, e.g. A6<* a5>.
-        #[arg(required = true, allow_hyphen_values = true)]
+        #[arg(required = true)]
         moves: Vec<String>,
         #[command(flatten)]
         rules: RuleArgs,

@@ -79,11 +79,12 @@ fn write_html(dir: &Path, c: &Checked) -> Result<PathBuf, String> {
         if let Some(parent) = page.parent() {
             std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
         }
-        std::fs::write(&page, report::source_page(source)).map_err(|e| fail(&page, e))?;
+        mancala_lab::study::write_atomic(&page, &report::source_page(source))
+            .map_err(|e| format!("--html {e}"))?;
     }
     let page = dir.join(format!("{}.html", c.report.game));
-    std::fs::write(&page, report::game_page(&c.report, &c.scan, &c.spec))
-        .map_err(|e| fail(&page, e))?;
+    mancala_lab::study::write_atomic(&page, &report::game_page(&c.report, &c.scan, &c.spec))
+        .map_err(|e| format!("--html {e}"))?;
     Ok(page)
 }
 
@@ -95,12 +96,16 @@ fn checked_report(
 ) -> Result<Checked, String> {
     let game = kind.name();
     let spec_path = root.join("spec").join(format!("{game}.md"));
-    let text =
-        std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let spec =
-        coverage::parse_spec(game, &text).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let files =
-        coverage::read_tree(root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    let shown = mancala_lab::text::shown_path(&spec_path);
+    if !spec_path.is_file() {
+        return Err(format!(
+            "{shown}: not a regular file (the game's spec under --root)"
+        ));
+    }
+    let text = super::read_input(&spec_path)?;
+    let spec = coverage::parse_spec(game, &text).map_err(|e| format!("{shown}: {e}"))?;
+    let files = coverage::read_tree(root)
+        .map_err(|e| format!("scanning {}: {e}", mancala_lab::text::shown_path(root)))?;
     let scan = coverage::scan_files(game, &files);
     let report = if playouts > 0 {
         let counts = clause_counts(kind, playouts)?;
@@ -128,8 +133,8 @@ fn checked_report(
 /// Records the results of the mutation runs in `runs` under `root`.
 fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
     use mancala_lab::mutants;
-    let files =
-        coverage::read_tree(root).map_err(|e| format!("scanning {}: {e}", root.display()))?;
+    let files = coverage::read_tree(root)
+        .map_err(|e| format!("scanning {}: {e}", mancala_lab::text::shown_path(root)))?;
     let current = mutants::sources(&files);
     let mut new = Vec::new();
     for run in runs {
@@ -153,7 +158,8 @@ fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
     let (rows, merged) = mutants::merge_recorded(old, new, &current);
     let path = root.join(mutants::RECORDED_PATH);
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: {e}", mancala_lab::text::shown_path(dir)))?;
     }
     mancala_lab::study::write_atomic(&path, &mutants::write_recorded(&rows))
         .map_err(|e| e.to_string())?;

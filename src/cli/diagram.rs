@@ -595,7 +595,7 @@ pub fn write_svg(out: &std::path::Path, svg: &str) -> Result<(), String> {
 
 /// Writes `svg` to the file `out`, given as `option`; the error names the option.
 pub fn write_svg_file(option: &str, out: &std::path::Path, svg: &str) -> Result<(), String> {
-    std::fs::write(out, svg).map_err(|e| format!("{option} {}: {e}", shown_path(out)))
+    mancala_lab::study::write_atomic(out, svg).map_err(|e| format!("{option} {e}"))
 }
 
 /// Refuses an output `option` (`--out`, `--svg`) that names the `--position` file itself (it
@@ -605,11 +605,11 @@ pub fn not_an_input(
     out: &std::path::Path,
     position: &std::path::Path,
 ) -> Result<(), String> {
-    let same =
-        position.as_os_str() != "-" && out.as_os_str() != "-" && super::same_file(out, position);
+    let same = out.as_os_str() != "-" && super::same_file(out, super::input_file(position));
     if same {
         return Err(format!(
-            "{option} {}: that is the --position file; write the diagram elsewhere",
+            "{option} {}: that is the --position file (or standard input's); write the diagram \
+             elsewhere",
             shown_path(out)
         ));
     }

@@ -59,6 +59,16 @@ pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
     Ok(without_bom(text))
 }
 
+/// The file an input path names: standard input's for `-`, so that an output can be checked
+/// against a file given as `-` (`< file`) too.
+pub fn input_file(path: &std::path::Path) -> &std::path::Path {
+    if path.as_os_str() == "-" {
+        std::path::Path::new("/dev/stdin")
+    } else {
+        path
+    }
+}
+
 /// True when `a` and `b` name one existing file, by any path: the same path, a symbolic link or
 /// a hard link.
 pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {

@@ -223,7 +223,7 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     }
     // By any path to it, a link or a hard link included.
     for &(_, path) in &runs {
-        if path.as_os_str() != "-" && super::same_file(&args.out, path) {
+        if args.out.as_os_str() != "-" && super::same_file(&args.out, super::input_file(path)) {
             return Err(format!(
                 "--out {}: that is the input {}; write the plot elsewhere",
                 shown_path(&args.out),
@@ -273,14 +273,11 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         .fold(0.0, f64::max)
         * 1.1;
     let to_stdout = args.out.as_os_str() == "-";
+    // Drawn in memory, then written whole (atomically to a file): a failed plot leaves no part.
     let mut svg = String::new();
     {
         let err = |e: &dyn std::fmt::Display| format!("--out {}: {e}", shown_path(&args.out));
-        let root = if to_stdout {
-            SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area()
-        } else {
-            SVGBackend::new(&args.out, (800, 480)).into_drawing_area()
-        };
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let title = if args.title.is_empty() {
             format!("distribution of {}", args.column)
@@ -324,6 +321,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     if to_stdout {
         print!("{svg}");
     } else {
+        mancala_lab::study::write_atomic(&args.out, &svg).map_err(|e| format!("--out {e}"))?;
         println!("wrote {}", args.out.display());
     }
     Ok(ExitCode::SUCCESS)

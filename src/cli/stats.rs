@@ -654,8 +654,15 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     // A file of its own name beside games.csv (a user's games.csv.tmp is left alone), removed
     // when dropped unless renamed into place.
     let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
-    write_merged(out, tmp.path(), shards, &parts, &order, &base)?;
-    Ok(ExitCode::SUCCESS)
+    // Ctrl-C stops the copy; returning drops `tmp`, which removes the partial games.csv.
+    let interrupt = super::interrupt_on_ctrl_c_with(String::new);
+    match write_merged(out, tmp.path(), shards, &parts, &order, &base, &interrupt) {
+        Err(_) if interrupt.load(std::sync::atomic::Ordering::SeqCst) => {
+            eprintln!("interrupted; nothing merged into {}", shown_path(out));
+            Ok(ExitCode::from(130))
+        }
+        r => r.map(|()| ExitCode::SUCCESS),
+    }
 }
 
 /// Writes the merged study of the checked shards (`order`: by first game) to `out`, games.csv
@@ -667,6 +674,7 @@ fn write_merged(
     parts: &[Manifest],
     order: &[usize],
     base: &Manifest,
+    interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(), String> {
     let game = base
         .job
@@ -683,6 +691,12 @@ fn write_merged(
     let mut events: BTreeMap<String, u64> = BTreeMap::new();
     for &i in order {
         let v = verify_rows(&shards[i], &parts[i], |row| {
+            if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(StudyError::Io {
+                    path: tmp.to_path_buf(),
+                    source: std::io::ErrorKind::Interrupted.into(),
+                });
+            }
             hasher.update(row);
             bytes += row.len() as u64;
             w.write_all(row).map_err(|source| StudyError::Io {
