@@ -143,3 +143,35 @@ fn impossible_stores_and_kutakatia_pits_are_refused() {
     assert!(e.contains("must be a non-empty front-row pit"), "{e}");
     assert!(parse(&format!("{mtaji}kutakatia: A2\n")).is_ok());
 }
+
+/// Where the position text's errors point, and the `kutakatia` line (N.7 positions; columns
+/// counted by hand on each line as written, from 1).
+#[test]
+fn position_text_errors_point_at_their_column_and_kutakatia_none_is_no_block() {
+    use mancala_lab::bao::position_text::{parse, PositionTextError};
+    let start = include_str!("examples/bao-start.txt");
+    let at = |text: &str| match parse(text).unwrap_err() {
+        PositionTextError::Syntax { line, column, .. } => (line, column),
+        e => panic!("{e}"),
+    };
+    // An unknown key or a line without a colon: the first character after the indentation.
+    assert_eq!(at(&format!("  bogus: 1\n{start}")), (1, 3));
+    assert_eq!(at(&format!("{start}   nocolon\n")), (8, 4));
+    // Too few counts on a row: one past the line's last character ("b: 0 0 0" has 8).
+    let short = start.replace("b: 0 0 0 0 0 0 0 0", "b: 0 0 0");
+    assert_eq!(at(&short), (4, 9));
+    // `kutakatia: none` says no pit is blocked.
+    assert_eq!(
+        parse(&format!("{start}kutakatia: none\n")).unwrap(),
+        Position::start()
+    );
+    // A back-row pit of the player to move is a pit, but no kutakatia-ed one (5.1): b2 for
+    // North as B2 for South.
+    let north = "to_move: North\nstores: 0 0\nhouses: lost lost\n\
+                 b: 2 2 2 2 2 2 2 2\na: 2 2 2 2 2 2 2 2\n\
+                 A: 2 2 2 2 2 2 2 2\nB: 2 2 2 2 2 2 2 2\n";
+    let e = parse(&format!("{north}kutakatia: b2\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("must be a non-empty front-row pit"), "{e}");
+}
