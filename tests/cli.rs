@@ -1700,3 +1700,15 @@ fn audit_refuses_a_file_given_twice() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
 }
+
+/// `coverage --record` names its own option in its errors.
+#[test]
+fn coverage_record_errors_name_record() {
+    let o = run(&["coverage", "--record", "/nonexistent-run"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--record /nonexistent-run"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -68,9 +68,10 @@ struct Checked {
 }
 
 /// Writes the report page of `c` and the source pages it links to under `dir`.
-fn write_html(dir: &Path, c: &Checked) -> Result<PathBuf, String> {
+fn write_html(option: &str, dir: &Path, c: &Checked) -> Result<PathBuf, String> {
     use mancala_lab::report;
-    let fail = |p: &Path, e: std::io::Error| format!("--html {}: {e}", p.display());
+    let fail =
+        |p: &Path, e: std::io::Error| format!("{option} {}: {e}", mancala_lab::text::shown_path(p));
     for file in report::linked_files(&c.report, &c.scan) {
         let Some(source) = c.files.iter().find(|f| f.path == file) else {
             continue;
@@ -80,11 +81,11 @@ fn write_html(dir: &Path, c: &Checked) -> Result<PathBuf, String> {
             std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
         }
         mancala_lab::study::write_atomic(&page, &report::source_page(source))
-            .map_err(|e| format!("--html {e}"))?;
+            .map_err(|e| format!("{option} {e}"))?;
     }
     let page = dir.join(format!("{}.html", c.report.game));
     mancala_lab::study::write_atomic(&page, &report::game_page(&c.report, &c.scan, &c.spec))
-        .map_err(|e| format!("--html {e}"))?;
+        .map_err(|e| format!("{option} {e}"))?;
     Ok(page)
 }
 
@@ -116,7 +117,7 @@ fn checked_report(
     };
     let report = match mutants {
         Some(path) => {
-            let found = read_mutants(path)?;
+            let found = read_mutants("--mutants", path)?;
             mancala_lab::mutants::add_to_report(report, &found, &[], &files, &scan)
         }
         None => mancala_lab::mutants::add_recorded(report, root, &files, &scan)
@@ -138,7 +139,7 @@ fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
     let current = mutants::sources(&files);
     let mut new = Vec::new();
     for run in runs {
-        let found = read_mutants(run)?;
+        let found = read_mutants("--record", run)?;
         let mut ran_on = BTreeMap::new();
         for m in &found {
             if ran_on.contains_key(&m.file) {
@@ -177,7 +178,7 @@ fn record(root: &Path, runs: &[PathBuf]) -> Result<ExitCode, String> {
 }
 
 /// The mutants of cargo-mutants' results at `path`: its output folder or `outcomes.json`.
-fn read_mutants(path: &Path) -> Result<Vec<mancala_lab::mutants::Mutant>, String> {
+fn read_mutants(option: &str, path: &Path) -> Result<Vec<mancala_lab::mutants::Mutant>, String> {
     let file = [
         path.join("mutants.out/outcomes.json"),
         path.join("outcomes.json"),
@@ -187,14 +188,14 @@ fn read_mutants(path: &Path) -> Result<Vec<mancala_lab::mutants::Mutant>, String
     .unwrap_or_else(|| path.to_path_buf());
     if file.is_dir() {
         return Err(format!(
-            "--mutants {}: no mutants.out/outcomes.json or outcomes.json in it (the folder \
+            "{option} {}: no mutants.out/outcomes.json or outcomes.json in it (the folder \
              cargo-mutants writes with --output, or that file)",
             mancala_lab::text::shown_path(path)
         ));
     }
     let name = file.display().to_string();
-    let text = super::read_input(&name).map_err(|e| format!("--mutants {e}"))?;
-    mancala_lab::mutants::read_outcomes(&name, &text).map_err(|e| format!("--mutants {e}"))
+    let text = super::read_input(&name).map_err(|e| format!("{option} {e}"))?;
+    mancala_lab::mutants::read_outcomes(&name, &text).map_err(|e| format!("{option} {e}"))
 }
 
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
@@ -234,7 +235,7 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     }
     let checked = checked_report(args.game, &root, args.playouts, args.mutants.as_deref())?;
     if let Some(dir) = &args.html {
-        let page = write_html(dir, &checked)?;
+        let page = write_html("--html", dir, &checked)?;
         eprintln!("report: {}", page.display());
     }
     let report = checked.report;
@@ -260,7 +261,11 @@ pub fn main_job() -> Result<ExitCode, String> {
     let bao = checked_report(GameKind::Bao, &root, 0, None)?;
     let oware = checked_report(GameKind::Oware, &root, 0, None)?;
     let dir = PathBuf::from("out").join("coverage");
-    let pages = [write_html(&dir, &bao)?, write_html(&dir, &oware)?];
+    // The main job was given no option: its errors name the folder it writes.
+    let pages = [
+        write_html("the coverage report", &dir, &bao)?,
+        write_html("the coverage report", &dir, &oware)?,
+    ];
     let (bao, oware) = (bao.report, oware.report);
     let verdict = |r: &Report| {
         let (n, ok) = r.normative_counts();
