@@ -863,3 +863,19 @@ fn huge_rows_and_manifests_are_refused() {
     let err = refused(&["--resume"], &out);
     assert!(err.contains("more than 1 MiB"), "{err}");
 }
+
+/// A study resumed by another build says so (the manifest then names the new build).
+#[test]
+fn a_resume_by_another_build_is_noted() {
+    let out = tmp("otherbuild");
+    stats(&JOB, &out);
+    let mut m = manifest(&out);
+    m["commit"] = serde_json::json!("0123abc");
+    set_manifest(&out, &m);
+    let o = stats(&["--resume"], &out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("started by the build of commit 0123abc"),
+        "{err}"
+    );
+}

@@ -488,6 +488,16 @@ fn open_study(
             ));
         }
         let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| e.to_string())?;
+        if old.commit != manifest.commit {
+            // Allowed (a fix elsewhere in the code changes no game), but never silent.
+            eprintln!(
+                "note: {} was started by the build of commit {}; this build ({}) plays the rest, \
+                 and the manifest now names it",
+                shown_path(&args.out),
+                old.commit,
+                manifest.commit
+            );
+        }
         if v.extra > 0 {
             let f = OpenOptions::new()
                 .write(true)
