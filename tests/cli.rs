@@ -1712,3 +1712,16 @@ fn coverage_record_errors_name_record() {
         stderr(&o)
     );
 }
+
+/// `bao cutoffs` needs a game and cut-offs of at least one seed.
+#[test]
+fn cutoffs_refuse_zero_games_and_zero_limits() {
+    for args in [
+        ["bao", "cutoffs", "--games", "0"].as_slice(),
+        ["bao", "cutoffs", "--games", "1", "--limits", "5,0"].as_slice(),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("0 is not in 1.."), "{}", stderr(&o));
+    }
+}

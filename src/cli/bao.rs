@@ -104,14 +104,15 @@ pub enum BaoCommand {
     },
     /// Study: how often exact infinite-move detection and seed-count cut-offs disagree.
     Cutoffs {
-        /// Number of random games (exact detection).
-        #[arg(long, default_value_t = 1000)]
+        /// Number of random games (exact detection), at least 1.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         /// Master seed; game i uses stream i.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Cut-offs to compare, in seeds sown per move.
-        #[arg(long, value_delimiter = ',', default_value = "100,192,500")]
+        /// Cut-offs to compare, in seeds sown per move (each at least 1).
+        #[arg(long, value_delimiter = ',', default_value = "100,192,500",
+              value_parser = clap::value_parser!(u32).range(1..))]
         limits: Vec<u32>,
         /// Also write one row per game (game, plies, longest_legal_move, infinite_candidates).
         #[arg(long)]
