@@ -344,15 +344,26 @@ pub struct ByClause {
     pub outside: Tally,
 }
 
-/// Maps `mutants` to the clauses of `annotations` (one game's), with `excuses`. Mutants in files
-/// with none of the game's implementation annotations are left out (another game's code).
-pub fn by_clause(mutants: &[Mutant], annotations: &[Annotation], excuses: &[Excuse]) -> ByClause {
+/// True when `file` is `game`'s code: it lies under `src/GAME/` or holds one of the game's
+/// implementation annotations (`annotations`, the game's).
+pub fn in_game(game: &str, file: &str, annotations: &[Annotation]) -> bool {
+    file.starts_with(&format!("src/{game}/"))
+        || annotations
+            .iter()
+            .any(|a| a.kind == AnnotationType::Implementation && a.file == file)
+}
+
+/// Maps `mutants` to the clauses of `annotations` (`game`'s), with `excuses`. Mutants in files
+/// that are not the game's code ([`in_game`]) are left out.
+pub fn by_clause(
+    game: &str,
+    mutants: &[Mutant],
+    annotations: &[Annotation],
+    excuses: &[Excuse],
+) -> ByClause {
     let mut out = ByClause::default();
     for m in mutants {
-        let in_game = annotations
-            .iter()
-            .any(|a| a.kind == AnnotationType::Implementation && a.file == m.file);
-        if !in_game {
+        if !in_game(game, &m.file, annotations) {
             continue;
         }
         let excuse = excuses
@@ -676,13 +687,11 @@ pub fn add_to_report(
     scan: &Scan,
 ) -> Report {
     let (excuses, errors) = scan_excuses(files);
-    let mapped = by_clause(found, &scan.annotations, &excuses);
-    let in_game = |file: &String| {
-        scan.annotations
-            .iter()
-            .any(|a| a.kind == AnnotationType::Implementation && &a.file == file)
-    };
-    let stale = stale.iter().filter(|f| in_game(f)).count();
+    let mapped = by_clause(&report.game, found, &scan.annotations, &excuses);
+    let stale = stale
+        .iter()
+        .filter(|f| in_game(&report.game, f, &scan.annotations))
+        .count();
     report
         .with_mutants(mapped, errors)
         .with_stale_mutants(stale)
@@ -827,7 +836,7 @@ fn fifth() {
             mutant(26, Outcome::Missed),
             Mutant::new("src/other.rs", 1, 5, "replace", Outcome::Missed),
         ];
-        let t = by_clause(&mutants, &scan.annotations, &excuses);
+        let t = by_clause("bao", &mutants, &scan.annotations, &excuses);
         assert_eq!(t.clauses["1.1"].caught, 1);
         assert_eq!(t.clauses["1.1"].missed, ["src/x.rs:3:5: replace"]);
         assert_eq!(t.clauses["1.2"].unviable, 1);
