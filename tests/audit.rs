@@ -240,3 +240,30 @@ fn our_oware_transcripts_are_audited_too() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_final_board_the_moves_do_not_lead_to_is_a_position_deviation() {
+    // A6<* (a kutakata: the store seed into A6, then its three seeds sown on; 1.5.3) changes
+    // South's front row, but the record's final board is the start board: the
+    // moves do not lead to it. The game goes on, so the clause is that of the move's last step,
+    // its end in an empty pit (1.5.4).
+    // The start (2.1), rows b8..b1 / a8..a1 / A1..A8 / B1..B8: each house (a5, A5) holds six,
+    // the two pits to its right (a6, a7; A6, A7) two.
+    let start = "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0";
+    let r = Record {
+        final_board: Some(start.into()),
+        ..record(&["A6<*"], None)
+    };
+    let a = audit(Variant::DEFAULT, &r).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!(
+        (d.ply, d.kind, d.clause.as_str()),
+        (1, Kind::Position, "1.5.4")
+    );
+    // The board after no move at all is the start board: agrees.
+    let r = Record {
+        final_board: Some(start.into()),
+        ..record(&[], None)
+    };
+    assert_eq!(audit(Variant::DEFAULT, &r).unwrap().deviation, None);
+}

@@ -240,7 +240,14 @@ fn finish_board_check(
     if let Some(board) = &record.final_board {
         let now = board_rows(pos);
         if &now != board {
-            let clause = outcome.map_or("1.2", |o| o.clause).to_string();
+            // The clause that ended the game, or else the last step of the last move: where the
+            // boards part, as far as the record shows.
+            let last_step = last.and_then(|(_, p)| p.trace.last()).map(|s| s.clause);
+            let clause = outcome
+                .map(|o| o.clause)
+                .or(last_step)
+                .unwrap_or("2.1")
+                .to_string();
             let mut d = Deviation {
                 ply: plies,
                 mv: String::new(),
