@@ -122,6 +122,25 @@ fn cut_long_words(text: &str) -> String {
     out
 }
 
+/// Which argument is not UTF-8 text, and the option before it: for clap's error, which names none.
+fn not_utf8_argument() -> String {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match args.iter().position(|a| a.to_str().is_none()) {
+        Some(i) => {
+            let shown = mancala_lab::text::shell_word(&args[i]);
+            let option = args[..i]
+                .last()
+                .and_then(|a| a.to_str())
+                .filter(|a| a.starts_with("--"));
+            match option {
+                Some(o) => format!("{o} {shown}: the value is not UTF-8 text"),
+                None => format!("argument {i} {shown}: not UTF-8 text"),
+            }
+        }
+        None => "an argument is not UTF-8 text".into(),
+    }
+}
+
 fn main() -> ExitCode {
     // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
     // instead of failing on the next write.
@@ -147,6 +166,11 @@ fn main() -> ExitCode {
     }));
     let matches = match <Cli as clap::CommandFactory>::command().try_get_matches() {
         Ok(m) => m,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            // clap does not say which argument: name it, and the option it belongs to.
+            eprintln!("mancala-lab: {}", cut_long_words(&not_utf8_argument()));
+            std::process::exit(2);
+        }
         Err(e) if e.use_stderr() => {
             // clap repeats a refused value whole: a hostile one of 100 kB floods the message.
             use std::io::Write as _;

@@ -1725,3 +1725,21 @@ fn cutoffs_refuse_zero_games_and_zero_limits() {
         assert!(stderr(&o).contains("0 is not in 1.."), "{}", stderr(&o));
     }
 }
+
+/// An argument that is not UTF-8 text is named with its option (clap's own error names none).
+#[test]
+fn a_value_that_is_not_utf8_is_named_with_its_option() {
+    use std::os::unix::ffi::OsStrExt;
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["stats", "--variant"])
+        .arg(std::ffi::OsStr::from_bytes(b"x\xff"))
+        .args(["--out", "/nonexistent-utf8"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--variant $'x\\xFF': the value is not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+}
