@@ -267,3 +267,22 @@ fn a_final_board_the_moves_do_not_lead_to_is_a_position_deviation() {
     };
     assert_eq!(audit(Variant::DEFAULT, &r).unwrap().deviation, None);
 }
+
+#[test]
+fn an_openspiel_score_the_move_does_not_give_is_a_position_deviation() {
+    use mancala_lab::oware::audit::{audit, read_openspiel};
+    use mancala_lab::oware::Variant as OwareVariant;
+    // South's opening C sows D, E, F and a: nothing is captured (O.3 needs a last seed making 2
+    // or 3 on the opponent's row; a then holds 5), so the scores stay 0 0, not the record's 0 5.
+    let r = read_openspiel("game 1 C:3f:0.5 final 0 5 -1\n")
+        .remove(0)
+        .unwrap();
+    let a = audit(OwareVariant::ABAPA, &r).unwrap();
+    let d = a.deviation.unwrap();
+    assert_eq!((d.ply, d.kind), (1, Kind::Position));
+    assert!(
+        d.witness.contains("ours: scores 0 0\nrecord: scores 0 5"),
+        "{}",
+        d.witness
+    );
+}
