@@ -283,6 +283,71 @@ pub fn narrow(deviation: &mut Deviation, single: &[(String, &'static str, Option
     }
 }
 
+/// A reading choice an engine might have made: its name (`field=value`) and how it sets a
+/// reading.
+pub type Choice<V> = (&'static str, fn(V) -> V);
+
+/// Every reading that differs from `base` by taking one value of each pair of `choices`, named
+/// by the choices that change `base` (joined by `+`), fewest changes first.
+pub fn other_readings<V: Copy + PartialEq>(
+    base: V,
+    choices: &[[Choice<V>; 2]],
+) -> Vec<(String, V)> {
+    let mut out: Vec<(usize, String, V)> = Vec::new();
+    for mask in 0..(1u32 << choices.len()) {
+        let mut v = base;
+        let mut changed = Vec::new();
+        for (i, pair) in choices.iter().enumerate() {
+            let (name, set) = pair[(mask >> i & 1) as usize];
+            if set(base) != base {
+                changed.push(name);
+            }
+            v = set(v);
+        }
+        if v != base && !out.iter().any(|(_, _, w)| *w == v) {
+            out.push((changed.len(), changed.join("+"), v));
+        }
+    }
+    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    out.into_iter().map(|(_, n, v)| (n, v)).collect()
+}
+
+/// Tries `readings` (from [`other_readings`]) on a record that deviates as `deviation` says:
+/// `first_deviation` replays it under a reading and gives the ply of its first deviation (`None`
+/// when it agrees; `Err` for a record that reading cannot replay). Narrows the deviation with
+/// the one-choice readings (`clause_of` gives the clause a choice settles, see [`narrow`]) and
+/// returns the fewest-change readings under which the record agrees. Each reading is replayed
+/// once.
+pub fn explain<V, E>(
+    deviation: &mut Deviation,
+    readings: Vec<(String, V)>,
+    clause_of: fn(&str) -> &'static str,
+    mut first_deviation: impl FnMut(V) -> Result<Option<usize>, E>,
+) -> Vec<String> {
+    let tried: Vec<(String, Option<usize>)> = readings
+        .into_iter()
+        .filter_map(|(name, v)| first_deviation(v).ok().map(|until| (name, until)))
+        .collect();
+    let single: Vec<(String, &'static str, Option<usize>)> = tried
+        .iter()
+        .filter(|(name, _)| !name.contains('+'))
+        .map(|(name, until)| (name.clone(), clause_of(name), *until))
+        .collect();
+    narrow(deviation, &single);
+    let mut explained_by: Vec<String> = Vec::new();
+    for (name, until) in tried {
+        // Only the smallest sets of changes: none that holds one already found.
+        let parts: Vec<&str> = name.split('+').collect();
+        let holds_found = explained_by
+            .iter()
+            .any(|e| e.split('+').all(|p| parts.contains(&p)));
+        if until.is_none() && !holds_found {
+            explained_by.push(name);
+        }
+    }
+    explained_by
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,5 +459,41 @@ mod tests {
         assert!(w[0]
             .1
             .starts_with("# game 1 (r.jsonl:1), ply 7: illegal-move\n"));
+    }
+
+    #[test]
+    fn explain_keeps_the_fewest_change_readings_and_narrows_by_the_one_choice_ones() {
+        let mut d = Deviation {
+            ply: 4,
+            mv: String::new(),
+            kind: Kind::Result,
+            clause: "O.3".into(),
+            witness: String::new(),
+            reproduced_by: None,
+        };
+        // Readings as numbers: 1 "a=1" agrees, 2 "b=1" deviates at ply 6, 3 "a=1+b=1" agrees
+        // (holds a=1: left out), 4 "c=1+d=1" agrees, 5 cannot replay.
+        let readings = ["a=1", "b=1", "a=1+b=1", "c=1+d=1", "e=1"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), i + 1))
+            .collect();
+        let mut replays = 0;
+        let found = explain(
+            &mut d,
+            readings,
+            |n| if n.starts_with('a') { "O.4.1" } else { "O.6.2" },
+            |v| {
+                replays += 1;
+                match v {
+                    2 => Ok(Some(6)),
+                    5 => Err(()),
+                    _ => Ok(None),
+                }
+            },
+        );
+        assert_eq!(found, ["a=1", "c=1+d=1"]);
+        assert_eq!(d.clause, "O.4.1");
+        assert_eq!(replays, 5);
     }
 }

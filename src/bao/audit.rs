@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::audit::{cited_clause, Deviation, GameAudit, Kind, NotationDeviation};
+use crate::audit::{cited_clause, Choice, Deviation, GameAudit, Kind, NotationDeviation};
 
 use super::board::{Board, Pit, Row, Side};
 use super::notation::{MoveKind, MoveText};
@@ -314,76 +314,6 @@ pub const FINISH_MOVE: &str = "finish-move-after-1.2.1";
 /// and its mover loses (1.5.6 forbids an infinite move; a player who has only those loses).
 pub const INFINITE_LOSES: &str = "infinite-move-played-and-lost-at-sown:192";
 
-/// A reading choice an engine might have made, by name, and how it sets a variant.
-struct Choice {
-    name: String,
-    set: fn(Variant) -> Variant,
-}
-
-fn choices() -> Vec<[Choice; 2]> {
-    vec![
-        [
-            Choice {
-                name: "house-loss=emptied-only".into(),
-                set: |v| Variant {
-                    house_loss: HouseLoss::EmptiedOnly,
-                    ..v
-                },
-            },
-            Choice {
-                name: "house-loss=emptied-or-first-mtaji-capture".into(),
-                set: |v| Variant {
-                    house_loss: HouseLoss::EmptiedOrFirstMtajiCapture,
-                    ..v
-                },
-            },
-        ],
-        [
-            Choice {
-                name: "house-kutakatia=exempt-while-owned".into(),
-                set: |v| Variant {
-                    house_kutakatia: HouseKutakatia::ExemptWhileOwned,
-                    ..v
-                },
-            },
-            Choice {
-                name: "house-kutakatia=exempt-while-owned-with-six".into(),
-                set: |v| Variant {
-                    house_kutakatia: HouseKutakatia::ExemptWhileOwnedWithSix,
-                    ..v
-                },
-            },
-        ],
-        [
-            Choice {
-                name: "store-seed-into-house=play-out".into(),
-                set: |v| Variant {
-                    store_seed_into_house: StoreSeedIntoHouse::PlayOut,
-                    ..v
-                },
-            },
-            Choice {
-                name: "store-seed-into-house=stop".into(),
-                set: |v| Variant {
-                    store_seed_into_house: StoreSeedIntoHouse::Stop,
-                    ..v
-                },
-            },
-        ],
-        [
-            Choice {
-                name: "infinite=exact".into(),
-                set: |v| v.with_infinite_moves(InfiniteMoves::Exact),
-            },
-            Choice {
-                // AbstractPlay's documented cut-off: more than 16 x 12 seeds sown.
-                name: "infinite=sown:192".into(),
-                set: |v| v.with_infinite_moves(InfiniteMoves::SownLimit(192)),
-            },
-        ],
-    ]
-}
-
 /// The clause a reading choice settles.
 fn choice_clause(name: &str) -> &'static str {
     match name.split('=').next() {
@@ -394,63 +324,66 @@ fn choice_clause(name: &str) -> &'static str {
     }
 }
 
+/// The choices engines make where the Bao sources differ or are silent, each with its two
+/// values (`infinite=sown:192` is AbstractPlay's documented cut-off, 16 x 12 seeds).
+const CHOICES: [[Choice<Variant>; 2]; 4] = [
+    [
+        ("house-loss=emptied-only", |v| Variant {
+            house_loss: HouseLoss::EmptiedOnly,
+            ..v
+        }),
+        ("house-loss=emptied-or-first-mtaji-capture", |v| Variant {
+            house_loss: HouseLoss::EmptiedOrFirstMtajiCapture,
+            ..v
+        }),
+    ],
+    [
+        ("house-kutakatia=exempt-while-owned", |v| Variant {
+            house_kutakatia: HouseKutakatia::ExemptWhileOwned,
+            ..v
+        }),
+        ("house-kutakatia=exempt-while-owned-with-six", |v| Variant {
+            house_kutakatia: HouseKutakatia::ExemptWhileOwnedWithSix,
+            ..v
+        }),
+    ],
+    [
+        ("store-seed-into-house=play-out", |v| Variant {
+            store_seed_into_house: StoreSeedIntoHouse::PlayOut,
+            ..v
+        }),
+        ("store-seed-into-house=stop", |v| Variant {
+            store_seed_into_house: StoreSeedIntoHouse::Stop,
+            ..v
+        }),
+    ],
+    [
+        ("infinite=exact", |v| {
+            v.with_infinite_moves(InfiniteMoves::Exact)
+        }),
+        ("infinite=sown:192", |v| {
+            v.with_infinite_moves(InfiniteMoves::SownLimit(192))
+        }),
+    ],
+];
+
 /// Every reading that differs from `base` in one or more of the choices engines make (house
 /// loss, house kutakatia, the store seed into the house, an infinite move as exact or as more
 /// than 192 seeds sown), named by the choices that differ (`a+b`), fewest changes first.
 pub fn other_readings(base: Variant) -> Vec<(String, Variant)> {
-    let choices = choices();
-    let mut out: Vec<(usize, String, Variant)> = Vec::new();
-    for mask in 0..(1u32 << choices.len()) {
-        let mut v = base;
-        let mut changed = Vec::new();
-        for (i, pair) in choices.iter().enumerate() {
-            let c = &pair[(mask >> i & 1) as usize];
-            let next = (c.set)(v);
-            if (c.set)(base) != base {
-                changed.push(c.name.clone());
-            }
-            v = next;
-        }
-        if v != base && !out.iter().any(|(_, _, w)| *w == v) {
-            out.push((changed.len(), changed.join("+"), v));
-        }
-    }
-    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    out.into_iter().map(|(_, n, v)| (n, v)).collect()
+    crate::audit::other_readings(base, &CHOICES)
 }
 
 /// Audits `record` under `base`: its verdict, notation deviations and, for a deviation in play,
 /// the fewest-change readings under which the whole record agrees.
 pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
     let (mut deviation, notation) = replay(&Rules::new(base), record)?;
-    let mut explained_by: Vec<String> = Vec::new();
-    if let Some(d) = deviation.as_mut() {
-        // The clause: of the readings that change one choice, the one that plays on furthest.
-        let single: Vec<(String, &'static str, Option<usize>)> = other_readings(base)
-            .into_iter()
-            .filter(|(name, _)| !name.contains('+'))
-            .filter_map(|(name, v)| {
-                let until = replay(&Rules::new(v), record)
-                    .ok()
-                    .map(|(r, _)| r.map(|d| d.ply))?;
-                Some((name.clone(), choice_clause(&name), until))
-            })
-            .collect();
-        crate::audit::narrow(d, &single);
-        for (name, v) in other_readings(base) {
-            // Only the smallest sets of changes: none that holds one already found.
-            let parts: Vec<&str> = name.split('+').collect();
-            let holds_found = explained_by
-                .iter()
-                .any(|e| e.split('+').all(|p| parts.contains(&p)));
-            if holds_found {
-                continue;
-            }
-            if let Ok((None, _)) = replay(&Rules::new(v), record) {
-                explained_by.push(name);
-            }
-        }
-    }
+    let explained_by = match deviation.as_mut() {
+        None => Vec::new(),
+        Some(d) => crate::audit::explain(d, other_readings(base), choice_clause, |v| {
+            replay(&Rules::new(v), record).map(|(r, _)| r.map(|d| d.ply))
+        }),
+    };
     Ok(GameAudit {
         game: record.game.clone(),
         source: record.source.clone(),

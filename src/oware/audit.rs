@@ -2,7 +2,7 @@
 //! reading: per game the first ply where the legal moves, the scores or the result differ, the
 //! clause that decides it, and the readings under which the whole game agrees.
 
-use crate::audit::{cited_clause, Deviation, GameAudit, Kind};
+use crate::audit::{cited_clause, Choice, Deviation, GameAudit, Kind};
 
 use super::notation::Move;
 use super::rules::{IllegalMove, Rules};
@@ -301,102 +301,67 @@ fn illegal_clause(e: &IllegalMove) -> String {
     cited_clause(&e.to_string(), "oware").unwrap_or_else(|| "O.2".into())
 }
 
+/// The choices engines make where the Oware sheet is silent or worded otherwise, each with its
+/// two values.
+const CHOICES: [[Choice<Variant>; 2]; 4] = [
+    [
+        ("grand-slam=forbidden", |v| Variant {
+            grand_slam: GrandSlam::Forbidden,
+            ..v
+        }),
+        ("grand-slam=captures-nothing", |v| Variant {
+            grand_slam: GrandSlam::CapturesNothing,
+            ..v
+        }),
+    ],
+    [
+        ("no-allowed-move=each-takes-own", |v| Variant {
+            no_allowed_move: NoAllowedMove::EachTakesOwn,
+            ..v
+        }),
+        ("no-allowed-move=allow-grand-slam", |v| Variant {
+            no_allowed_move: NoAllowedMove::AllowGrandSlamWithoutCapture,
+            ..v
+        }),
+    ],
+    [
+        ("cycle-end=4", |v| Variant {
+            cycle_end: CycleEnd::Occurrences(4),
+            ..v
+        }),
+        ("cycle-end=2", |v| Variant {
+            cycle_end: CycleEnd::Occurrences(2),
+            ..v
+        }),
+    ],
+    [
+        ("final-sweep=none", |v| Variant {
+            final_sweep: FinalSweep::None,
+            ..v
+        }),
+        ("final-sweep=each-takes-own", |v| Variant {
+            final_sweep: FinalSweep::EachTakesOwn,
+            ..v
+        }),
+    ],
+];
+
 /// Every reading that differs from `base` in the choices engines make (grand slam, every move
 /// forbidden, the cycle rule, the end sweep), named by the choices that differ, fewest first.
 pub fn other_readings(base: Variant) -> Vec<(String, Variant)> {
-    type Set = fn(Variant) -> Variant;
-    let choices: [[(&str, Set); 2]; 4] = [
-        [
-            ("grand-slam=forbidden", |v| Variant {
-                grand_slam: GrandSlam::Forbidden,
-                ..v
-            }),
-            ("grand-slam=captures-nothing", |v| Variant {
-                grand_slam: GrandSlam::CapturesNothing,
-                ..v
-            }),
-        ],
-        [
-            ("no-allowed-move=each-takes-own", |v| Variant {
-                no_allowed_move: NoAllowedMove::EachTakesOwn,
-                ..v
-            }),
-            ("no-allowed-move=allow-grand-slam", |v| Variant {
-                no_allowed_move: NoAllowedMove::AllowGrandSlamWithoutCapture,
-                ..v
-            }),
-        ],
-        [
-            ("cycle-end=4", |v| Variant {
-                cycle_end: CycleEnd::Occurrences(4),
-                ..v
-            }),
-            ("cycle-end=2", |v| Variant {
-                cycle_end: CycleEnd::Occurrences(2),
-                ..v
-            }),
-        ],
-        [
-            ("final-sweep=none", |v| Variant {
-                final_sweep: FinalSweep::None,
-                ..v
-            }),
-            ("final-sweep=each-takes-own", |v| Variant {
-                final_sweep: FinalSweep::EachTakesOwn,
-                ..v
-            }),
-        ],
-    ];
-    let mut out: Vec<(usize, String, Variant)> = Vec::new();
-    for mask in 0..16u32 {
-        let mut v = base;
-        let mut changed = Vec::new();
-        for (i, pair) in choices.iter().enumerate() {
-            let (name, set) = pair[(mask >> i & 1) as usize];
-            if set(base) != base {
-                changed.push(name);
-            }
-            v = set(v);
-        }
-        if v != base && !out.iter().any(|(_, _, w)| *w == v) {
-            out.push((changed.len(), changed.join("+"), v));
-        }
-    }
-    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    out.into_iter().map(|(_, n, v)| (n, v)).collect()
+    crate::audit::other_readings(base, &CHOICES)
 }
 
 /// Audits `record` under `base`: its verdict and, for a deviation, the fewest-change readings
 /// under which the whole game agrees.
 pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
     let mut deviation = replay(&Rules::new(base), record)?;
-    let mut explained_by: Vec<String> = Vec::new();
-    if let Some(d) = deviation.as_mut() {
-        // The clause: of the readings that change one choice, the one that plays on furthest.
-        let single: Vec<(String, &'static str, Option<usize>)> = other_readings(base)
-            .into_iter()
-            .filter(|(name, _)| !name.contains('+'))
-            .filter_map(|(name, v)| {
-                let until = replay(&Rules::new(v), record)
-                    .ok()
-                    .map(|r| r.map(|d| d.ply))?;
-                Some((name.clone(), choice_clause(&name), until))
-            })
-            .collect();
-        crate::audit::narrow(d, &single);
-        for (name, v) in other_readings(base) {
-            let parts: Vec<&str> = name.split('+').collect();
-            if explained_by
-                .iter()
-                .any(|e| e.split('+').all(|p| parts.contains(&p)))
-            {
-                continue;
-            }
-            if let Ok(None) = replay(&Rules::new(v), record) {
-                explained_by.push(name);
-            }
-        }
-    }
+    let explained_by = match deviation.as_mut() {
+        None => Vec::new(),
+        Some(d) => crate::audit::explain(d, other_readings(base), choice_clause, |v| {
+            replay(&Rules::new(v), record).map(|r| r.map(|d| d.ply))
+        }),
+    };
     Ok(GameAudit {
         game: record.game.clone(),
         source: record.source.clone(),
