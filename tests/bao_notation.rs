@@ -102,6 +102,7 @@ B: 0 0 0 0 0 0 0 0
 /// A move with more after its last valid character says what could have come there (worked by
 /// hand from N.1–N.4: the pit, then an optional direction, '+', and at most two '*').
 #[test]
+// spec: bao N.4 type=test
 fn a_move_with_more_after_it_says_what_could_come_there() {
     for (text, column, expected) in [
         ("A1x", 3, "'<', '>', '+', '*' or the end of the move"),
@@ -120,6 +121,8 @@ fn a_move_with_more_after_it_says_what_could_come_there() {
 /// Positions that no game reaches are refused: stores that do not fit the player to move, and a
 /// kutakatia-ed pit outside the front row (N.7, 2.1, 5.1).
 #[test]
+// spec: bao 2.1.1 type=test
+// spec: bao 5.1 type=test
 fn impossible_stores_and_kutakatia_pits_are_refused() {
     use mancala_lab::bao::position_text::parse;
     // North to move: South has used one store seed more than North (north = south + 1), or both
@@ -147,6 +150,7 @@ fn impossible_stores_and_kutakatia_pits_are_refused() {
 /// Where the position text's errors point, and the `kutakatia` line (N.7 positions; columns
 /// counted by hand on each line as written, from 1).
 #[test]
+// spec: bao 5.1 type=test
 fn position_text_errors_point_at_their_column_and_kutakatia_none_is_no_block() {
     use mancala_lab::bao::position_text::{parse, PositionTextError};
     let start = include_str!("examples/bao-start.txt");
