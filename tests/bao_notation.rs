@@ -160,6 +160,8 @@ fn position_text_errors_point_at_their_column_and_kutakatia_none_is_no_block() {
     };
     // An unknown key or a line without a colon: the first character after the indentation.
     assert_eq!(at(&format!("  bogus: 1\n{start}")), (1, 3));
+    // Columns count characters: two no-break spaces (two bytes each) are two columns.
+    assert_eq!(at(&format!("\u{a0}\u{a0}bogus: 1\n{start}")), (1, 3));
     assert_eq!(at(&format!("{start}   nocolon\n")), (8, 4));
     // Too few counts on a row: one past the line's last character ("b: 0 0 0" has 8).
     let short = start.replace("b: 0 0 0 0 0 0 0 0", "b: 0 0 0");

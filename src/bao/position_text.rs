@@ -138,7 +138,7 @@ fn key_lines(text: &str) -> Result<HashMap<&str, KeyLine<'_>>, PositionTextError
         if content.trim().is_empty() {
             continue;
         }
-        let indent = content.len() - content.trim_start().len() + 1;
+        let indent = content.chars().take_while(|c| c.is_whitespace()).count() + 1;
         let Some(colon) = content.find(':') else {
             return Err(syntax(
                 line,
