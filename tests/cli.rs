@@ -913,36 +913,39 @@ fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
             stderr(&o)
         );
     }
-    // Ctrl-C while the stats job writes into the bench's scratch folder: the folder goes.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .args(["bench", "--seconds", "0.1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let scratch = std::env::temp_dir().join(format!("mancala-lab-bench-{}", child.id()));
-    let mut seen = false;
-    while child.try_wait().unwrap().is_none() {
-        if scratch.exists() {
-            seen = true;
-            let killed = Command::new("kill")
-                .args(["-INT", &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(killed.success());
-            break;
+    // Ctrl-C (or a termination signal, as a batch scheduler sends) while the stats job writes
+    // into the bench's scratch folder: the folder goes.
+    for signal in ["-INT", "-TERM"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["bench", "--seconds", "0.1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let scratch = std::env::temp_dir().join(format!("mancala-lab-bench-{}", child.id()));
+        let mut seen = false;
+        while child.try_wait().unwrap().is_none() {
+            if scratch.exists() {
+                seen = true;
+                let killed = Command::new("kill")
+                    .args([signal, &child.id().to_string()])
+                    .status()
+                    .unwrap();
+                assert!(killed.success());
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            seen,
+            "the stats job's folder never appeared: {}",
+            stdout(&o)
+        );
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        assert!(!scratch.exists(), "{} left behind", scratch.display());
+        assert!(stderr(&o).contains("bench interrupted"), "{}", stderr(&o));
     }
-    let o = child.wait_with_output().unwrap();
-    assert!(
-        seen,
-        "the stats job's folder never appeared: {}",
-        stdout(&o)
-    );
-    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
-    assert!(!scratch.exists(), "{} left behind", scratch.display());
-    assert!(stderr(&o).contains("bench interrupted"), "{}", stderr(&o));
 }
 
 /// A second Ctrl-C stops a diff at once, but still says where to continue from.

@@ -56,7 +56,7 @@ fn stopped() -> Result<ExitCode, String> {
     let scratch = scratch_dir();
     let _ = std::fs::remove_dir_all(&scratch);
     eprintln!(
-        "bench interrupted (Ctrl-C); the lines above are the measurements made; its scratch \
+        "bench interrupted (Ctrl-C or a termination signal); the lines above are the measurements made; its scratch \
          folder {} is removed (no stats job to resume)",
         scratch.display()
     );
