@@ -367,6 +367,15 @@ pub trait Game: Sync {
     fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
     /// The final scores (Oware: seeds taken, after any sweep; Bao: seeds on each side).
     fn scores(&self, s: &Self::State) -> [u32; 2];
+    /// The Zobrist key of the position in `s` ([`crate::zobrist`]), the same for every engine of
+    /// the game; a repetition history is left out.
+    fn key(&self, s: &Self::State) -> u64;
+    /// A static evaluation of `s` from South's point of view (more is better for South): by
+    /// default South's score minus North's; a game may weigh more terms.
+    fn evaluate(&self, s: &Self::State) -> i32 {
+        let [south, north] = self.scores(s);
+        south as i32 - north as i32
+    }
 }
 
 /// Move-path count to `depth` plies from `s` (a game over, or a move the reading leaves open,

@@ -24,3 +24,4 @@ pub mod stats;
 pub mod study;
 pub mod text;
 pub mod walk;
+pub mod zobrist;

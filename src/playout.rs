@@ -100,7 +100,7 @@ impl Row {
             out,
             "{},{variant},{},{},{},{}",
             self.game,
-            policy.name(),
+            crate::text::csv_field(&policy.to_string()),
             self.plies,
             self.winner(),
             self.end_clause()

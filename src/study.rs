@@ -686,7 +686,8 @@ pub fn verify_rows(
         }
         let text =
             std::str::from_utf8(&line[..line.len() - 1]).map_err(|_| at(n, RowError::NotUtf8))?;
-        let fields: Vec<&str> = text.split(',').collect();
+        let fields = crate::text::csv_fields(text);
+        let fields: Vec<&str> = fields.iter().map(|f| f.as_ref()).collect();
         if fields.len() != width {
             let found = fields.len();
             return Err(at(n, RowError::Fields { found, game, width }));

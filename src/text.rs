@@ -62,9 +62,48 @@ pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A CSV field as written: quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\"")).into()
+    } else {
+        s.into()
+    }
+}
+
+/// The fields of one CSV line (without its line break): split at the commas, or read by the
+/// csv crate when the line quotes (a quote left open runs to the end of the line).
+pub fn csv_fields(line: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    if !line.contains('"') {
+        return line.split(',').map(Into::into).collect();
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    match reader.records().next() {
+        Some(Ok(record)) => record.iter().map(|f| f.to_string().into()).collect(),
+        _ => vec![line.into()],
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{quoted, shell_word, shown_path, words, PATH_CHARS, QUOTED_CHARS};
+    #[test]
+    fn csv_fields_read_back_what_csv_field_writes() {
+        let fields = ["7", "mcts:sims=200,c=1.5", "say \"hi\"", ""];
+        let line: Vec<_> = fields.iter().map(|f| csv_field(f)).collect();
+        let line = line.join(",");
+        assert_eq!(line, "7,\"mcts:sims=200,c=1.5\",\"say \"\"hi\"\"\",");
+        assert_eq!(csv_fields(&line), fields);
+        assert_eq!(csv_fields("a,b,,c"), ["a", "b", "", "c"]);
+        // A quote left open runs to the end of the line.
+        assert_eq!(csv_fields("a,\"b,c"), ["a", "b,c"]);
+    }
+
+    use super::{
+        csv_field, csv_fields, quoted, shell_word, shown_path, words, PATH_CHARS, QUOTED_CHARS,
+    };
 
     #[test]
     fn quoted_tokens_are_bounded() {

@@ -37,6 +37,8 @@ where
             b.legal_moves(&sb, &mut mb);
             assert_eq!(ma, mb, "{at}: legal moves");
             assert_eq!(a.to_move(&sa), b.to_move(&sb), "{at}");
+            assert_eq!(a.key(&sa), b.key(&sb), "{at}: Zobrist key");
+            assert_eq!(a.evaluate(&sa), b.evaluate(&sb), "{at}: evaluation");
             for &mv in &ma {
                 assert_eq!(a.notation(&sa, mv), b.notation(&sb, mv), "{at}: {mv:?}");
                 let counted = a.counted_events();

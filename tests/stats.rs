@@ -93,10 +93,12 @@ fn games_csv_is_identical_for_any_thread_count() {
         ("oware", "search", "60"),
         ("bao", "greedy", "60"),
         ("bao", "random", "2000"),
+        ("oware", "alphabeta:depth=3", "12"),
+        ("bao", "mcts:sims=40,c=1.5", "6"),
     ] {
         let (a, b) = (
-            tmp(&format!("t1{game}{policy}")),
-            tmp(&format!("t3{game}{policy}")),
+            tmp(&format!("t1{game}{}", policy.replace([':', ',', '='], "-"))),
+            tmp(&format!("t3{game}{}", policy.replace([':', ',', '='], "-"))),
         );
         let job = [
             "--game", game, "--policy", policy, "--games", games, "--seed", "7",
@@ -106,7 +108,13 @@ fn games_csv_is_identical_for_any_thread_count() {
         same_files(&a, &b, &FILES);
         let rows = read(&a.join("games.csv"));
         assert_eq!(rows.lines().count(), games.parse::<usize>().unwrap() + 1);
-        assert!(rows.contains(&format!(",{policy},")));
+        // A policy whose settings hold a comma is a quoted field.
+        let field = if policy.contains(',') {
+            format!("\"{policy}\"")
+        } else {
+            policy.to_string()
+        };
+        assert!(rows.contains(&format!(",{field},")), "{policy}");
     }
 }
 
@@ -123,11 +131,16 @@ fn optimized_and_reference_engines_write_the_same_rows() {
         ("bao", "literal-en", "random", "1000"),
         ("bao", "engines", "greedy", "150"),
         ("bao", "default", "search", "30"),
+        ("oware", "abapa", "alphabeta:depth=3", "8"),
+        ("oware", "sheet", "mcts:sims=30", "4"),
+        ("bao", "engines", "alphabeta:depth=2", "4"),
+        ("bao", "default", "mcts:sims=8", "1"),
     ];
     for (game, variant, policy, games) in cases {
         let mut dirs = Vec::new();
         for engine in ["optimized", "reference"] {
-            let dir = tmp(&format!("eng-{game}-{variant}-{policy}-{engine}"));
+            let name = policy.replace([':', ',', '='], "-");
+            let dir = tmp(&format!("eng-{game}-{variant}-{name}-{engine}"));
             let job = [
                 "--game",
                 game,

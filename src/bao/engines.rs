@@ -412,6 +412,14 @@ impl Game for Rules {
     fn scores(&self, s: &Position) -> [u32; 2] {
         Side::BOTH.map(|side| s.board().side_total(side))
     }
+
+    fn key(&self, s: &Position) -> u64 {
+        key_of(&to_fast(s))
+    }
+
+    fn evaluate(&self, s: &Position) -> i32 {
+        evaluation(&to_fast(s))
+    }
 }
 
 /// Seeds on `side`'s 16 pits.
@@ -420,6 +428,30 @@ fn side_seeds(p: &FastPos, side: usize) -> u32 {
         .iter()
         .map(|&s| u32::from(s))
         .sum()
+}
+
+/// The Zobrist key of a position: its 32 pits, 2 stores, houses, mover and kutakatia-ed pit.
+fn key_of(p: &FastPos) -> u64 {
+    let mut cells = [0u8; 37];
+    cells[..32].copy_from_slice(&p.pits);
+    cells[32..].copy_from_slice(&[p.stores[0], p.stores[1], p.houses, p.to_move, p.blocked]);
+    crate::zobrist::key(&cells)
+}
+
+/// Seeds in `side`'s front row.
+fn front_seeds(p: &FastPos, side: usize) -> i32 {
+    p.pits[side * 16..side * 16 + 8]
+        .iter()
+        .map(|&s| i32::from(s))
+        .sum()
+}
+
+/// The evaluation of a position from South's side: four points per seed a player holds (on
+/// its side or in its store), one more per seed in its front row, which harvests and is the
+/// row a player must keep filled (1.2.1).
+fn evaluation(p: &FastPos) -> i32 {
+    let held = |side: usize| side_seeds(p, side) as i32 + i32::from(p.stores[side]);
+    4 * (held(0) - held(1)) + front_seeds(p, 0) - front_seeds(p, 1)
 }
 
 /// The index of a clause in [`BAO_COUNTED_EVENTS`], at compile time.
@@ -614,5 +646,13 @@ impl Game for FastRules {
 
     fn scores(&self, s: &FastState) -> [u32; 2] {
         [side_seeds(&s.pos, 0), side_seeds(&s.pos, 1)]
+    }
+
+    fn key(&self, s: &FastState) -> u64 {
+        key_of(&s.pos)
+    }
+
+    fn evaluate(&self, s: &FastState) -> i32 {
+        evaluation(&s.pos)
     }
 }

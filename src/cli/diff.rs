@@ -49,8 +49,8 @@ pub struct DiffArgs {
     /// the games.csv rows and the clause events they give (with --policy; the draws of `stats`).
     #[arg(long, conflicts_with = "mutate")]
     rows: bool,
-    /// With --rows: the move policy.
-    #[arg(long, value_enum, default_value = "random", requires = "rows")]
+    /// With --rows: the move policy (as `stats --policy`).
+    #[arg(long, default_value = "random", requires = "rows")]
     policy: Policy,
 }
 
@@ -293,7 +293,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     println!(
         "diff --rows {} {variant} {}: {done} games (games {}..{}, seed {}), {} divergent, {:.1} s",
         args.game,
-        args.policy.name(),
+        args.policy,
         args.first,
         args.first + done,
         args.seed,

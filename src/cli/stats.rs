@@ -71,7 +71,8 @@ pub struct RunArgs {
     /// Master seed: game i's moves are a function of (seed, i, ply) [default: 1].
     #[arg(long)]
     seed: Option<u64>,
-    /// Move policy [default: random].
+    /// Move policy: random, greedy, search, alphabeta[:depth=D|ms=T] or
+    /// mcts[:sims=N|ms=T][,c=C][,solve=false] (docs/statistics.md) [default: random].
     #[arg(long, value_enum)]
     policy: Option<Policy>,
     /// Stop a game after this many plies [default: 2000].
@@ -184,7 +185,7 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         game: game.name().into(),
         variant,
         engine: engine.name().into(),
-        policy: a.policy.unwrap_or(Policy::Random).name().into(),
+        policy: a.policy.unwrap_or(Policy::Random).to_string(),
         seed: a.seed.unwrap_or(1),
         games: a.games.unwrap_or(1000),
         max_plies: a.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
@@ -232,7 +233,7 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
     check!(
         policy,
         "--policy",
-        a.policy.map(|p| p.name()),
+        a.policy.map(|p| p.to_string()),
         old.policy.as_str()
     );
     check!(seed, "--seed", a.seed, old.seed);
@@ -287,6 +288,7 @@ struct Chunk {
 fn chunk_size(engine: &AnyEngine, policy: Policy) -> u64 {
     match (engine, policy) {
         (AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_), _) => 4,
+        (_, p) if p.searches() => 1,
         (_, Policy::Search) => 16,
         (AnyEngine::OwareOptimized(..), Policy::Random) => 65_536,
         _ => 1024,
@@ -353,6 +355,13 @@ pub fn run_job(
         &bar,
     )?;
     bar.finish_and_clear();
+    if !quiet && !checked.policy.is_deterministic() {
+        eprintln!(
+            "note: policy {} has a time budget: its moves depend on the machine's speed, so the \
+             same seed may give other games",
+            checked.policy
+        );
+    }
     let secs = started.elapsed().as_secs_f64();
     if !quiet && secs > 0.0 {
         eprintln!(

@@ -235,6 +235,12 @@ impl crate::game::Game for Rules {
     fn scores(&self, s: &Game) -> [u32; 2] {
         [Side::South, Side::North].map(|side| u32::from(s.position().score(side)))
     }
+
+    fn key(&self, s: &Game) -> u64 {
+        let p = s.position();
+        let scores = [Side::South, Side::North].map(|side| p.score(side));
+        key_of(p.pits(), scores, p.to_move().index() as u8)
+    }
 }
 
 /// Every clause event of the Oware rules: both engines report all of them.
@@ -396,4 +402,16 @@ impl crate::game::Game for FastRules {
     fn scores(&self, s: &FastGame) -> [u32; 2] {
         s.scores().map(u32::from)
     }
+
+    fn key(&self, s: &FastGame) -> u64 {
+        key_of(s.pits(), s.scores(), s.to_move())
+    }
+}
+
+/// The Zobrist key of a position: its 12 pits, 2 scores and mover (0 South, 1 North).
+fn key_of(pits: [u8; 12], scores: [u8; 2], to_move: u8) -> u64 {
+    let mut cells = [0u8; 15];
+    cells[..12].copy_from_slice(&pits);
+    cells[12..].copy_from_slice(&[scores[0], scores[1], to_move]);
+    crate::zobrist::key(&cells)
 }

@@ -1,11 +1,17 @@
 //! Move policies written once over the typed game interface: uniform random, greedy (most seeds
-//! now) and a two-ply material search; their random choices come from the game's counter draws.
+//! now), a two-ply material search, alphabeta and Monte Carlo tree search; one text form for all.
+
+pub mod alphabeta;
+pub mod mcts;
+
+use std::fmt;
 
 use crate::game::{Draw, Game, PlyFacts, Silent, Verdict};
+use crate::text::quoted;
 
-/// How moves are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+/// How moves are chosen: a policy and its settings, written `name` or `name:key=value,...`
+/// (`alphabeta:depth=6`, `mcts:sims=1000,c=1.5`); [`fmt::Display`] gives the canonical text.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Policy {
     /// Uniformly among the legal moves.
     Random,
@@ -14,32 +20,195 @@ pub enum Policy {
     /// Two plies: seeds captured now minus the opponent's best capture in reply (a move that wins
     /// at once scores highest, one that loses at once lowest); ties at random.
     Search,
+    /// Negamax with alpha-beta pruning over the game's evaluation ([`alphabeta`]).
+    AlphaBeta(alphabeta::Settings),
+    /// Monte Carlo tree search, UCT with random rollouts ([`mcts`]).
+    Mcts(mcts::Settings),
 }
 
+/// The policy names, as the command line and the CSV files write them.
+pub const NAMES: [&str; 5] = ["random", "greedy", "search", "alphabeta", "mcts"];
+
 impl Policy {
-    /// The policy's name on the command line and in the CSV files.
+    /// The policy's name without its settings (`alphabeta`).
     pub fn name(self) -> &'static str {
         match self {
-            Policy::Random => "random",
-            Policy::Greedy => "greedy",
-            Policy::Search => "search",
+            Policy::Random => NAMES[0],
+            Policy::Greedy => NAMES[1],
+            Policy::Search => NAMES[2],
+            Policy::AlphaBeta(_) => NAMES[3],
+            Policy::Mcts(_) => NAMES[4],
+        }
+    }
+
+    /// Whether the same seed always gives the same moves: all but a budget of time.
+    pub fn is_deterministic(self) -> bool {
+        match self {
+            Policy::AlphaBeta(a) => !matches!(a.limit, alphabeta::Limit::Millis(_)),
+            Policy::Mcts(m) => !matches!(m.limit, mcts::Limit::Millis(_)),
+            _ => true,
+        }
+    }
+
+    /// Whether a move costs a search (games are then handed out one by one to the threads).
+    pub fn searches(self) -> bool {
+        matches!(self, Policy::AlphaBeta(_) | Policy::Mcts(_))
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Policy::AlphaBeta(a) => write!(f, "{}:{a}", self.name()),
+            Policy::Mcts(m) => write!(f, "{}:{m}", self.name()),
+            _ => f.write_str(self.name()),
         }
     }
 }
 
-/// A policy name that is not `random`, `greedy` or `search`.
+/// Why a text is not a policy.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown policy {} (known: random, greedy, search)", crate::text::quoted(.0))]
-pub struct UnknownPolicy(pub String);
+pub enum PolicyError {
+    /// Not a policy name.
+    #[error("unknown policy {} (known: random, greedy, search, alphabeta, mcts)", quoted(.0))]
+    Unknown(String),
+    /// A policy without settings given some.
+    #[error("policy '{0}' takes no settings")]
+    NoSettings(&'static str),
+    /// A setting not written `key=value`.
+    #[error("policy '{policy}': expected key=value, found {}", quoted(.found))]
+    NotASetting {
+        /// The policy.
+        policy: &'static str,
+        /// What was found.
+        found: String,
+    },
+    /// A setting the policy does not have.
+    #[error("policy '{policy}': unknown setting {} (known: {known})", quoted(.key))]
+    UnknownSetting {
+        /// The policy.
+        policy: &'static str,
+        /// The key.
+        key: String,
+        /// The policy's settings.
+        known: &'static str,
+    },
+    /// A setting given twice, or two budgets.
+    #[error("policy '{policy}': {message}")]
+    Conflict {
+        /// The policy.
+        policy: &'static str,
+        /// What conflicts.
+        message: String,
+    },
+    /// A value out of range or not a number.
+    #[error("policy '{policy}': {}: expected {expected}", quoted(&format!("{key}={value}")))]
+    BadValue {
+        /// The policy.
+        policy: &'static str,
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        expected: &'static str,
+    },
+}
+
+/// The `key=value` settings of a policy text, each key once, in the order given.
+fn settings<'a>(
+    policy: &'static str,
+    text: &'a str,
+    known: &'static str,
+) -> Result<Vec<(&'static str, &'a str)>, PolicyError> {
+    let mut out: Vec<(&'static str, &'a str)> = Vec::new();
+    for item in text.split(',') {
+        let Some((key, value)) = item.split_once('=') else {
+            let found = item.to_string();
+            return Err(PolicyError::NotASetting { policy, found });
+        };
+        let Some(key) = known.split(", ").find(|&k| k == key) else {
+            let key = key.to_string();
+            return Err(PolicyError::UnknownSetting { policy, key, known });
+        };
+        if out.iter().any(|&(k, _)| k == key) {
+            let message = format!("'{key}' given twice");
+            return Err(PolicyError::Conflict { policy, message });
+        }
+        out.push((key, value));
+    }
+    Ok(out)
+}
+
+/// A whole number from `min` to `max` for the setting `key` of `policy`.
+fn whole(
+    policy: &'static str,
+    key: &'static str,
+    value: &str,
+    (min, max): (u32, u32),
+    expected: &'static str,
+) -> Result<u32, PolicyError> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| PolicyError::BadValue {
+            policy,
+            key,
+            value: value.to_string(),
+            expected,
+        })
+}
+
+/// The one budget among `keys` given in `given` (a time budget `ms` or a count), or `None`.
+fn one_budget<'a>(
+    policy: &'static str,
+    given: &[(&'static str, &'a str)],
+    keys: [&'static str; 2],
+) -> Result<Option<(&'static str, &'a str)>, PolicyError> {
+    let mut budgets = given.iter().filter(|(k, _)| keys.contains(k));
+    let first = budgets.next().copied();
+    if budgets.next().is_some() {
+        let message = format!("give '{}' or '{}', not both", keys[0], keys[1]);
+        return Err(PolicyError::Conflict { policy, message });
+    }
+    Ok(first)
+}
 
 impl std::str::FromStr for Policy {
-    type Err = UnknownPolicy;
+    type Err = PolicyError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Policy::Random, Policy::Greedy, Policy::Search]
+        let (name, rest) = match s.split_once(':') {
+            Some((name, rest)) => (name, Some(rest)),
+            None => (s, None),
+        };
+        let name = NAMES
             .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| UnknownPolicy(s.to_string()))
+            .find(|&n| n == name)
+            .ok_or_else(|| PolicyError::Unknown(s.to_string()))?;
+        let given = match rest {
+            None => Vec::new(),
+            Some(_) if matches!(name, "random" | "greedy" | "search") => {
+                return Err(PolicyError::NoSettings(name))
+            }
+            Some(rest) => settings(
+                name,
+                rest,
+                if name == "alphabeta" {
+                    alphabeta::KEYS
+                } else {
+                    mcts::KEYS
+                },
+            )?,
+        };
+        Ok(match name {
+            "random" => Policy::Random,
+            "greedy" => Policy::Greedy,
+            "search" => Policy::Search,
+            "alphabeta" => Policy::AlphaBeta(alphabeta::Settings::from_given(&given)?),
+            _ => Policy::Mcts(mcts::Settings::from_given(&given)?),
+        })
     }
 }
 
@@ -56,6 +225,8 @@ pub struct Scratch<G: Game> {
     gains: Vec<(G::Move, Option<u32>)>,
     moves: Vec<G::Move>,
     scores: Vec<i64>,
+    searcher: Option<alphabeta::Searcher<G>>,
+    tree: Option<mcts::Tree<G>>,
 }
 
 impl<G: Game> Default for Scratch<G> {
@@ -64,6 +235,8 @@ impl<G: Game> Default for Scratch<G> {
             gains: Vec::new(),
             moves: Vec::new(),
             scores: Vec::new(),
+            searcher: None,
+            tree: None,
         }
     }
 }
@@ -90,6 +263,18 @@ pub fn choose<G: Game>(
 ) -> Option<Choice<G>> {
     match policy {
         Policy::Random => game.play_random(s, draw),
+        Policy::AlphaBeta(settings) => {
+            let searcher = scratch
+                .searcher
+                .get_or_insert_with(alphabeta::Searcher::new);
+            let mv = searcher.best_move(game, s, settings, draw)?;
+            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+        }
+        Policy::Mcts(settings) => {
+            let tree = scratch.tree.get_or_insert_with(mcts::Tree::new);
+            let mv = tree.best_move(game, s, settings, draw)?;
+            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+        }
         Policy::Greedy => {
             game.gains(s, &mut scratch.gains);
             let gains = &scratch.gains;

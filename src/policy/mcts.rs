@@ -1,0 +1,373 @@
+//! The mcts policy: Monte Carlo tree search with the UCT rule and uniformly random rollouts to
+//! the game's end, rewards +1, 0, -1 and proven results backed up, as OpenSpiel's `MCTSBot`.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::{one_budget, whole, PolicyError};
+use crate::game::{game_keys, Draw, Game, Verdict};
+use crate::side::Side;
+
+/// The settings `mcts:` takes.
+pub const KEYS: &str = "sims, ms, c, solve";
+/// The simulations per move when no budget is given.
+pub const DEFAULT_SIMS: u32 = 1000;
+/// The most simulations per move (each adds a node to the tree, so this bounds its memory).
+pub const MAX_SIMS: u32 = 1_000_000;
+/// The longest time budget, in milliseconds (an hour; the tree stops growing at [`MAX_SIMS`]).
+pub const MAX_MS: u32 = 3_600_000;
+/// The exploration constant when none is given (OpenSpiel's `uct_c` in its examples).
+pub const DEFAULT_C: f64 = 2.0;
+/// Plies a rollout plays at most; one cut there counts as a draw.
+pub const ROLLOUT_PLIES: u32 = 2000;
+
+/// How many simulations a move gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// This many (1 to [`MAX_SIMS`]).
+    Sims(u32),
+    /// As many as fit in this many milliseconds (1 to [`MAX_MS`]); the moves then depend on
+    /// the machine's speed.
+    Millis(u32),
+}
+
+/// The mcts policy's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The budget.
+    pub limit: Limit,
+    /// The exploration constant of the UCT rule.
+    pub c: f64,
+    /// Back up proven results (a node whose game end is known): a move that wins at once is
+    /// then always taken, and the search stops once the root is proven (OpenSpiel's `solve`).
+    pub solve: bool,
+}
+
+impl Settings {
+    /// The default settings.
+    pub const DEFAULT: Settings = Settings {
+        limit: Limit::Sims(DEFAULT_SIMS),
+        c: DEFAULT_C,
+        solve: true,
+    };
+
+    /// The settings from the `key=value` pairs given (checked for known keys already).
+    pub(super) fn from_given(given: &[(&'static str, &str)]) -> Result<Settings, PolicyError> {
+        let p = "mcts";
+        let limit = match one_budget(p, given, ["sims", "ms"])? {
+            None => Limit::Sims(DEFAULT_SIMS),
+            Some(("sims", v)) => Limit::Sims(whole(
+                p,
+                "sims",
+                v,
+                (1, MAX_SIMS),
+                "simulations per move, 1 to 1000000",
+            )?),
+            Some((_, v)) => Limit::Millis(whole(
+                p,
+                "ms",
+                v,
+                (1, MAX_MS),
+                "milliseconds per move, 1 to 3600000",
+            )?),
+        };
+        let c = match given.iter().find(|(k, _)| *k == "c") {
+            None => DEFAULT_C,
+            Some((_, v)) => v
+                .parse::<f64>()
+                .ok()
+                .filter(|c| (0.0..=100.0).contains(c))
+                .ok_or_else(|| PolicyError::BadValue {
+                    policy: p,
+                    key: "c",
+                    value: v.to_string(),
+                    expected: "an exploration constant, 0 to 100",
+                })?,
+        };
+        let solve = match given.iter().find(|(k, _)| *k == "solve") {
+            None | Some((_, "true")) => true,
+            Some((_, "false")) => false,
+            Some((_, v)) => {
+                return Err(PolicyError::BadValue {
+                    policy: p,
+                    key: "solve",
+                    value: v.to_string(),
+                    expected: "true or false",
+                })
+            }
+        };
+        Ok(Settings { limit, c, solve })
+    }
+}
+
+impl fmt::Display for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            Limit::Sims(n) => write!(f, "sims={n}")?,
+            Limit::Millis(ms) => write!(f, "ms={ms}")?,
+        }
+        if self.c != DEFAULT_C {
+            write!(f, ",c={}", self.c)?;
+        }
+        if !self.solve {
+            write!(f, ",solve=false")?;
+        }
+        Ok(())
+    }
+}
+
+/// A node: the state a move reached, its statistics, and its children.
+struct Node<G: Game> {
+    state: G::State,
+    mv: Option<G::Move>,
+    parent: usize,
+    children: Vec<usize>,
+    /// Moves not expanded yet, the next one last.
+    untried: Vec<G::Move>,
+    visits: u32,
+    /// Rewards summed for the player who moved into this node.
+    total: f64,
+    /// The player who moved into this node.
+    mover: Side,
+    /// The reward for South of a node whose result is known: the game ends there (or the rules
+    /// leave it open), or, when solving, a proven result of the moves below.
+    proven: Option<f64>,
+}
+
+/// A search tree, its buffers kept between the moves of a game.
+pub struct Tree<G: Game> {
+    nodes: Vec<Node<G>>,
+    moves: Vec<G::Move>,
+    /// Simulations run since the tree was made.
+    pub simulations: u64,
+}
+
+impl<G: Game> Default for Tree<G> {
+    fn default() -> Self {
+        Tree::new()
+    }
+}
+
+/// South's reward of a game that ended with `verdict`.
+fn reward(verdict: Verdict) -> f64 {
+    match verdict {
+        Verdict::Win(Side::South) => 1.0,
+        Verdict::Win(Side::North) => -1.0,
+        Verdict::Draw | Verdict::RulesSilent => 0.0,
+    }
+}
+
+impl<G: Game> Tree<G> {
+    /// An empty tree.
+    pub fn new() -> Tree<G> {
+        Tree {
+            nodes: Vec::new(),
+            moves: Vec::new(),
+            simulations: 0,
+        }
+    }
+
+    fn node(&mut self, game: &G, state: G::State, mv: Option<G::Move>, parent: usize) -> usize {
+        let mover = if mv.is_some() {
+            self.nodes[parent].state_mover(game)
+        } else {
+            game.to_move(&state).opponent()
+        };
+        let proven = game.ending(&state).map(|e| reward(e.verdict));
+        let mut untried = Vec::new();
+        if proven.is_none() {
+            game.legal_moves(&state, &mut untried);
+            untried.reverse();
+        }
+        self.nodes.push(Node {
+            state,
+            mv,
+            parent,
+            children: Vec::new(),
+            untried,
+            visits: 0,
+            total: 0.0,
+            mover,
+            proven,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// The move to play in `s`: the root child visited most (then of the highest mean reward,
+    /// then first in canonical order); `None` when no move is legal.
+    pub fn best_move(
+        &mut self,
+        game: &G,
+        s: &G::State,
+        settings: Settings,
+        draw: Draw,
+    ) -> Option<G::Move> {
+        game.legal_moves(s, &mut self.moves);
+        if self.moves.len() <= 1 {
+            return self.moves.first().copied();
+        }
+        self.nodes.clear();
+        self.node(game, s.clone(), None, 0);
+        // The rollouts' draws: a counter stream of their own, from this ply's draw.
+        let seed = (u64::from(draw.word(1)) << 32) | u64::from(draw.word(2));
+        let (sims, deadline) = match settings.limit {
+            Limit::Sims(n) => (n, None),
+            Limit::Millis(ms) => (
+                MAX_SIMS,
+                Some(Instant::now() + Duration::from_millis(u64::from(ms))),
+            ),
+        };
+        for sim in 0..sims {
+            if let Some(deadline) = deadline {
+                if sim > 0 && sim.is_multiple_of(32) && Instant::now() >= deadline {
+                    break;
+                }
+            }
+            self.simulate(game, settings, game_keys(seed, u64::from(sim)));
+            if self.nodes[0].proven.is_some() {
+                break;
+            }
+        }
+        let root = &self.nodes[0];
+        let best = root.children.iter().copied().max_by(|&a, &b| {
+            let (a, b) = (&self.nodes[a], &self.nodes[b]);
+            // A proven result first (for the player who moves into the child), then visits,
+            // then the rewards summed, as OpenSpiel's `best_child`.
+            let key = |n: &Node<G>| {
+                let sign = if n.mover == Side::South { 1.0 } else { -1.0 };
+                (n.proven.map_or(0.0, |r| sign * r), n.visits, n.total)
+            };
+            // A tie counts as the earlier child being greater, so the earlier one stays.
+            key(a)
+                .partial_cmp(&key(b))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(std::cmp::Ordering::Greater)
+        })?;
+        self.nodes[best].mv
+    }
+
+    /// One simulation: down the tree by UCT, one node added, a random rollout, rewards back up.
+    fn simulate(&mut self, game: &G, settings: Settings, keys: [u32; 2]) {
+        let c = settings.c;
+        self.simulations += 1;
+        let mut at = 0;
+        // Selection.
+        while self.nodes[at].proven.is_none()
+            && self.nodes[at].untried.is_empty()
+            && !self.nodes[at].children.is_empty()
+        {
+            let parent = &self.nodes[at];
+            let log_n = f64::from(parent.visits.max(1)).ln();
+            let mut best = (f64::NEG_INFINITY, parent.children[0]);
+            for &child in &parent.children {
+                let n = &self.nodes[child];
+                let visits = f64::from(n.visits.max(1));
+                let uct = n.total / visits + c * (log_n / visits).sqrt();
+                if uct > best.0 {
+                    best = (uct, child);
+                }
+            }
+            at = best.1;
+        }
+        // Expansion.
+        let mut south = None;
+        if self.nodes[at].proven.is_none() {
+            if let Some(mv) = self.nodes[at].untried.pop() {
+                match game.play(&self.nodes[at].state, mv) {
+                    Ok(ply) => {
+                        let child = self.node(game, ply.state, Some(mv), at);
+                        self.nodes[at].children.push(child);
+                        at = child;
+                    }
+                    Err(_) => {
+                        // A move the rules leave open: its result is unknown, a draw here.
+                        let child = self.node(game, self.nodes[at].state.clone(), Some(mv), at);
+                        self.nodes[child].proven = Some(0.0);
+                        self.nodes[child].untried.clear();
+                        self.nodes[at].children.push(child);
+                        at = child;
+                        south = Some(0.0);
+                    }
+                }
+            }
+        }
+        // Rollout.
+        let south = match (south, self.nodes[at].proven) {
+            (Some(r), _) | (None, Some(r)) => r,
+            (None, None) => self.rollout(game, at, keys),
+        };
+        // Back up.
+        let mut solved = settings.solve;
+        loop {
+            if solved && self.nodes[at].proven.is_none() {
+                solved = self.solve(at);
+            }
+            let node = &mut self.nodes[at];
+            node.visits += 1;
+            node.total += if node.mover == Side::South {
+                south
+            } else {
+                -south
+            };
+            if at == 0 {
+                break;
+            }
+            at = node.parent;
+        }
+    }
+
+    /// Proves node `at` from its children where they tell its result: a child the player to
+    /// move wins by, or every move expanded and proven (the best of them); whether it did.
+    fn solve(&mut self, at: usize) -> bool {
+        let node = &self.nodes[at];
+        let Some(&first) = node.children.first() else {
+            return false;
+        };
+        // The player to move here is the one who moves into the children.
+        let sign = if self.nodes[first].mover == Side::South {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut best: Option<f64> = None;
+        let mut all = node.untried.is_empty();
+        for &child in &node.children {
+            match self.nodes[child].proven {
+                None => all = false,
+                Some(r) => {
+                    if best.is_none_or(|b| sign * r > sign * b) {
+                        best = Some(r);
+                    }
+                }
+            }
+        }
+        match best {
+            Some(r) if all || sign * r == 1.0 => {
+                self.nodes[at].proven = Some(r);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// South's reward of a random game from node `at` to its end (a cut or a point the rules
+    /// leave open: a draw).
+    fn rollout(&self, game: &G, at: usize, keys: [u32; 2]) -> f64 {
+        let mut s = self.nodes[at].state.clone();
+        for ply in 0..ROLLOUT_PLIES {
+            match game.play_random(&mut s, Draw::new(keys, ply)) {
+                None => break,
+                Some(Err(_)) => return 0.0,
+                Some(Ok(_)) => {}
+            }
+        }
+        game.ending(&s).map_or(0.0, |e| reward(e.verdict))
+    }
+}
+
+impl<G: Game> Node<G> {
+    /// The player to move in this node's state.
+    fn state_mover(&self, game: &G) -> Side {
+        game.to_move(&self.state)
+    }
+}
