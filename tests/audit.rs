@@ -161,6 +161,58 @@ fn bad_records_are_named_and_the_others_still_audited() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Any of an audit's outputs marks a folder as holding one; no audit writes over its own
+/// input, even with --force; --force replaces an earlier audit's witnesses and nothing else.
+#[test]
+fn an_audit_never_writes_over_its_input_or_another_file() {
+    let dir = std::env::temp_dir().join(format!("mancala-audit-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+    let refused = |o: &Output, says: &str| {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+    };
+    // A summary.csv alone, or a witnesses folder alone, is an audit there.
+    for (name, text) in [("summary.csv", "notes\n"), ("witnesses/records.jsonl", SAMPLE)] {
+        let out = dir.join(name.replace(['/', '.'], "-"));
+        let path = out.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let o = run_audit(&["--format", "abstractplay"], &out, &[&path]);
+        refused(&o, "already holds an audit");
+        // With --force: still refused, the record being where the audit writes.
+        let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&path]);
+        refused(&o, "is where the audit writes");
+        assert_eq!(read(&path), text);
+    }
+    // The record given as out/games.csv itself.
+    let out = dir.join("self");
+    std::fs::create_dir_all(&out).unwrap();
+    let input = out.join("games.csv");
+    std::fs::write(&input, SAMPLE).unwrap();
+    let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+    refused(&o, "is where the audit writes");
+    assert_eq!(read(&input), SAMPLE);
+    // --force over an earlier audit: its witnesses go, a file of another kind stops it.
+    let input = dir.join("records.jsonl");
+    std::fs::write(&input, SAMPLE).unwrap();
+    let out = dir.join("again");
+    let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stale = out.join("witnesses/old-1.2.txt");
+    std::fs::write(&stale, "old").unwrap();
+    let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!stale.exists());
+    let notes = out.join("witnesses/notes.md");
+    std::fs::write(&notes, "mine").unwrap();
+    let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+    refused(&o, "is not a witness an audit writes");
+    assert_eq!(read(&notes), "mine");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 const OPENSPIEL: &str = include_str!("data/openspiel_oware_1000.txt");
 
 #[test]

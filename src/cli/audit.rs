@@ -202,17 +202,73 @@ fn records(
     })
 }
 
+/// The files and folder an audit writes in `--out`.
+const OUTPUTS: [&str; 3] = ["games.csv", "summary.csv", "witnesses"];
+
+/// Refuses an `--out` that holds an audit (any of its outputs) unless `--force`, and, even with
+/// `--force`, one whose outputs would replace an input or a file no audit writes.
+fn check_out(args: &AuditArgs) -> Result<(), String> {
+    let out = &args.out;
+    let found: Vec<&str> = OUTPUTS
+        .into_iter()
+        .filter(|name| out.join(name).symlink_metadata().is_ok())
+        .collect();
+    if !found.is_empty() && !args.force {
+        return Err(format!(
+            "--out {}: it already holds an audit ({}); choose another folder, or --force to \
+             replace it",
+            shown_path(out),
+            found.join(", ")
+        ));
+    }
+    let witnesses = out.join("witnesses");
+    if witnesses.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+        return Err(format!(
+            "--out {}: witnesses is not a folder of its own (a file or a link); move it away",
+            shown_path(out)
+        ));
+    }
+    let inside = |file: &Path| {
+        let file = super::input_file(file);
+        let under = match (file.canonicalize(), witnesses.canonicalize()) {
+            (Ok(f), Ok(w)) => f.starts_with(w),
+            _ => false,
+        };
+        under || OUTPUTS[..2].iter().any(|n| super::same_file(file, &out.join(n)))
+    };
+    if let Some(file) = args.files.iter().find(|f| inside(f)) {
+        return Err(format!(
+            "--out {}: the record file {} is where the audit writes; move it, or choose \
+             another folder",
+            shown_path(out),
+            shown_path(file)
+        ));
+    }
+    // Only witnesses are replaced: anything else in witnesses/ stays, and stops the audit.
+    if let Ok(entries) = std::fs::read_dir(&witnesses) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_witness = entry.file_type().is_ok_and(|t| t.is_file())
+                && path.extension().is_some_and(|e| e == "txt");
+            if !is_witness {
+                return Err(format!(
+                    "--out {}: {} is not a witness an audit writes; move it away before \
+                     replacing the audit",
+                    shown_path(out),
+                    shown_path(&path)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     check(&args)?;
     let reading = reading(&args)?;
-    let games_path = args.out.join("games.csv");
-    if games_path.exists() && !args.force {
-        return Err(format!(
-            "--out {}: it already holds an audit (games.csv); choose another folder, or --force \
-             to replace it",
-            shown_path(&args.out)
-        ));
-    }
+    check_out(&args)?;
+    let interrupt = super::interrupt_on_ctrl_c();
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
     let mut all = Vec::new();
     let mut bad = 0u64;
     for path in &args.files {
@@ -221,6 +277,14 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     let bar = super::games_bar(all.len() as u64)?;
     let mut audits: Vec<GameAudit> = Vec::new();
     for r in all {
+        if stopped() {
+            bar.finish_and_clear();
+            eprintln!(
+                "interrupted; nothing written to {} (an audit is written whole or not at all)",
+                shown_path(&args.out)
+            );
+            return Ok(ExitCode::from(130));
+        }
         bar.inc(1);
         let record = match r {
             Ok(rec) => rec,
@@ -239,6 +303,7 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
         }
     }
     bar.finish_and_clear();
+    // A signal from here on waits for the audit to be written whole.
     write(&args.out, &audits)?;
     let deviating = audits.iter().filter(|a| a.deviation.is_some()).count();
     let explained = audits
@@ -260,19 +325,32 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
         audits.len() - deviating,
         shown_path(&args.out)
     );
-    Ok(if bad > 0 {
+    Ok(if stopped() {
+        eprintln!("interrupted once the audit was written whole");
+        ExitCode::from(130)
+    } else if bad > 0 {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// Writes the tables and witnesses of `audits` to `dir`, replacing what an earlier audit left.
+/// Writes the tables and witnesses of `audits` to `dir`, replacing what an earlier audit left
+/// (checked by [`check_out`]): its tables go first and games.csv comes last, so a folder
+/// without games.csv holds no complete audit.
 fn write(dir: &Path, audits: &[GameAudit]) -> Result<(), String> {
     let fail = |p: &Path, e: &dyn std::fmt::Display| format!("--out {}: {e}", shown_path(p));
+    for name in ["games.csv", "summary.csv"] {
+        let path = dir.join(name);
+        if path.symlink_metadata().is_ok() {
+            std::fs::remove_file(&path).map_err(|e| fail(&path, &e))?;
+        }
+    }
     let wdir = dir.join("witnesses");
-    if wdir.exists() {
-        std::fs::remove_dir_all(&wdir).map_err(|e| fail(&wdir, &e))?;
+    if let Ok(entries) = std::fs::read_dir(&wdir) {
+        for entry in entries.flatten() {
+            std::fs::remove_file(entry.path()).map_err(|e| fail(&entry.path(), &e))?;
+        }
     }
     std::fs::create_dir_all(&wdir).map_err(|e| fail(&wdir, &e))?;
     for (name, text) in witnesses(audits) {
