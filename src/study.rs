@@ -163,6 +163,17 @@ pub enum StudyError {
         crate::text::shown_path(.0)
     )]
     ManifestEdited(PathBuf),
+    /// A sealed manifest whose fields do not fit together (a forged one).
+    #[error(
+        "{}: {what}; not a manifest a job writes",
+        crate::text::shown_path(.path)
+    )]
+    ManifestImpossible {
+        /// The manifest.
+        path: PathBuf,
+        /// What does not fit.
+        what: String,
+    },
     /// The manifest names an unknown game.
     #[error(transparent)]
     Game(#[from] UnknownGame),
@@ -582,14 +593,35 @@ fn manifest_text(path: &Path) -> Result<String, StudyError> {
 pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
     let path = dir.join(MANIFEST);
     let text = manifest_text(&path)?;
-    let m: Manifest = serde_json::from_str(&text).map_err(|source| StudyError::BadManifest {
+    let bad = |source| StudyError::BadManifest {
         path: path.clone(),
         source,
-    })?;
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(bad)?;
+    let m: Manifest = serde_json::from_value(value.clone()).map_err(bad)?;
+    // A field the job does not write is an edit the checksum cannot see.
+    let known = serde_json::to_value(&m).map_err(bad)?;
+    let unknown = value
+        .as_object()
+        .and_then(|v| v.keys().find(|k| known.get(k.as_str()).is_none()).cloned());
     match m.manifest_crc32 {
-        Some(crc) if crc == m.fields_crc32() => Ok(m),
-        _ => Err(StudyError::ManifestEdited(path)),
+        Some(crc) if crc == m.fields_crc32() && unknown.is_none() => {}
+        _ => return Err(StudyError::ManifestEdited(path)),
     }
+    let what = if m.first_game > m.end_game || m.end_game > m.job.games {
+        format!(
+            "games {}..{} of a job of {} games",
+            m.first_game, m.end_game, m.job.games
+        )
+    } else if m.games_done > m.end_game - m.first_game {
+        format!(
+            "counts {} games done in games {}..{}",
+            m.games_done, m.first_game, m.end_game
+        )
+    } else {
+        return Ok(m);
+    };
+    Err(StudyError::ManifestImpossible { path, what })
 }
 
 /// Reads the manifest of `dir` without checking its checksum: for the checks that try the row
@@ -647,6 +679,10 @@ pub fn verify_rows(
 ) -> Result<Verified, StudyError> {
     let path = dir.join(GAMES);
     let game: GameKind = m.job.game.parse()?;
+    // Looked at before it is opened: opening a pipe would wait for a writer.
+    if !fs::metadata(&path).map_err(io(&path))?.is_file() {
+        return Err(StudyError::NotOwnFile(path));
+    }
     let file = File::open(&path).map_err(io(&path))?;
     let total = file.metadata().map(|md| md.len()).unwrap_or(0);
     let mut reader = BufReader::with_capacity(1 << 20, file);

@@ -892,3 +892,85 @@ fn a_resume_by_another_build_is_noted() {
         "{err}"
     );
 }
+
+/// Merge reads no pipe (it would wait for a writer), takes a folder once, says when the shards
+/// come from different builds, and stops at a signal before --out is touched.
+#[test]
+fn merge_refuses_pipes_and_folders_twice_and_notes_other_builds() {
+    let shards = [tmp("mpipe1"), tmp("mpipe2")];
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        stats(&["--games", "100", "--shard", &shard], dir);
+    }
+    let out = tmp("mpipe-out");
+    // Another build's shard: merged, with a note.
+    let mut m = manifest(&shards[1]);
+    m["commit"] = serde_json::json!("0123abc");
+    set_manifest(&shards[1], &m);
+    let o = merge(&out, &shards, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("played by the builds of commits"), "{err}");
+    assert!(err.contains("0123abc"), "{err}");
+    // One folder twice.
+    let twice = [shards[0].clone(), shards[0].clone()];
+    let o = merge(&tmp("mpipe-out2"), &twice, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("given twice"));
+    // games.csv a named pipe: refused at once, not waited on.
+    #[cfg(unix)]
+    {
+        let games = shards[1].join("games.csv");
+        std::fs::remove_file(&games).unwrap();
+        let made = Command::new("mkfifo").arg(&games).status().unwrap();
+        assert!(made.success());
+        let mut child = bin()
+            .args(["stats", "merge", "--out"])
+            .arg(tmp("mpipe-out3"))
+            .args(&shards)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("merge waits on a pipe");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+/// A sealed manifest with a field no job writes, or a range that cannot be, is refused; a
+/// resumed study keeps the command that started it.
+#[test]
+fn manifests_with_unknown_fields_or_impossible_ranges_are_refused() {
+    let full = tmp("mrange");
+    stats(&["--games", "50", "--shard", "1/2"], &full);
+    let started = manifest(&full)["command"].clone();
+    stats(&["--resume"], &full);
+    assert_eq!(manifest(&full)["command"], started);
+    let m = manifest(&full);
+    // An unknown field, sealed as the tool seals: the checksum cannot see it.
+    let text = read(&full.join("manifest.json")).replacen('{', "{\n  \"note\": 1,", 1);
+    std::fs::write(full.join("manifest.json"), text).unwrap();
+    let err = refused(&["--resume"], &full);
+    assert!(err.contains("edited since the job wrote it"), "{err}");
+    let mut wrapped = m.clone();
+    wrapped["first_game"] = 30.into();
+    wrapped["end_game"] = 20.into();
+    set_manifest(&full, &wrapped);
+    let err = refused(&["--resume"], &full);
+    assert!(
+        err.contains("games 30..20 of a job of 50 games; not a manifest a job writes"),
+        "{err}"
+    );
+    let o = merge(&tmp("mrange-out"), std::slice::from_ref(&full), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("games 30..20"));
+}
