@@ -174,7 +174,10 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
         assert!(err.contains(says), "{err}");
     };
     // A summary.csv alone, or a witnesses folder alone, is an audit there.
-    for (name, text) in [("summary.csv", "notes\n"), ("witnesses/records.jsonl", SAMPLE)] {
+    for (name, text) in [
+        ("summary.csv", "notes\n"),
+        ("witnesses/records.jsonl", SAMPLE),
+    ] {
         let out = dir.join(name.replace(['/', '.'], "-"));
         let path = out.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -784,6 +784,27 @@ fn cutoffs_writes_its_rows_and_never_overwrites_them() {
     let o = run(&["bao", "cutoffs", "--games", "5", "--csv", c], None);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), rows);
+    // A write that fails (the file-size limit, its signal ignored) leaves whole rows only.
+    #[cfg(unix)]
+    {
+        let cut = dir.join("cut.csv");
+        let _ = std::fs::remove_file(&cut);
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 1; exec \"$0\" bao cutoffs --games 400 --csv \"$1\"")
+            .arg(env!("CARGO_BIN_EXE_mancala-lab"))
+            .arg(&cut)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(", whole"), "{}", stderr(&o));
+        let rows = std::fs::read_to_string(&cut).unwrap();
+        assert!(rows.ends_with('\n') && rows.lines().count() > 2, "{rows}");
+        for (i, row) in rows.lines().skip(1).enumerate() {
+            assert_eq!(row.split(',').count(), 4, "{row}");
+            assert!(row.starts_with(&format!("{i},")), "{row}");
+        }
+    }
 }
 
 #[test]
@@ -922,10 +943,20 @@ fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let scratch = std::env::temp_dir().join(format!("mancala-lab-bench-{}", child.id()));
+        // The scratch folder: mancala-lab-bench-PID- and a random suffix.
+        let prefix = format!("mancala-lab-bench-{}-", child.id());
+        let find = || {
+            std::fs::read_dir(std::env::temp_dir())
+                .unwrap()
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+        };
+        let mut scratch = std::path::PathBuf::new();
         let mut seen = false;
         while child.try_wait().unwrap().is_none() {
-            if scratch.exists() {
+            if let Some(found) = find() {
+                scratch = found;
                 seen = true;
                 let killed = Command::new("kill")
                     .args([signal, &child.id().to_string()])
@@ -946,6 +977,26 @@ fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
         assert!(!scratch.exists(), "{} left behind", scratch.display());
         assert!(stderr(&o).contains("bench interrupted"), "{}", stderr(&o));
     }
+    // No temporary folder to make one in: the stats line says so, the bench exits 2 and makes
+    // no folder.
+    let missing = std::env::temp_dir().join(format!("mancala-lab-no-tmp-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["bench", "--seconds", "0.1"])
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("stats job failed: no scratch folder"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("a part of the bench failed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!missing.exists());
 }
 
 /// A second Ctrl-C stops a diff at once, but still says where to continue from.

@@ -234,7 +234,10 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
             (Ok(f), Ok(w)) => f.starts_with(w),
             _ => false,
         };
-        under || OUTPUTS[..2].iter().any(|n| super::same_file(file, &out.join(n)))
+        under
+            || OUTPUTS[..2]
+                .iter()
+                .any(|n| super::same_file(file, &out.join(n)))
     };
     if let Some(file) = args.files.iter().find(|f| inside(f)) {
         return Err(format!(

@@ -315,15 +315,17 @@ fn cutoffs(
             return Err("--csv -: standard output holds the report; name a file".into());
         }
         Some(path) => {
-            let file = std::fs::OpenOptions::new()
+            let mut file = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .open(path)
                 .map_err(|e| format!("--csv {}: {e}", shown_path(path)))?;
-            let mut w = std::io::BufWriter::new(file);
-            writeln!(w, "game,plies,longest_legal_move,infinite_candidates")
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            Some((w, path))
+            // Rows are written whole, one write each (the games cost far more), so that a
+            // failed write can be cut back to the last whole row.
+            let header = "game,plies,longest_legal_move,infinite_candidates\n";
+            file.write_all(header.as_bytes())
+                .map_err(|e| format!("--csv {}: {e}", shown_path(path)))?;
+            Some((file, path, header.len() as u64))
         }
         None => None,
     };
@@ -352,25 +354,31 @@ fn cutoffs(
             for (m, &limit) in misjudged.iter_mut().zip(limits) {
                 *m += u64::from(r.longest_legal_move > limit);
             }
-            if let Some((w, path)) = &mut out {
-                let row = writeln!(
-                    w,
-                    "{i},{},{},{}",
+            if let Some((file, path, written)) = &mut out {
+                let row = format!(
+                    "{i},{},{},{}\n",
                     r.plies, r.longest_legal_move, r.infinite_candidates
                 );
-                if let Err(e) = row {
-                    failed = Some(format!("{}: {e}", path.display()));
+                if let Err(e) = file.write_all(row.as_bytes()) {
+                    let cut = file.set_len(*written).is_ok();
+                    failed = Some(format!(
+                        "--csv {}: {e}; {}",
+                        shown_path(path),
+                        if cut {
+                            format!("it holds the rows of games 0..{i}, whole")
+                        } else {
+                            "its last row may be cut".to_string()
+                        }
+                    ));
                     return false;
                 }
+                *written += row.len() as u64;
             }
             bar.inc(1);
             true
         },
     );
     bar.finish_and_clear();
-    if let Some((w, path)) = &mut out {
-        w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
-    }
     if let Some(e) = failed {
         return Err(e);
     }

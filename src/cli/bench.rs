@@ -35,9 +35,18 @@ fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// The folder the stats job of a bench writes to (removed after it, and on Ctrl-C).
-fn scratch_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("mancala-lab-bench-{}", std::process::id()))
+/// Set when a part of the bench failed: it goes on, then exits 2.
+static FAILED: AtomicBool = AtomicBool::new(false);
+
+/// The folder the stats job of a bench writes to while it runs: made new in the temporary
+/// folder (`mancala-lab-bench-PID-` and a random suffix), removed after it and on Ctrl-C.
+static SCRATCH: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// Removes the scratch folder, if there is one; its path.
+fn remove_scratch() -> Option<std::path::PathBuf> {
+    let path = SCRATCH.lock().ok()?.take()?;
+    let _ = std::fs::remove_dir_all(&path);
+    Some(path)
 }
 
 /// Ctrl-C stops the bench after the current measurement (exit 130); a second Ctrl-C stops it at
@@ -45,7 +54,7 @@ fn scratch_dir() -> std::path::PathBuf {
 fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            let _ = std::fs::remove_dir_all(scratch_dir());
+            remove_scratch();
             std::process::exit(130);
         }
     });
@@ -53,12 +62,12 @@ fn stop_on_ctrl_c() {
 
 /// The exit of an interrupted bench, its scratch folder removed.
 fn stopped() -> Result<ExitCode, String> {
-    let scratch = scratch_dir();
-    let _ = std::fs::remove_dir_all(&scratch);
+    let removed = remove_scratch().map_or(String::new(), |p| {
+        format!("; its scratch folder {} is removed", p.display())
+    });
     eprintln!(
-        "bench interrupted (Ctrl-C or a termination signal); the lines above are the measurements made; its scratch \
-         folder {} is removed (no stats job to resume)",
-        scratch.display()
+        "bench interrupted (Ctrl-C or a termination signal); the lines above are the \
+         measurements made{removed} (no stats job to resume)"
     );
     Ok(ExitCode::from(130))
 }
@@ -325,13 +334,29 @@ fn compare(
 /// games on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
 /// The job's folder is a scratch folder, removed afterwards (also when Ctrl-C interrupts the job).
 fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate: Rate) {
-    let out = scratch_dir();
-    let _ = std::fs::remove_dir_all(&out);
+    let made = tempfile::Builder::new()
+        .prefix(&format!("mancala-lab-bench-{}-", std::process::id()))
+        .tempdir();
+    let out = match made {
+        Ok(dir) => dir.keep(),
+        Err(e) => {
+            let tmp = std::env::temp_dir();
+            println!(
+                "  stats job failed: no scratch folder in {}: {e}",
+                tmp.display()
+            );
+            FAILED.store(true, Ordering::SeqCst);
+            return;
+        }
+    };
+    if let Ok(mut scratch) = SCRATCH.lock() {
+        *scratch = Some(out.clone());
+    }
     let args = RunArgs::random_job(game, Some(variant), games, seed, out.clone());
     let start = Instant::now();
     let done = run_job(&args, &INTERRUPTED, true);
     let secs = start.elapsed().as_secs_f64();
-    let _ = std::fs::remove_dir_all(&out);
+    remove_scratch();
     match done {
         _ if interrupted() => {}
         Ok(_) => {
@@ -346,7 +371,10 @@ fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate:
                 shown(100.0 * rate / engine_rate.games_per_s, 0)
             );
         }
-        Err(e) => println!("  stats job failed: {e}"),
+        Err(e) => {
+            println!("  stats job failed: {e}");
+            FAILED.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -446,6 +474,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     batch_lines(secs, seed, r, f);
     if interrupted() {
         return stopped();
+    }
+    if FAILED.load(Ordering::SeqCst) {
+        return Err("a part of the bench failed (its line above says why)".into());
     }
     Ok(ExitCode::SUCCESS)
 }
