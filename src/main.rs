@@ -141,6 +141,30 @@ fn not_utf8_argument() -> String {
     }
 }
 
+/// Whether the process started with standard output closed. The standard library opens
+/// `/dev/null` for reading and writing on a closed standard descriptor before `main`; a shell's
+/// `> /dev/null` opens it for writing only.
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: F_GETFL only reads the descriptor's flags.
+    let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+    if flags == -1 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    // SAFETY: fstat writes into the zeroed struct it is given and reads nothing else.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; fd 1 is open (F_GETFL succeeded).
+    if unsafe { libc::fstat(1, &mut st) } != 0 {
+        return false;
+    }
+    std::fs::metadata("/dev/null")
+        .is_ok_and(|null| (null.dev(), null.ino()) == (st.st_dev, st.st_ino))
+}
+
 fn main() -> ExitCode {
     // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
     // instead of failing on the next write.
@@ -164,6 +188,13 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
+    // A closed standard output (`>&-`) would take every write without a word: refuse to run
+    // rather than report nothing and succeed.
+    #[cfg(unix)]
+    if stdout_was_closed() {
+        eprintln!("mancala-lab: standard output is closed; give it a file, or > /dev/null");
+        return ExitCode::from(2);
+    }
     let matches = match <Cli as clap::CommandFactory>::command().try_get_matches() {
         Ok(m) => m,
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {

@@ -1797,3 +1797,22 @@ fn a_value_that_is_not_utf8_is_named_with_its_option() {
         stderr(&o)
     );
 }
+
+/// A closed standard output is refused (nothing would be printed), `> /dev/null` is not.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_is_refused() {
+    let sh = |redirect: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" bao start {redirect}"))
+            .arg(env!("CARGO_BIN_EXE_mancala-lab"))
+            .output()
+            .unwrap()
+    };
+    let o = sh(">&-");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("standard output is closed"), "{}", stderr(&o));
+    let o = sh("> /dev/null");
+    assert!(o.status.success(), "{}", stderr(&o));
+}
