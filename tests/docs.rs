@@ -441,6 +441,11 @@ fn the_parse_check_refuses_bad_commands() {
             "oware diagram --position p.txt --move CC --out d.svg",
             false,
         ),
+        ("bao cutoffs --csv -", false),
+        ("bao cutoffs --limits 5,5", false),
+        // Folders that exist where the test runs.
+        ("stats merge --out src src tests", false),
+        ("stats merge --out out src src", false),
     ];
     for (args, partial) in bad {
         let c = Documented {

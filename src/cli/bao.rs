@@ -148,8 +148,25 @@ pub fn check(cmd: &BaoCommand) -> Result<(), String> {
             r#move.as_deref().map(written).transpose()?;
             super::diagram::not_an_input("--out", out, position)
         }
+        BaoCommand::Cutoffs { limits, csv, .. } => check_cutoffs(limits, csv.as_deref()),
         _ => Ok(()),
     }
+}
+
+/// What `cutoffs` refuses before playing: a cut-off given twice, and `--csv -` (standard
+/// output holds the report).
+fn check_cutoffs(limits: &[u32], csv: Option<&std::path::Path>) -> Result<(), String> {
+    if let Some(twice) = limits
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| limits[..i].contains(l).then_some(l))
+    {
+        return Err(format!("--limits: {twice} given twice"));
+    }
+    if csv.is_some_and(|p| p.as_os_str() == "-") {
+        return Err("--csv -: standard output holds the report; name a file".into());
+    }
+    Ok(())
 }
 
 /// Plays one written Bao move from `pos`: its canonical notation and what it did.
@@ -310,10 +327,8 @@ fn cutoffs(
 ) -> Result<ExitCode, String> {
     use std::io::Write;
     use std::sync::atomic::Ordering;
+    check_cutoffs(limits, csv)?;
     let mut out = match csv {
-        Some(path) if path.as_os_str() == "-" => {
-            return Err("--csv -: standard output holds the report; name a file".into());
-        }
         Some(path) => {
             let mut file = std::fs::OpenOptions::new()
                 .write(true)

@@ -592,7 +592,9 @@ fn play_rows(
     }
 }
 
-fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
+/// What `stats merge` refuses before reading a shard: a folder given twice, and `--out` one of
+/// the shards.
+fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> {
     for (i, s) in shards.iter().enumerate() {
         if let Some(twice) = shards[..i].iter().find(|t| super::same_file(t, s)) {
             return Err(format!(
@@ -608,6 +610,11 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             ));
         }
     }
+    Ok(())
+}
+
+fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
+    check_merge(out, shards)?;
     // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.
     let interrupt = super::interrupt_on_ctrl_c_with(String::new);
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
@@ -834,8 +841,8 @@ pub fn default_study() -> Result<ExitCode, String> {
 /// of some game.
 pub fn check(args: &StatsArgs) -> Result<(), String> {
     let a = &args.run;
-    if args.merge.is_some() {
-        return Ok(());
+    if let Some(StatsCommand::Merge { out, shards, .. }) = &args.merge {
+        return check_merge(out, shards);
     }
     if !a.resume {
         return check_job(a).map(drop);
