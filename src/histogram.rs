@@ -57,6 +57,15 @@ pub enum HistogramError {
         /// The row (the header is row 1).
         row: u64,
     },
+    /// A quoted field that runs on past the end of its line (games.csv fields never do; such a
+    /// field could grow without bound).
+    #[error("{label}: row {row}: a quoted field runs past the end of its line; not a CSV of games")]
+    QuoteAcrossLines {
+        /// The input's name.
+        label: String,
+        /// The row (the header is row 1).
+        row: u64,
+    },
     /// A value that is not a `u32`.
     #[error(
         "{label}: row {row}: {name} {} is not a whole number below 2^32",
@@ -105,24 +114,18 @@ pub fn each_value(
     let mut guard = LineGuard {
         input,
         run: 0,
-        too_long: false,
+        quoted: false,
+        refused: None,
     };
     let mut r = csv::Reader::from_reader(&mut guard);
     let headers = match r.headers() {
         Ok(h) => h.clone(),
         Err(source) => {
             drop(r);
-            return Err(if guard.too_long {
-                HistogramError::LineTooLong {
-                    label: label.into(),
-                    row: 1,
-                }
-            } else {
-                HistogramError::Header {
-                    label: label.into(),
-                    source,
-                }
-            });
+            return Err(guard.error(label, 1).unwrap_or(HistogramError::Header {
+                label: label.into(),
+                source,
+            }));
         }
     };
     if headers.is_empty() {
@@ -145,18 +148,11 @@ pub fn each_value(
             Ok(false) => break,
             Err(source) => {
                 drop(r);
-                return Err(if guard.too_long {
-                    HistogramError::LineTooLong {
-                        label: label.into(),
-                        row: n + 2,
-                    }
-                } else {
-                    HistogramError::Row {
-                        label: label.into(),
-                        row: n + 2,
-                        source,
-                    }
-                });
+                return Err(guard.error(label, n + 2).unwrap_or(HistogramError::Row {
+                    label: label.into(),
+                    row: n + 2,
+                    source,
+                }));
             }
         }
         let v = rec.get(i).unwrap_or("");
@@ -171,28 +167,55 @@ pub fn each_value(
     Ok(n)
 }
 
-/// `input`, failing once a line runs past [`MAX_LINE`] bytes.
+/// Why a [`LineGuard`] stopped its input.
+#[derive(Clone, Copy)]
+enum Refused {
+    TooLong,
+    QuoteAcrossLines,
+}
+
+/// `input`, failing once a line runs past [`MAX_LINE`] bytes or a quoted field past the end of
+/// its line: either way a record stays under [`MAX_LINE`] bytes.
 struct LineGuard<R> {
     input: R,
     /// Bytes since the last line break.
     run: u64,
-    too_long: bool,
+    /// Inside a quoted field (an odd number of quotes since the last line break).
+    quoted: bool,
+    refused: Option<Refused>,
+}
+
+impl<R> LineGuard<R> {
+    /// The error of the input it stopped, at `row`.
+    fn error(&self, label: &str, row: u64) -> Option<HistogramError> {
+        let label = label.into();
+        self.refused.map(|r| match r {
+            Refused::TooLong => HistogramError::LineTooLong { label, row },
+            Refused::QuoteAcrossLines => HistogramError::QuoteAcrossLines { label, row },
+        })
+    }
 }
 
 impl<R: Read> Read for LineGuard<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.input.read(buf)?;
-        // The first piece continues the line of the last read; the last one runs on.
-        let mut pieces = buf[..n].split(|b| *b == b'\n' || *b == b'\r');
-        self.run += pieces.next().map_or(0, |p| p.len() as u64);
-        let mut longest = self.run;
-        for piece in pieces {
-            self.run = piece.len() as u64;
-            longest = longest.max(self.run);
-        }
-        if longest > MAX_LINE {
-            self.too_long = true;
-            return Err(std::io::Error::other("line too long"));
+        for &b in &buf[..n] {
+            match b {
+                b'\n' | b'\r' if self.quoted => {
+                    self.refused = Some(Refused::QuoteAcrossLines);
+                    return Err(std::io::Error::other("quoted field across lines"));
+                }
+                b'\n' | b'\r' => self.run = 0,
+                b'"' => {
+                    self.quoted = !self.quoted;
+                    self.run += 1;
+                }
+                _ => self.run += 1,
+            }
+            if self.run > MAX_LINE {
+                self.refused = Some(Refused::TooLong);
+                return Err(std::io::Error::other("line too long"));
+            }
         }
         Ok(n)
     }
@@ -270,6 +293,23 @@ mod tests {
         // An endless input without line breaks stops at the limit.
         let e = each_value(std::io::repeat(0), "zero", "plies", |_| {}).unwrap_err();
         assert!(matches!(e, HistogramError::LineTooLong { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_quoted_field_is_read_within_its_line_only() {
+        // The policy column quoted, as games.csv writes a policy whose settings hold a comma.
+        let text = "game,policy,plies\n0,\"mcts:sims=9,c=1.5\",40\n1,\"a \"\"b\"\"\",41\n";
+        let mut values = Vec::new();
+        each_value(text.as_bytes(), "a.csv", "plies", |v| values.push(v)).unwrap();
+        assert_eq!(values, [40, 41]);
+        // A quote left open across lines would make a record of any size.
+        let text = "game,policy,plies\n0,\"random,40\n1,x\",41\n";
+        let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+        assert!(
+            matches!(e, HistogramError::QuoteAcrossLines { .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("runs past the end of its line"), "{e}");
     }
 
     /// The messages `plot` shows, word for word as they were when they were strings.
