@@ -341,3 +341,15 @@ fn an_openspiel_score_the_move_does_not_give_is_a_position_deviation() {
         d.witness
     );
 }
+
+/// An OpenSpiel line's game index is a whole number, as AbstractPlay's is.
+#[test]
+fn an_openspiel_game_index_must_be_a_whole_number() {
+    use mancala_lab::oware::audit::read_openspiel;
+    for index in ["-1", "18446744073709551616", "x"] {
+        let read = read_openspiel(&format!("game {index} C:3f:0.0 final 0 0 0\n"));
+        let e = read[0].as_ref().unwrap_err();
+        assert!(e.message.contains("is not a whole number"), "{index}: {}", e.message);
+    }
+    assert!(read_openspiel("game 18446744073709551615 C:3f:0.0 final 0 0 0\n")[0].is_ok());
+}

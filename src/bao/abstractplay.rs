@@ -73,7 +73,10 @@ pub fn read(text: &str) -> Vec<Result<Record, LineError>> {
         let parsed: Line = match serde_json::from_str(raw) {
             Ok(l) => l,
             Err(e) => {
-                out.push(Err(err(format!("not an AbstractPlay record: {e}"))));
+                out.push(Err(err(format!(
+                    "not an AbstractPlay record: {}",
+                    json_error(raw, &e)
+                ))));
                 continue;
             }
         };
@@ -118,9 +121,40 @@ pub fn read(text: &str) -> Vec<Result<Record, LineError>> {
     out
 }
 
+/// A JSON error on one line of `raw`, its place a column counted in characters (the parser
+/// counts bytes, and its line is always 1).
+fn json_error(raw: &str, e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let what = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(what, _)| what);
+    if e.column() == 0 {
+        return what.to_string();
+    }
+    let byte = (e.column() - 1).min(raw.len());
+    let column = raw
+        .char_indices()
+        .take_while(|&(i, _)| i < byte)
+        .count()
+        + 1;
+    format!("{what} at column {column}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_errors_point_at_a_character_column() {
+        // Two two-byte letters before the stray '}': the parser finds it at byte 13, which is
+        // character 11 of the line (counted by hand).
+        let raw = "{\"a\":\"éé\",}";
+        let e = serde_json::from_str::<serde_json::Value>(raw).unwrap_err();
+        assert_eq!(e.column(), 13);
+        let said = json_error(raw, &e);
+        assert!(said.ends_with(" at column 11"), "{said}");
+        assert!(!said.contains("line"), "{said}");
+    }
 
     #[test]
     fn lines_become_records_and_bad_lines_are_named() {

@@ -88,6 +88,12 @@ fn read_line(line: &str) -> Result<Record, String> {
     if tokens.first() != Some(&"game") || tokens.len() < 2 {
         return Err("expected 'game <index> <ply>... final <south> <north> <return>'".into());
     }
+    if tokens[1].parse::<u64>().is_err() {
+        return Err(format!(
+            "game index {} is not a whole number below 2^64",
+            crate::text::quoted(tokens[1])
+        ));
+    }
     let final_at = tokens
         .iter()
         .position(|&t| t == "final")
