@@ -1373,6 +1373,25 @@ fn inconsistencies_update_keeps_other_files_and_follows_links() {
     // Nothing else was left in either folder.
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 3);
     assert_eq!(std::fs::read_dir(&real).unwrap().count(), 1);
+    // A catalog saved with a byte-order mark and CRLF line ends is the catalog; the update
+    // writes it with plain line ends throughout, the same text.
+    let windows = tmp.path().join("windows.md");
+    let text = format!("\u{feff}{}", original.replace('\n', "\r\n"));
+    std::fs::write(&windows, text).unwrap();
+    let o = run(
+        &[
+            "inconsistencies",
+            "--game",
+            "oware",
+            "--games",
+            "3",
+            "--update",
+            windows.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&windows).unwrap(), updated);
 }
 
 /// A move after the end of an Oware game is refused because the game is over, with the clause

@@ -45,6 +45,9 @@ fn catalog_head(path: &std::path::Path, game: GameKind) -> Result<String, String
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("--update {shown}: {e}"))?;
+    // A byte-order mark is not part of the title, and the update writes plain line ends: the
+    // head is kept with the same ones, not a mix.
+    let text = super::without_bom(text).replace("\r\n", "\n");
     let title = match game {
         GameKind::Bao => "# Bao la Kiswahili",
         GameKind::Oware => "# Oware",
