@@ -59,7 +59,9 @@ pub enum HistogramError {
     },
     /// A quoted field that runs on past the end of its line (games.csv fields never do; such a
     /// field could grow without bound).
-    #[error("{label}: row {row}: a quoted field runs past the end of its line; not a CSV of games")]
+    #[error(
+        "{label}: row {row}: a quoted field runs past the end of its line; not a CSV of games"
+    )]
     QuoteAcrossLines {
         /// The input's name.
         label: String,
@@ -305,11 +307,11 @@ mod tests {
         // A quote left open across lines would make a record of any size.
         let text = "game,policy,plies\n0,\"random,40\n1,x\",41\n";
         let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+        assert!(matches!(e, HistogramError::QuoteAcrossLines { .. }), "{e}");
         assert!(
-            matches!(e, HistogramError::QuoteAcrossLines { .. }),
+            e.to_string().contains("runs past the end of its line"),
             "{e}"
         );
-        assert!(e.to_string().contains("runs past the end of its line"), "{e}");
     }
 
     /// The messages `plot` shows, word for word as they were when they were strings.

@@ -492,11 +492,21 @@ pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyErr
     }
     // tempfile's error repeats the temporary path whole; the error names `path` instead (cut
     // to a readable length when shown), with the system's reason.
-    builder.tempfile_in(dir).map_err(|e| StudyError::Io {
-        path: path.to_path_buf(),
-        source: e
-            .raw_os_error()
-            .map_or_else(|| e.kind().into(), std::io::Error::from_raw_os_error),
+    builder.tempfile_in(dir).map_err(|e| {
+        // tempfile wraps the system's error as "REASON at path PATH": the reason is kept.
+        let reason = e
+            .get_ref()
+            .map(|inner| inner.to_string())
+            .and_then(|t| t.split_once(" at path ").map(|(r, _)| r.to_string()));
+        let source = match (e.raw_os_error(), reason) {
+            (Some(code), _) => std::io::Error::from_raw_os_error(code),
+            (None, Some(reason)) => std::io::Error::new(e.kind(), reason),
+            (None, None) => e.kind().into(),
+        };
+        StudyError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 

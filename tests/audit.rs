@@ -349,7 +349,11 @@ fn an_openspiel_game_index_must_be_a_whole_number() {
     for index in ["-1", "18446744073709551616", "x"] {
         let read = read_openspiel(&format!("game {index} C:3f:0.0 final 0 0 0\n"));
         let e = read[0].as_ref().unwrap_err();
-        assert!(e.message.contains("is not a whole number"), "{index}: {}", e.message);
+        assert!(
+            e.message.contains("is not a whole number"),
+            "{index}: {}",
+            e.message
+        );
     }
     assert!(read_openspiel("game 18446744073709551615 C:3f:0.0 final 0 0 0\n")[0].is_ok());
 }

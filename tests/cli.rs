@@ -1831,7 +1831,60 @@ fn a_closed_standard_output_is_refused() {
     };
     let o = sh(">&-");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("standard output is closed"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard output is closed"),
+        "{}",
+        stderr(&o)
+    );
     let o = sh("> /dev/null");
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Small things a message must get right: standard input named as such, a missing folder
+/// called missing, no study folder named `-`, no rates over no games.
+#[test]
+fn messages_name_standard_input_and_missing_folders() {
+    let o = run(&["bao", "moves", "--position", "-"], Some("to_move: x\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("standard input: line 1, column 10"),
+        "{}",
+        stderr(&o)
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("missing").join("d.svg");
+    let o = run(
+        &[
+            "bao",
+            "diagram",
+            "--position",
+            "tests/examples/bao-start.txt",
+            "--out",
+            svg.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("No such file or directory"),
+        "{}",
+        stderr(&o)
+    );
+    for args in [
+        &["stats", "--games", "1", "--out", "-"][..],
+        &["stats", "merge", "--out", "-", "a", "b"][..],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("a study is a folder of files"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert!(!std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("-")
+        .exists());
+    let o = run(&["inconsistencies", "--game", "bao", "--games", "0"], None);
+    assert_eq!(o.status.code(), Some(2));
 }

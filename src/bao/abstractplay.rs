@@ -132,11 +132,7 @@ fn json_error(raw: &str, e: &serde_json::Error) -> String {
         return what.to_string();
     }
     let byte = (e.column() - 1).min(raw.len());
-    let column = raw
-        .char_indices()
-        .take_while(|&(i, _)| i < byte)
-        .count()
-        + 1;
+    let column = raw.char_indices().take_while(|&(i, _)| i < byte).count() + 1;
     format!("{what} at column {column}")
 }
 

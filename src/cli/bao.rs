@@ -184,7 +184,7 @@ fn play_one(
 
 fn load_position(path: &std::path::Path) -> Result<Position, String> {
     let text = read_input(path).map_err(|e| format!("--position {e}"))?;
-    position_text::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))
+    position_text::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))
 }
 
 /// Runs a `bao` subcommand.

@@ -24,16 +24,21 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// The most bytes a position, move list or transcript input may hold (far beyond any game).
 pub const MAX_INPUT: u64 = 256 << 20;
 
+/// An input path as messages name it: `standard input` for `-`.
+pub fn input_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        mancala_lab::text::shown_path(path)
+    }
+}
+
 /// Reads a file, or standard input for `-`, of at most [`MAX_INPUT`] bytes; the error names the
 /// path.
 pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
     let path = path.as_ref();
     let stdin = path.as_os_str() == "-";
-    let name = if stdin {
-        "standard input".to_string()
-    } else {
-        mancala_lab::text::shown_path(path)
-    };
+    let name = input_name(path);
     let mut bytes = Vec::new();
     let read = if stdin {
         std::io::stdin()

@@ -94,7 +94,7 @@ pub enum OwareCommand {
 
 fn load(rules: &Rules, path: &std::path::Path) -> Result<Game, String> {
     let text = read_input(path).map_err(|e| format!("--position {e}"))?;
-    let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", shown_path(path)))?;
+    let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))?;
     Ok(rules.game_from(pos))
 }
 

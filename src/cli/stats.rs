@@ -395,6 +395,9 @@ struct CheckedJob {
 /// The job the options (or, with --resume, the manifest) describe, checked: its game, policy,
 /// engine, reading and shard.
 fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
+    if args.out.as_os_str() == "-" {
+        return Err("--out -: a study is a folder of files; name one".into());
+    }
     if !args.resume {
         return check_fields(args, job_of(args)?);
     }
@@ -595,6 +598,9 @@ fn play_rows(
 /// What `stats merge` refuses before reading a shard: a folder given twice, and `--out` one of
 /// the shards.
 fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> {
+    if out.as_os_str() == "-" {
+        return Err("--out -: a study is a folder of files; name one".into());
+    }
     for (i, s) in shards.iter().enumerate() {
         if let Some(twice) = shards[..i].iter().find(|t| super::same_file(t, s)) {
             return Err(format!(
