@@ -517,6 +517,19 @@ pub fn link_target(path: &Path) -> PathBuf {
 }
 
 /// `path` and each file the symbolic links from it lead to, in order.
+/// Whether `path`, or the folder it would be made in, lies under `/dev` or `/proc` (links
+/// followed): no file of ours is written there.
+pub fn under_system_folder(path: &Path) -> bool {
+    let mut at = Some(path);
+    while let Some(p) = at {
+        if let Ok(real) = p.canonicalize() {
+            return real.starts_with("/dev") || real.starts_with("/proc");
+        }
+        at = p.parent();
+    }
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
 fn link_chain(path: &Path) -> Vec<PathBuf> {
     let mut chain = vec![path.to_path_buf()];
     // As many links as the system follows before it reports a loop.

@@ -1887,4 +1887,9 @@ fn messages_name_standard_input_and_missing_folders() {
         .exists());
     let o = run(&["inconsistencies", "--game", "bao", "--games", "0"], None);
     assert_eq!(o.status.code(), Some(2));
+    // A report under /dev is refused before any folder is made.
+    let shm = format!("/dev/shm/mancala-lab-report-{}/deep", std::process::id());
+    let o = run(&["coverage", "--game", "bao", "--html", &shm], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!std::path::Path::new(&shm).parent().unwrap().exists());
 }

@@ -72,6 +72,12 @@ fn write_html(option: &str, dir: &Path, c: &Checked) -> Result<PathBuf, String> 
     use mancala_lab::report;
     let fail =
         |p: &Path, e: std::io::Error| format!("{option} {}: {e}", mancala_lab::text::shown_path(p));
+    if mancala_lab::study::under_system_folder(dir) {
+        return Err(format!(
+            "{option} {}: under /dev or /proc; the report is a folder of files, write it elsewhere",
+            mancala_lab::text::shown_path(dir)
+        ));
+    }
     for file in report::linked_files(&c.report, &c.scan) {
         let Some(source) = c.files.iter().find(|f| f.path == file) else {
             continue;
