@@ -475,10 +475,74 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     if interrupted() {
         return stopped();
     }
+    println!("search policies, optimized engines, 1 thread, on states of random games:");
+    let bao = BaoFast::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)))
+        .expect("a bounded default reading decides every point");
+    search_lines("bao (default reading)", &bao, secs, seed);
+    search_lines("oware (abapa)", &fast, secs, seed);
+    if interrupted() {
+        return stopped();
+    }
     if FAILED.load(Ordering::SeqCst) {
         return Err("a part of the bench failed (its line above says why)".into());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The depth and simulations the search lines measure.
+const SEARCH_DEPTH: u32 = 4;
+const SEARCH_SIMS: u32 = 1000;
+
+/// Measures the alphabeta and mcts policies on `game` (nodes and simulations per second), each
+/// search on a state of random game `i` of `seed` (a few to 40 plies in).
+fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, seed: u64) {
+    use mancala_lab::game::Draw;
+    use mancala_lab::policy::{alphabeta, mcts};
+    let state = |i: u64| {
+        let keys = game_keys(seed, i);
+        let mut s = game.start();
+        for ply in 0..(i % 40) as u32 {
+            if !matches!(game.play_random(&mut s, Draw::new(keys, ply)), Some(Ok(_))) {
+                break;
+            }
+        }
+        (s, Draw::new(keys, 0))
+    };
+    let ab = alphabeta::Settings {
+        limit: alphabeta::Limit::Depth(SEARCH_DEPTH),
+    };
+    let mut searcher = alphabeta::Searcher::new();
+    let nodes = measure(secs, |i| {
+        let (s, draw) = state(i);
+        let before = searcher.nodes;
+        searcher.best_move(game, &s, ab, draw);
+        searcher.nodes - before
+    });
+    if interrupted() {
+        return;
+    }
+    let m = mcts::Settings {
+        limit: mcts::Limit::Sims(SEARCH_SIMS),
+        ..mcts::Settings::DEFAULT
+    };
+    let mut tree = mcts::Tree::new();
+    let sims = measure(secs, |i| {
+        let (s, draw) = state(i);
+        let before = tree.simulations;
+        tree.best_move(game, &s, m, draw);
+        tree.simulations - before
+    });
+    if interrupted() {
+        return;
+    }
+    println!(
+        "  {name}: alphabeta:depth={SEARCH_DEPTH} {} nodes/s ({} searches/s); \
+         mcts:sims={SEARCH_SIMS} {} simulations/s ({} searches/s)",
+        shown(nodes.plies_per_s, 0),
+        shown(nodes.games_per_s, 1),
+        shown(sims.plies_per_s, 0),
+        shown(sims.games_per_s, 1)
+    );
 }
 
 /// Games a batch measurement plays per call (so the clock is read rarely).
