@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod bao;
+pub mod bot;
 pub mod checks;
 pub mod coverage;
 pub mod diff;

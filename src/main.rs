@@ -62,6 +62,8 @@ enum Command {
     Plot(cli::plot::PlotArgs),
     /// Audit other engines' game records: replay them, name the clause where each deviates.
     Audit(cli::audit::AuditArgs),
+    /// Play a policy against another program: a line protocol on standard input and output.
+    Bot(cli::bot::BotArgs),
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -77,6 +79,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Stats(args)) => cli::stats::run(args),
         Some(Command::Plot(args)) => cli::plot::run(args),
         Some(Command::Audit(args)) => cli::audit::run(args),
+        Some(Command::Bot(args)) => cli::bot::run(args),
     }
 }
 
@@ -90,6 +93,7 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Perft(args)) => cli::perft::check(args),
         Some(Command::Plot(args)) => cli::plot::check(args).map(drop),
         Some(Command::Audit(args)) => cli::audit::check(args),
+        Some(Command::Bot(args)) => cli::bot::check(args),
         Some(Command::Bao(cmd)) => cli::bao::check(cmd),
         Some(Command::Oware(cmd)) => cli::oware::check(cmd),
         _ => Ok(()),

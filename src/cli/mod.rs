@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod bao;
 pub mod bench;
+pub mod bot;
 pub mod coverage;
 pub mod diagram;
 pub mod diff;
