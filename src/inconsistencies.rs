@@ -522,13 +522,18 @@ pub fn report(game: &str, games: u64, seed: u64, findings: &[Finding]) -> String
             (None, None, Some(_)) => "none can exist".to_string(),
             (None, None, None) => "none found".to_string(),
         };
+        // A rate over no games is no number (as stats says it).
+        let rate = if games == 0 {
+            "none (no games)".to_string()
+        } else {
+            format!("{:.1}", 1000.0 * rate)
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} | {:.1}–{:.1} | {witness} |\n",
+            "| {} | {} | {} | {} | {rate} | {:.1}–{:.1} | {witness} |\n",
             f.id,
             f.clauses,
             f.summary,
             f.games,
-            1000.0 * rate,
             1000.0 * low,
             1000.0 * high
         ));
