@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::{one_budget, whole, PolicyError};
+use super::{budget, Budget, PolicyError};
 use crate::game::{Draw, Game, Ply, Silent, Verdict};
 
 /// The settings `alphabeta:` takes.
@@ -13,15 +13,13 @@ pub const KEYS: &str = "depth, ms";
 pub const DEFAULT_DEPTH: u32 = 4;
 /// The deepest search, also the limit of a time budget.
 pub const MAX_DEPTH: u32 = 64;
-/// The longest time budget, in milliseconds (an hour).
-pub const MAX_MS: u32 = 3_600_000;
 
 /// How far the search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// Plies searched (1 to [`MAX_DEPTH`]).
     Depth(u32),
-    /// Deepening until this many milliseconds have passed (1 to [`MAX_MS`]); the moves then
+    /// Deepening until this many milliseconds have passed (1 to [`super::MAX_MS`]); the moves then
     /// depend on the machine's speed.
     Millis(u32),
 }
@@ -41,23 +39,11 @@ impl Settings {
 
     /// The settings from the `key=value` pairs given (checked for known keys already).
     pub(super) fn from_given(given: &[(&'static str, &str)]) -> Result<Settings, PolicyError> {
-        let p = "alphabeta";
-        let limit = match one_budget(p, given, ["depth", "ms"])? {
+        let depth = ("depth", MAX_DEPTH, "a depth in plies, 1 to 64");
+        let limit = match budget("alphabeta", given, depth)? {
             None => Limit::Depth(DEFAULT_DEPTH),
-            Some(("depth", v)) => Limit::Depth(whole(
-                p,
-                "depth",
-                v,
-                (1, MAX_DEPTH),
-                "a depth in plies, 1 to 64",
-            )?),
-            Some((_, v)) => Limit::Millis(whole(
-                p,
-                "ms",
-                v,
-                (1, MAX_MS),
-                "milliseconds per move, 1 to 3600000",
-            )?),
+            Some(Budget::Count(d)) => Limit::Depth(d),
+            Some(Budget::Millis(ms)) => Limit::Millis(ms),
         };
         Ok(Settings { limit })
     }

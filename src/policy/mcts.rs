@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::{one_budget, whole, PolicyError};
+use super::{budget, Budget, PolicyError};
 use crate::game::{game_keys, Draw, Game, Verdict};
 use crate::side::Side;
 
@@ -14,8 +14,6 @@ pub const KEYS: &str = "sims, ms, c, solve";
 pub const DEFAULT_SIMS: u32 = 1000;
 /// The most simulations per move (each adds a node to the tree, so this bounds its memory).
 pub const MAX_SIMS: u32 = 1_000_000;
-/// The longest time budget, in milliseconds (an hour; the tree stops growing at [`MAX_SIMS`]).
-pub const MAX_MS: u32 = 3_600_000;
 /// The exploration constant when none is given (OpenSpiel's `uct_c` in its examples).
 pub const DEFAULT_C: f64 = 2.0;
 /// Plies a rollout plays at most; one cut there counts as a draw.
@@ -26,8 +24,8 @@ pub const ROLLOUT_PLIES: u32 = 2000;
 pub enum Limit {
     /// This many (1 to [`MAX_SIMS`]).
     Sims(u32),
-    /// As many as fit in this many milliseconds (1 to [`MAX_MS`]); the moves then depend on
-    /// the machine's speed.
+    /// As many as fit in this many milliseconds (1 to [`super::MAX_MS`]; the tree stops growing
+    /// at [`MAX_SIMS`]); the moves then depend on the machine's speed.
     Millis(u32),
 }
 
@@ -54,22 +52,11 @@ impl Settings {
     /// The settings from the `key=value` pairs given (checked for known keys already).
     pub(super) fn from_given(given: &[(&'static str, &str)]) -> Result<Settings, PolicyError> {
         let p = "mcts";
-        let limit = match one_budget(p, given, ["sims", "ms"])? {
+        let sims = ("sims", MAX_SIMS, "simulations per move, 1 to 1000000");
+        let limit = match budget(p, given, sims)? {
             None => Limit::Sims(DEFAULT_SIMS),
-            Some(("sims", v)) => Limit::Sims(whole(
-                p,
-                "sims",
-                v,
-                (1, MAX_SIMS),
-                "simulations per move, 1 to 1000000",
-            )?),
-            Some((_, v)) => Limit::Millis(whole(
-                p,
-                "ms",
-                v,
-                (1, MAX_MS),
-                "milliseconds per move, 1 to 3600000",
-            )?),
+            Some(Budget::Count(n)) => Limit::Sims(n),
+            Some(Budget::Millis(ms)) => Limit::Millis(ms),
         };
         let c = match given.iter().find(|(k, _)| *k == "c") {
             None => DEFAULT_C,

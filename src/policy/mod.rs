@@ -160,19 +160,39 @@ fn whole(
         })
 }
 
-/// The one budget among `keys` given in `given` (a time budget `ms` or a count), or `None`.
-fn one_budget<'a>(
+/// The longest time budget of a search policy, in milliseconds (an hour).
+pub const MAX_MS: u32 = 3_600_000;
+
+/// A search policy's budget as given: a count (plies, simulations) or milliseconds per move.
+enum Budget {
+    Count(u32),
+    Millis(u32),
+}
+
+/// The budget given in `given`: the count `key` (1 to `max`, `expected` saying so) or `ms`,
+/// not both; `None` for neither.
+fn budget(
     policy: &'static str,
-    given: &[(&'static str, &'a str)],
-    keys: [&'static str; 2],
-) -> Result<Option<(&'static str, &'a str)>, PolicyError> {
-    let mut budgets = given.iter().filter(|(k, _)| keys.contains(k));
+    given: &[(&'static str, &str)],
+    (key, max, expected): (&'static str, u32, &'static str),
+) -> Result<Option<Budget>, PolicyError> {
+    let mut budgets = given.iter().filter(|(k, _)| [key, "ms"].contains(k));
     let first = budgets.next().copied();
     if budgets.next().is_some() {
-        let message = format!("give '{}' or '{}', not both", keys[0], keys[1]);
+        let message = format!("give '{key}' or 'ms', not both");
         return Err(PolicyError::Conflict { policy, message });
     }
-    Ok(first)
+    Ok(match first {
+        None => None,
+        Some((k, v)) if k == key => Some(Budget::Count(whole(policy, key, v, (1, max), expected)?)),
+        Some((_, v)) => Some(Budget::Millis(whole(
+            policy,
+            "ms",
+            v,
+            (1, MAX_MS),
+            "milliseconds per move, 1 to 3600000",
+        )?)),
+    })
 }
 
 impl std::str::FromStr for Policy {
