@@ -4,9 +4,13 @@
 # mutants caught, missed, excused and unviable; it fails on a missed mutant in a normative clause's
 # code that has no `// mutant: excused REASON`.
 #
-#   experiments/mutants/run.sh [--shard K/N] [--file PATH]... [--re REGEX]... [--optimized] [--out DIR]
+#   experiments/mutants/run.sh [--shard K/N [--sharding slice|round-robin]] [--file PATH]...
+#                              [--re REGEX]... [--optimized] [--out DIR]
 #
 # --shard K/N  one of N slices of the mutants (K from 0), as cargo-mutants numbers them
+# --sharding M how the shards are cut: `slice` (the default: consecutive mutants) or
+#              `round-robin` (every Nth mutant from the Kth: no shard is empty while N is below
+#              the number of mutants)
 # --file PATH  only the mutants of this file (repeatable; it must be one of the examined files)
 # --re REGEX   only the mutants whose name (as `cargo mutants --list` shows it) matches (repeatable),
 #              e.g. to run again the ones a new test should now catch
@@ -26,7 +30,8 @@ cd "$(dirname "$0")/../.."
 shard=() files=() out=target/mutants optimized=0 config=()
 while [ $# -gt 0 ]; do
     case "$1" in
-    --shard) shard=(--shard "$2"); shift 2 ;;
+    --shard) shard+=(--shard "$2"); shift 2 ;;
+    --sharding) shard+=(--sharding "$2"); shift 2 ;;
     --file) files+=(--file "$2"); shift 2 ;;
     --re) files+=(--re "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
@@ -69,6 +74,10 @@ mutants() {
 echo "== quick tests"
 mutants "${config[@]}" "${files[@]}" "${shard[@]}" --timeout 300 --output "$out" "${quick_args[@]}"
 outcomes="$out/mutants.out/outcomes.json"
+if [ ! -f "$outcomes" ]; then
+    echo "no mutants in this selection: nothing to check"
+    exit 0
+fi
 mapfile -t again < <(python3 - "$outcomes" <<'PY'
 import json, re, sys
 for o in json.load(open(sys.argv[1]))["outcomes"]:
