@@ -2,6 +2,7 @@
 //! sums it up as one games.csv row, the same row whichever engine plays it.
 
 use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
 
 use crate::engine::EngineError;
 use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
@@ -135,13 +136,35 @@ pub fn play_game<G: Game>(
     index: u64,
     max_plies: u32,
 ) -> (Row, EventTotals) {
+    let scratch = crate::policy::Scratch::default();
+    play_game_with(engine, policy, (seed, index), max_plies, scratch).expect("never stopped")
+}
+
+/// [`play_game`], given up (`None`) as soon as `stop` is set: a search under way stops at once.
+pub fn play_game_until<G: Game>(
+    engine: &G,
+    policy: Policy,
+    (seed, index): (u64, u64),
+    max_plies: u32,
+    stop: &'static AtomicBool,
+) -> Option<(Row, EventTotals)> {
+    let scratch = crate::policy::Scratch::stopping_on(stop);
+    play_game_with(engine, policy, (seed, index), max_plies, scratch)
+}
+
+fn play_game_with<G: Game>(
+    engine: &G,
+    policy: Policy,
+    (seed, index): (u64, u64),
+    max_plies: u32,
+    mut scratch: crate::policy::Scratch<G>,
+) -> Option<(Row, EventTotals)> {
     let keys = game_keys(seed, index);
     let mut row = Row {
         game: index,
         ..Row::default()
     };
     let mut events = EventTotals::new(engine.counted_events());
-    let mut scratch = crate::policy::Scratch::default();
     let mut state = engine.start();
     let mut stopped = None;
     while row.plies < max_plies {
@@ -155,6 +178,9 @@ pub fn play_game<G: Game>(
         ) else {
             break;
         };
+        if scratch.stopped() {
+            return None;
+        }
         let f = match choice {
             Ok((_, facts)) => facts,
             Err(silent) => {
@@ -177,7 +203,7 @@ pub fn play_game<G: Game>(
     }
     row.ending = stopped.or_else(|| engine.ending(&state));
     row.scores = engine.scores(&state);
-    (row, events)
+    Some((row, events))
 }
 
 /// Which engine of a game plays.
@@ -247,37 +273,57 @@ impl AnyEngine {
         seed: u64,
         games: std::ops::Range<u64>,
         max_plies: u32,
-        mut each: impl FnMut(Row, EventTotals),
+        each: impl FnMut(Row, EventTotals),
     ) {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.play_until(policy, (seed, games), max_plies, &NEVER, each);
+    }
+
+    /// [`AnyEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
+    /// (`each` never sees it, nor any game after it). Whether every game was played.
+    pub fn play_until(
+        &self,
+        policy: Policy,
+        (seed, games): (u64, std::ops::Range<u64>),
+        max_plies: u32,
+        stop: &'static AtomicBool,
+        mut each: impl FnMut(Row, EventTotals),
+    ) -> bool {
         fn all<G: Game>(
             engine: &G,
             policy: Policy,
-            seed: u64,
-            games: std::ops::Range<u64>,
+            (seed, games): (u64, std::ops::Range<u64>),
             max_plies: u32,
+            stop: &'static AtomicBool,
             each: &mut impl FnMut(Row, EventTotals),
-        ) {
+        ) -> bool {
             for i in games {
-                let (row, events) = play_game(engine, policy, seed, i, max_plies);
-                each(row, events);
+                match play_game_until(engine, policy, (seed, i), max_plies, stop) {
+                    Some((row, events)) => each(row, events),
+                    None => return false,
+                }
             }
+            true
         }
+        let run = (seed, games);
         match self {
-            AnyEngine::BaoReference(e) => all(e, policy, seed, games, max_plies, &mut each),
-            AnyEngine::BaoOptimized(e) => all(e, policy, seed, games, max_plies, &mut each),
-            AnyEngine::OwareReference(e) => all(e, policy, seed, games, max_plies, &mut each),
+            AnyEngine::BaoReference(e) => all(e, policy, run, max_plies, stop, &mut each),
+            AnyEngine::BaoOptimized(e) => all(e, policy, run, max_plies, stop, &mut each),
+            AnyEngine::OwareReference(e) => all(e, policy, run, max_plies, stop, &mut each),
             AnyEngine::OwareOptimized(e, v) => {
                 let batch = crate::oware::batch::Batch::new(*v, seed, max_plies);
                 match batch {
                     Ok(batch) if policy == Policy::Random && batch.uses_vectors() => {
+                        let games = run.1;
                         let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
                         batch.play(games, |p| playouts.push(p));
                         playouts.sort_unstable_by_key(|p| p.game);
                         for p in &playouts {
                             each(p.row(), p.events());
                         }
+                        true
                     }
-                    _ => all(e, policy, seed, games, max_plies, &mut each),
+                    _ => all(e, policy, run, max_plies, stop, &mut each),
                 }
             }
         }

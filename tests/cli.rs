@@ -378,6 +378,25 @@ fn diff_rows_compares_the_stats_rows_of_both_engines() {
         "{}",
         stderr(&strict)
     );
+    // A time budget would search the faster engine deeper: refused, before any game and when
+    // only checked.
+    for policy in ["alphabeta:ms=5", "mcts:ms=5"] {
+        for check in [&[][..], &["--parse-only"][..]] {
+            let mut args = check.to_vec();
+            args.extend([
+                "diff", "--game", "oware", "--rows", "--games", "2", "--policy", policy,
+            ]);
+            let o = run(&args, None);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains(&format!(
+                    "--policy {policy}: a time budget plays by the clock"
+                )) && stderr(&o).contains("depth= or sims="),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
 }
 
 #[test]
@@ -1890,4 +1909,89 @@ fn messages_name_standard_input_and_missing_folders() {
     let o = run(&["coverage", "--game", "bao", "--html", &shm], None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!std::path::Path::new(&shm).parent().unwrap().exists());
+}
+
+/// One Ctrl-C (or termination signal) stops a job whose games search deeply within seconds, not
+/// when the games under way end: the searches give up, their games are dropped and left for
+/// `--resume`, whatever the engine.
+#[test]
+fn one_ctrl_c_stops_a_search_under_way() {
+    let dir = std::env::temp_dir().join(format!("mancala-search-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let jobs: [&[&str]; 3] = [
+        // Depth 40 takes hours a move; so does a million-simulation tree on the reference engine.
+        &[
+            "stats",
+            "--game",
+            "oware",
+            "--policy",
+            "alphabeta:depth=40",
+            "--games",
+            "3",
+        ],
+        &[
+            "stats",
+            "--game",
+            "bao",
+            "--engine",
+            "reference",
+            "--policy",
+            "mcts:sims=100000",
+            "--games",
+            "3",
+        ],
+        &[
+            "diff",
+            "--game",
+            "bao",
+            "--rows",
+            "--policy",
+            "alphabeta:depth=40",
+            "--games",
+            "3",
+        ],
+    ];
+    for (job, signal) in jobs.iter().zip(["-INT", "-TERM", "-INT"]) {
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut args = job.to_vec();
+        if args[0] == "stats" {
+            args.extend(["--out", out]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed().as_secs() > 60 {
+                child.kill().unwrap();
+                panic!("{args:?} still running 60 s after one {signal}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("interrupted after 0 of 3 games"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        if args[0] == "stats" {
+            // Only the header: no row of a game given up.
+            let rows = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+            assert_eq!(rows.lines().count(), 1, "{rows}");
+        } else {
+            assert!(stdout(&o).contains(": 0 games"), "{}", stdout(&o));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

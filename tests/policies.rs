@@ -142,7 +142,7 @@ fn alphabeta_plays_a_best_move<G: Game>(game: &G, depth: u32) {
         let best = moves.iter().map(|&mv| value(mv)).max().unwrap();
         for d in 0..4 {
             let draw = Draw::new(game_keys(3, i as u64), d);
-            let mv = searcher.best_move(game, s, settings, draw).unwrap();
+            let mv = searcher.best_move(game, s, settings, draw, None).unwrap();
             assert_eq!(value(mv), best, "state {i}: {mv:?}");
         }
     }

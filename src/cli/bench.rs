@@ -515,7 +515,7 @@ fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, see
     let nodes = measure(secs, |i| {
         let (s, draw) = state(i);
         let before = searcher.nodes;
-        searcher.best_move(game, &s, ab, draw);
+        searcher.best_move(game, &s, ab, draw, None);
         searcher.nodes - before
     });
     if interrupted() {
@@ -529,7 +529,7 @@ fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, see
     let sims = measure(secs, |i| {
         let (s, draw) = state(i);
         let before = tree.simulations;
-        tree.best_move(game, &s, m, draw);
+        tree.best_move(game, &s, m, draw, None);
         tree.simulations - before
     });
     if interrupted() {

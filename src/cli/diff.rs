@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use clap::Args;
 use mancala_lab::diff::lockstep;
@@ -254,36 +253,43 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let interrupt = interrupt_with_hint(args, &bar);
     // The row and the clause events every engine of the game reports.
     let counted = reference.counted_events();
+    // A game Ctrl-C stops under way has no row (`None`).
     let row = |engine: &AnyEngine, i: u64| {
         let mut text = String::new();
-        engine.play(
+        let played = engine.play_until(
             args.policy,
-            args.seed,
-            i..i + 1,
+            (args.seed, i..i + 1),
             max_plies,
+            interrupt,
             |row, mut events| {
                 row.write_csv(args.game, &variant, args.policy, &mut text);
                 events.retain(|c| counted.contains(&c));
                 text.push_str(&format!("  events: {:?}\n", events.sorted()));
             },
         );
-        text
+        played.then_some(text)
     };
     let mut failure = None;
-    let done = super::in_order(
+    let mut done = 0;
+    super::in_order(
         &pool,
         args.first..end,
         &interrupt,
         |i| {
-            let (a, b) = (row(&reference, i), row(&optimized, i));
-            (a != b).then(|| {
+            let (a, b) = (row(&reference, i)?, row(&optimized, i)?);
+            Some((a != b).then(|| {
                 format!(
                     "game {i}:
   reference: {a}  optimized: {b}"
                 )
-            })
+            }))
         },
         |i, differs| {
+            // A game stopped under way ends the run before it.
+            let Some(differs) = differs else {
+                return false;
+            };
+            done += 1;
             bar.set_position(i + 1 - args.first);
             failure = differs;
             failure.is_none()
@@ -305,7 +311,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
 
 /// Ctrl-C during a diff: the first stops starting games; a second exits at once, naming the
 /// `--first` that continues the run (`bar` counts the games checked, in game order).
-fn interrupt_with_hint(args: &DiffArgs, bar: &indicatif::ProgressBar) -> Arc<AtomicBool> {
+fn interrupt_with_hint(args: &DiffArgs, bar: &indicatif::ProgressBar) -> &'static AtomicBool {
     let (bar, first, games) = (bar.clone(), args.first, args.games);
     super::interrupt_on_ctrl_c_with(move || interrupted_at(first, games, bar.position()))
 }
@@ -365,6 +371,15 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
     }
     if u32::try_from(args.max_plies).is_err() {
         return Err("--max-plies is too large".to_string());
+    }
+    if !args.policy.is_deterministic() {
+        // The two engines run at different speeds: a time budget would search them to different
+        // depths and report divergences the rules do not have.
+        return Err(format!(
+            "--policy {}: a time budget plays by the clock, so the engines would differ by speed; \
+             give a budget of depth= or sims=",
+            args.policy
+        ));
     }
     let v = preset(args);
     match args.game {

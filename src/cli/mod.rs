@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -101,25 +101,26 @@ fn without_bom(s: String) -> String {
 }
 
 /// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once.
-pub fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
+pub fn interrupt_on_ctrl_c() -> &'static AtomicBool {
     interrupt_on_ctrl_c_with(String::new)
 }
 
-/// A flag that Ctrl-C sets; a second Ctrl-C stops the process at once, printing `hint()` (how
-/// to continue the work, when not empty) first.
-pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> Arc<AtomicBool> {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = interrupt.clone();
+/// A flag that Ctrl-C (or a termination signal) sets, saying so; a second one stops the process
+/// at once, printing `hint()` (how to continue the work, when not empty) first. One flag per
+/// process, as there is one handler.
+pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> &'static AtomicBool {
+    static INTERRUPT: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
+        if INTERRUPT.swap(true, Ordering::SeqCst) {
             let hint = hint();
             if !hint.is_empty() {
                 eprintln!("\n{hint}");
             }
             std::process::exit(130);
         }
+        eprintln!("\nstopping (Ctrl-C again to stop at once)");
     });
-    interrupt
+    &INTERRUPT
 }
 
 /// A progress bar over `games` games on standard error (drawn on a terminal only).

@@ -277,15 +277,23 @@ struct Chunk {
 /// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
 fn chunk_size(engine: &AnyEngine, policy: Policy) -> u64 {
     match (engine, policy) {
-        (AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_), _) => 4,
         (_, p) if p.searches() => 1,
+        (AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_), _) => 4,
         (_, Policy::Search) => 16,
         (AnyEngine::OwareOptimized(..), Policy::Random) => 65_536,
         _ => 1024,
     }
 }
 
-fn play_chunk(engine: &AnyEngine, job: &Job, policy: Policy, games: std::ops::Range<u64>) -> Chunk {
+/// The rows of `games`; `None` when Ctrl-C stopped a game under way (a chunk is kept whole or
+/// not at all).
+fn play_chunk(
+    engine: &AnyEngine,
+    job: &Job,
+    policy: Policy,
+    games: std::ops::Range<u64>,
+    stop: &'static AtomicBool,
+) -> Option<Chunk> {
     let game: GameKind = job.game.parse().expect("a checked game");
     let mut c = Chunk {
         text: String::with_capacity((games.end - games.start) as usize * 48),
@@ -293,14 +301,15 @@ fn play_chunk(engine: &AnyEngine, job: &Job, policy: Policy, games: std::ops::Ra
         summary: Summary::default(),
         events: EventTotals::new(engine.counted_events()),
     };
-    engine.play(policy, job.seed, games, job.max_plies, |row, events| {
+    let run = (job.seed, games);
+    let whole = engine.play_until(policy, run, job.max_plies, stop, |row, events| {
         row.write_csv(game, &job.variant, policy, &mut c.text);
         let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
         // Every clause the reference engines trace is counted (tests/game.rs).
         c.events.merge(&events);
         c.rows += 1;
     });
-    c
+    whole.then_some(c)
 }
 
 fn print_summary(label: &str, summary: &Summary) {
@@ -314,7 +323,7 @@ fn print_summary(label: &str, summary: &Summary) {
 /// a finished job, its summary.
 pub fn run_job(
     args: &RunArgs,
-    interrupt: &AtomicBool,
+    interrupt: &'static AtomicBool,
     quiet: bool,
 ) -> Result<(ExitCode, Option<Summary>), String> {
     let games_path = args.out.join(GAMES);
@@ -530,7 +539,7 @@ fn play_rows(
     args: &RunArgs,
     c: &CheckedJob,
     (manifest, summary, mut hasher): (&mut Manifest, &mut Summary, crc32fast::Hasher),
-    interrupt: &AtomicBool,
+    interrupt: &'static AtomicBool,
     bar: &ProgressBar,
 ) -> Result<(), String> {
     let games_path = args.out.join(GAMES);
@@ -559,9 +568,13 @@ fn play_rows(
         interrupt,
         |k| {
             let range = super::chunk(start..c.end, size, k);
-            play_chunk(&c.engine, &c.job, c.policy, range)
+            play_chunk(&c.engine, &c.job, c.policy, range, interrupt)
         },
         |_, chunk| {
+            // A chunk stopped under way is played again on --resume.
+            let Some(chunk) = chunk else {
+                return false;
+            };
             if let Err(e) = file.write_all(chunk.text.as_bytes()) {
                 failed = Some(format!("{}: {e}", shown_path(&games_path)));
                 return false;

@@ -2,6 +2,7 @@
 //! evaluation, a transposition table on Zobrist keys, captures and the table's move first.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{budget, Budget, PolicyError};
@@ -66,8 +67,8 @@ pub const WIN: i32 = 1_000_000;
 const WON: i32 = WIN - 10_000;
 /// Transposition table entries (a power of two).
 const TABLE_SIZE: usize = 1 << 16;
-/// Nodes between looks at the clock.
-const CLOCK_EVERY: u64 = 1024;
+/// Nodes between looks at the clock and the stop flag.
+const CLOCK_EVERY: u64 = 64;
 
 /// What a stored value says of the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +101,7 @@ pub struct Searcher<G: Game> {
     /// Nodes visited since the searcher was made.
     pub nodes: u64,
     deadline: Option<Instant>,
+    stop: Option<&'static AtomicBool>,
     stopped: bool,
 }
 
@@ -118,6 +120,7 @@ impl<G: Game> Searcher<G> {
             buffers: Vec::new(),
             nodes: 0,
             deadline: None,
+            stop: None,
             stopped: false,
         }
     }
@@ -131,14 +134,17 @@ impl<G: Game> Searcher<G> {
     }
 
     /// The move to play in `s`: among the moves of the best value at the deepest search
-    /// completed, the one `draw` picks; `None` when no move is legal.
+    /// completed, the one `draw` picks; `None` when no move is legal. Once `stop` is set the
+    /// search gives up at once and returns the first legal move.
     pub fn best_move(
         &mut self,
         game: &G,
         s: &G::State,
         settings: Settings,
         draw: Draw,
+        stop: Option<&'static AtomicBool>,
     ) -> Option<G::Move> {
+        self.stop = stop;
         let mut root = Vec::new();
         game.successors(s, &mut root);
         if root.len() <= 1 {
@@ -154,7 +160,7 @@ impl<G: Game> Searcher<G> {
         let mut order: Vec<usize> = (0..root.len()).collect();
         let mut best = Vec::new();
         for depth in 1..=max_depth {
-            // The first depth always completes.
+            // The first depth completes whatever the clock says (only a stop ends it).
             self.deadline = if depth == 1 { None } else { deadline };
             self.stopped = false;
             let Some((values, ties)) = self.root_values(game, &root, &order, depth) else {
@@ -166,6 +172,10 @@ impl<G: Game> Searcher<G> {
             if values.iter().any(|&v| v.abs() >= WON) && depth >= 2 && deadline.is_some() {
                 break;
             }
+        }
+        if best.is_empty() {
+            // Stopped before the first depth completed.
+            return Some(root[0].0);
         }
         best.sort_unstable();
         Some(root[best[draw.below(best.len(), 0)]].0)
@@ -210,6 +220,7 @@ impl<G: Game> Searcher<G> {
     /// (`alpha`, `beta`): exact inside the window, a bound outside it.
     pub fn value(&mut self, game: &G, s: &G::State, depth: u32) -> i32 {
         self.deadline = None;
+        self.stop = None;
         self.stopped = false;
         self.negamax(game, s, depth, -INF, INF, 0)
     }
@@ -236,10 +247,11 @@ impl<G: Game> Searcher<G> {
         if depth == 0 {
             return sign * game.evaluate(s);
         }
-        if let Some(deadline) = self.deadline {
-            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= deadline {
-                self.stopped = true;
-            }
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|f| f.load(Ordering::Relaxed)))
+        {
+            self.stopped = true;
         }
         if self.stopped {
             return 0;

@@ -2,6 +2,7 @@
 //! the game's end, rewards +1, 0, -1 and proven results backed up, as OpenSpiel's `MCTSBot`.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{budget, Budget, PolicyError};
@@ -18,6 +19,9 @@ pub const MAX_SIMS: u32 = 1_000_000;
 pub const DEFAULT_C: f64 = 2.0;
 /// Plies a rollout plays at most; one cut there counts as a draw.
 pub const ROLLOUT_PLIES: u32 = 2000;
+
+/// Simulations between looks at the clock and the stop flag.
+const CLOCK_EVERY: u32 = 4;
 
 /// How many simulations a move gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,13 +185,15 @@ impl<G: Game> Tree<G> {
     }
 
     /// The move to play in `s`: the root child visited most (then of the highest mean reward,
-    /// then first in canonical order); `None` when no move is legal.
+    /// then first in canonical order); `None` when no move is legal. Once `stop` is set the
+    /// search gives up at once and returns the first legal move.
     pub fn best_move(
         &mut self,
         game: &G,
         s: &G::State,
         settings: Settings,
         draw: Draw,
+        stop: Option<&'static AtomicBool>,
     ) -> Option<G::Move> {
         game.legal_moves(s, &mut self.moves);
         if self.moves.len() <= 1 {
@@ -205,8 +211,11 @@ impl<G: Game> Tree<G> {
             ),
         };
         for sim in 0..sims {
-            if let Some(deadline) = deadline {
-                if sim > 0 && sim.is_multiple_of(32) && Instant::now() >= deadline {
+            if sim > 0 && sim.is_multiple_of(CLOCK_EVERY) {
+                if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    return self.moves.first().copied();
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
             }

@@ -5,6 +5,7 @@ pub mod alphabeta;
 pub mod mcts;
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::{Draw, Game, PlyFacts, Silent, Verdict};
 use crate::text::quoted;
@@ -247,6 +248,7 @@ pub struct Scratch<G: Game> {
     scores: Vec<i64>,
     searcher: Option<alphabeta::Searcher<G>>,
     tree: Option<mcts::Tree<G>>,
+    stop: Option<&'static AtomicBool>,
 }
 
 impl<G: Game> Default for Scratch<G> {
@@ -257,7 +259,24 @@ impl<G: Game> Default for Scratch<G> {
             scores: Vec::new(),
             searcher: None,
             tree: None,
+            stop: None,
         }
+    }
+}
+
+impl<G: Game> Scratch<G> {
+    /// Scratch space whose searches give up as soon as `stop` is set (Ctrl-C): the move they
+    /// return is then any legal one, and the caller is to drop the game.
+    pub fn stopping_on(stop: &'static AtomicBool) -> Scratch<G> {
+        Scratch {
+            stop: Some(stop),
+            ..Scratch::default()
+        }
+    }
+
+    /// Whether the stop flag given to [`Scratch::stopping_on`] is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 
@@ -287,12 +306,12 @@ pub fn choose<G: Game>(
             let searcher = scratch
                 .searcher
                 .get_or_insert_with(alphabeta::Searcher::new);
-            let mv = searcher.best_move(game, s, settings, draw)?;
+            let mv = searcher.best_move(game, s, settings, draw, scratch.stop)?;
             Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
         }
         Policy::Mcts(settings) => {
             let tree = scratch.tree.get_or_insert_with(mcts::Tree::new);
-            let mv = tree.best_move(game, s, settings, draw)?;
+            let mv = tree.best_move(game, s, settings, draw, scratch.stop)?;
             Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
         }
         Policy::Greedy => {
