@@ -48,25 +48,25 @@ pub enum HistogramError {
     },
     /// A line longer than [`MAX_LINE`] bytes.
     #[error(
-        "{label}: row {row}: more than {} KiB without a line break; not a CSV of games",
+        "{label}: line {line}: more than {} KiB without a line break; not a CSV of games",
         MAX_LINE >> 10
     )]
     LineTooLong {
         /// The input's name.
         label: String,
-        /// The row (the header is row 1).
-        row: u64,
+        /// The line (the header is line 1).
+        line: u64,
     },
     /// A quoted field that runs on past the end of its line (games.csv fields never do; such a
     /// field could grow without bound).
     #[error(
-        "{label}: row {row}: a quoted field runs past the end of its line; not a CSV of games"
+        "{label}: line {line}: a quoted field runs past the end of its line; not a CSV of games"
     )]
     QuoteAcrossLines {
         /// The input's name.
         label: String,
-        /// The row (the header is row 1).
-        row: u64,
+        /// The line (the header is line 1).
+        line: u64,
     },
     /// A value that is not a `u32`.
     #[error(
@@ -116,6 +116,8 @@ pub fn each_value(
     let mut guard = LineGuard {
         input,
         run: 0,
+        lines: 1,
+        after_cr: false,
         quoted: false,
         refused: None,
     };
@@ -124,7 +126,7 @@ pub fn each_value(
         Ok(h) => h.clone(),
         Err(source) => {
             drop(r);
-            return Err(guard.error(label, 1).unwrap_or(HistogramError::Header {
+            return Err(guard.error(label).unwrap_or(HistogramError::Header {
                 label: label.into(),
                 source,
             }));
@@ -150,7 +152,7 @@ pub fn each_value(
             Ok(false) => break,
             Err(source) => {
                 drop(r);
-                return Err(guard.error(label, n + 2).unwrap_or(HistogramError::Row {
+                return Err(guard.error(label).unwrap_or(HistogramError::Row {
                     label: label.into(),
                     row: n + 2,
                     source,
@@ -182,18 +184,23 @@ struct LineGuard<R> {
     input: R,
     /// Bytes since the last line break.
     run: u64,
+    /// The line being read (the first is 1); a line ends at `\n`, `\r` or `\r\n`.
+    lines: u64,
+    /// The last byte was `\r` (a `\n` after it ends no other line).
+    after_cr: bool,
     /// Inside a quoted field (an odd number of quotes since the last line break).
     quoted: bool,
     refused: Option<Refused>,
 }
 
 impl<R> LineGuard<R> {
-    /// The error of the input it stopped, at `row`.
-    fn error(&self, label: &str, row: u64) -> Option<HistogramError> {
-        let label = label.into();
+    /// The error of the input it stopped, at the line it stopped on (the CSV reader reads ahead,
+    /// so its record count may lag behind).
+    fn error(&self, label: &str) -> Option<HistogramError> {
+        let (label, line) = (label.into(), self.lines);
         self.refused.map(|r| match r {
-            Refused::TooLong => HistogramError::LineTooLong { label, row },
-            Refused::QuoteAcrossLines => HistogramError::QuoteAcrossLines { label, row },
+            Refused::TooLong => HistogramError::LineTooLong { label, line },
+            Refused::QuoteAcrossLines => HistogramError::QuoteAcrossLines { label, line },
         })
     }
 }
@@ -202,12 +209,17 @@ impl<R: Read> Read for LineGuard<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.input.read(buf)?;
         for &b in &buf[..n] {
+            let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
             match b {
                 b'\n' | b'\r' if self.quoted => {
                     self.refused = Some(Refused::QuoteAcrossLines);
                     return Err(std::io::Error::other("quoted field across lines"));
                 }
-                b'\n' | b'\r' => self.run = 0,
+                b'\n' if after_cr => {}
+                b'\n' | b'\r' => {
+                    self.run = 0;
+                    self.lines += 1;
+                }
                 b'"' => {
                     self.quoted = !self.quoted;
                     self.run += 1;
@@ -274,14 +286,14 @@ mod tests {
         let long = "9".repeat(MAX_LINE as usize + 1);
         let e = each_value(long.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
         assert!(
-            matches!(e, HistogramError::LineTooLong { row: 1, .. }),
+            matches!(e, HistogramError::LineTooLong { line: 1, .. }),
             "{e}"
         );
         let text = format!("game,plies\r\n0,1\r\n1,{long}\r\n");
         let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "a.csv: row 3: more than 64 KiB without a line break; not a CSV of games"
+            "a.csv: line 3: more than 64 KiB without a line break; not a CSV of games"
         );
         // A line of exactly the limit is read, whatever the size of the reads.
         let fits = format!("game,plies\n0,{}\n", "0".repeat(MAX_LINE as usize - 2));
@@ -307,7 +319,24 @@ mod tests {
         // A quote left open across lines would make a record of any size.
         let text = "game,policy,plies\n0,\"random,40\n1,x\",41\n";
         let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
-        assert!(matches!(e, HistogramError::QuoteAcrossLines { .. }), "{e}");
+        assert!(
+            matches!(e, HistogramError::QuoteAcrossLines { line: 2, .. }),
+            "{e}"
+        );
+        // The line the quote opens on, however far the reader has read ahead of its records, and
+        // whichever line breaks the file uses.
+        for eol in ["\n", "\r\n", "\r"] {
+            let mut text = format!("game,policy,plies{eol}");
+            for g in 0..5000 {
+                text += &format!("{g},random,40{eol}");
+            }
+            text += &format!("5000,\"random,40{eol}5001,random,40{eol}");
+            let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+            assert!(
+                matches!(e, HistogramError::QuoteAcrossLines { line: 5002, .. }),
+                "{eol:?}: {e}"
+            );
+        }
         assert!(
             e.to_string().contains("runs past the end of its line"),
             "{e}"

@@ -1175,7 +1175,7 @@ fn plot_copies_pipes_within_bounds_and_without_a_trace() {
     let o = run_within(&["plot", "--out", out.to_str().unwrap(), "a=/dev/zero"], 10);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("/dev/zero: row 1: more than 64 KiB without a line break"),
+        stderr(&o).contains("/dev/zero: line 1: more than 64 KiB without a line break"),
         "{}",
         stderr(&o)
     );

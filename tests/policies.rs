@@ -305,6 +305,15 @@ fn policy_texts_read_back_as_written() {
         "mcts:c=2".parse::<Policy>().unwrap(),
         Policy::Mcts(mcts::Settings::DEFAULT)
     );
+    // One text for one value: -0 is 0, and no constant needs hundreds of digits.
+    for (text, canonical) in [
+        ("mcts:sims=5,c=-0", "mcts:sims=5,c=0"),
+        ("mcts:sims=5,c=0.0", "mcts:sims=5,c=0"),
+        ("mcts:sims=5,c=1e-3", "mcts:sims=5,c=0.001"),
+        ("mcts:sims=5,c=1E2", "mcts:sims=5,c=100"),
+    ] {
+        assert_eq!(text.parse::<Policy>().unwrap().to_string(), canonical);
+    }
     for (text, message) in [
         ("alpha", "unknown policy 'alpha'"),
         ("random:x=1", "policy 'random' takes no settings"),
@@ -321,10 +330,16 @@ fn policy_texts_read_back_as_written() {
         ("alphabeta:depth=65", "depth=65"),
         ("alphabeta:depth=2,ms=5", "give 'depth' or 'ms', not both"),
         ("mcts:sims=1,sims=2", "'sims' given twice"),
-        ("mcts:sims=1000001", "simulations per move, 1 to 1000000"),
+        ("mcts:sims=100001", "simulations per move, 1 to 100000"),
         ("mcts:ms=0", "milliseconds per move"),
         ("mcts:c=-1", "'c=-1': expected an exploration constant"),
         ("mcts:c=NaN", "'c=NaN'"),
+        (
+            "mcts:c=5e-324",
+            "expected an exploration constant, 0 or 0.001 to 100",
+        ),
+        ("mcts:c=0.0009", "'c=0.0009'"),
+        ("mcts:c=100.5", "'c=100.5'"),
         ("mcts:c=inf", "'c=inf'"),
         ("mcts:solve=yes", "'solve=yes': expected true or false"),
     ] {

@@ -13,8 +13,9 @@ use crate::side::Side;
 pub const KEYS: &str = "sims, ms, c, solve";
 /// The simulations per move when no budget is given.
 pub const DEFAULT_SIMS: u32 = 1000;
-/// The most simulations per move (each adds a node to the tree, so this bounds its memory).
-pub const MAX_SIMS: u32 = 1_000_000;
+/// The most simulations per move. Each adds a node to the tree (about half a kilobyte with its
+/// move lists), so this bounds a search's memory to some 50 MB per thread.
+pub const MAX_SIMS: u32 = 100_000;
 /// The exploration constant when none is given (OpenSpiel's `uct_c` in its examples).
 pub const DEFAULT_C: f64 = 2.0;
 /// Plies a rollout plays at most; one cut there counts as a draw.
@@ -56,7 +57,7 @@ impl Settings {
     /// The settings from the `key=value` pairs given (checked for known keys already).
     pub(super) fn from_given(given: &[(&'static str, &str)]) -> Result<Settings, PolicyError> {
         let p = "mcts";
-        let sims = ("sims", MAX_SIMS, "simulations per move, 1 to 1000000");
+        let sims = ("sims", MAX_SIMS, "simulations per move, 1 to 100000");
         let limit = match budget(p, given, sims)? {
             None => Limit::Sims(DEFAULT_SIMS),
             Some(Budget::Count(n)) => Limit::Sims(n),
@@ -64,15 +65,17 @@ impl Settings {
         };
         let c = match given.iter().find(|(k, _)| *k == "c") {
             None => DEFAULT_C,
+            // 0 (-0 written as 0) or 0.001 to 100: a canonical text of a few characters.
             Some((_, v)) => v
                 .parse::<f64>()
                 .ok()
-                .filter(|c| (0.0..=100.0).contains(c))
+                .filter(|&c| c == 0.0 || (0.001..=100.0).contains(&c))
+                .map(|c| c + 0.0)
                 .ok_or_else(|| PolicyError::BadValue {
                     policy: p,
                     key: "c",
                     value: v.to_string(),
-                    expected: "an exploration constant, 0 to 100",
+                    expected: "an exploration constant, 0 or 0.001 to 100",
                 })?,
         };
         let solve = match given.iter().find(|(k, _)| *k == "solve") {
