@@ -68,7 +68,7 @@ pub enum MutantsError {
         source: serde_json::Error,
     },
     /// An outcome cargo-mutants writes that this reader does not know.
-    #[error("{path}: mutant {name}: unknown outcome '{summary}'")]
+    #[error("{path}: mutant {name}: unknown outcome {}", crate::text::quoted(.summary))]
     UnknownOutcome {
         /// The file.
         path: String,

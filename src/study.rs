@@ -257,7 +257,10 @@ pub enum RowError {
         width: usize,
     },
     /// Not the game that belongs on this line.
-    #[error("game '{found}' where game {want} belongs (rows missing, doubled or out of order)")]
+    #[error(
+        "game {} where game {want} belongs (rows missing, doubled or out of order)",
+        crate::text::quoted(.found)
+    )]
     OutOfOrder {
         /// The row's `game` field.
         found: String,
@@ -265,10 +268,14 @@ pub enum RowError {
         want: u64,
     },
     /// The `plies` field is not a number.
-    #[error("plies '{0}' is not a number")]
+    #[error("plies {} is not a number", crate::text::quoted(.0))]
     Plies(String),
     /// A field that must be the job's is not.
-    #[error("{column} '{found}' where the job's is '{want}'")]
+    #[error(
+        "{column} {} where the job's is {}",
+        crate::text::quoted(.found),
+        crate::text::quoted(.want)
+    )]
     NotTheJob {
         /// The column.
         column: &'static str,
@@ -642,7 +649,17 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
             m.games_done, m.first_game, m.end_game
         )
     } else {
-        return Ok(m);
+        // The rows hold the policy's canonical text: another text of the same policy would
+        // give a resumed or merged study rows of two spellings.
+        match m.job.policy.parse::<crate::policy::Policy>() {
+            Ok(p) if p.to_string() == m.job.policy => return Ok(m),
+            Ok(p) => format!(
+                "policy {} is written {} by a job",
+                crate::text::quoted(&m.job.policy),
+                crate::text::quoted(&p.to_string())
+            ),
+            Err(e) => e.to_string(),
+        }
     };
     Err(StudyError::ManifestImpossible { path, what })
 }

@@ -7,13 +7,25 @@ pub const QUOTED_CHARS: usize = 40;
 
 /// `token` in single quotes for an error message: whole if it has at most [`QUOTED_CHARS`]
 /// characters, otherwise its first [`QUOTED_CHARS`] characters, `…` and its length in
-/// characters (`'AAAA…' (20971520 characters)`), so a hostile token never floods the message.
+/// characters (`'AAAA…' (20971520 characters)`), so a hostile token never floods the message;
+/// control characters escaped (`\u{1b}`, `\t`), so none reaches the terminal.
 pub fn quoted(token: &str) -> String {
+    let shown = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
     match token.char_indices().nth(QUOTED_CHARS) {
-        None => format!("'{token}'"),
+        None => format!("'{}'", shown(token)),
         Some((cut, _)) => format!(
             "'{}…' ({} characters)",
-            &token[..cut],
+            shown(&token[..cut]),
             token.chars().count()
         ),
     }
@@ -108,6 +120,8 @@ mod tests {
     #[test]
     fn quoted_tokens_are_bounded() {
         assert_eq!(quoted("a7>"), "'a7>'");
+        // No control character reaches the terminal.
+        assert_eq!(quoted("\u{1b}[2J\tx\r"), "'\\u{1b}[2J\\tx\\r'");
         let exact = "é".repeat(QUOTED_CHARS);
         assert_eq!(quoted(&exact), format!("'{exact}'"));
         let long = "é".repeat(20_000_000);

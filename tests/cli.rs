@@ -942,7 +942,9 @@ fn diagrams_of_a_finished_game_say_who_won_and_by_which_clause() {
 
 #[test]
 fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
-    for seconds in ["1e20", "1e-300", "0.02", "NaN", "3601"] {
+    for seconds in [
+        "1e20", "1e-300", "0.02", "NaN", "3601", "1e400", "-inf", "0.0000",
+    ] {
         let o = run(&["bench", "--seconds", seconds], None);
         assert_eq!(o.status.code(), Some(2), "{seconds}: {}", stderr(&o));
         assert!(
@@ -1994,4 +1996,20 @@ fn one_ctrl_c_stops_a_search_under_way() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--resume --force` asks for two opposite things (finish the study, replace it): refused
+/// rather than one silently ignored.
+#[test]
+fn resume_and_force_are_refused_together() {
+    let o = run(
+        &["stats", "--resume", "--force", "--out", "/nonexistent/x"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("'--resume' cannot be used with '--force'"),
+        "{}",
+        stderr(&o)
+    );
 }

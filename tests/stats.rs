@@ -679,11 +679,22 @@ fn resume_refuses_an_edited_job() {
     stats(&JOB, &full);
     let m = manifest(&full);
     type Edit = Box<dyn Fn(&mut serde_json::Value)>;
-    let cases: [(&str, Edit, &str); 4] = [
+    let cases: [(&str, Edit, &str); 6] = [
         (
             "policy",
             Box::new(|m| m["policy"] = "greedy".into()),
             "policy 'random' where the job's is 'greedy'",
+        ),
+        (
+            // Control characters in what a message repeats are escaped, never sent raw.
+            "variant",
+            Box::new(|m| m["variant"] = "sheet\u{1b}[2J".into()),
+            "--variant 'sheet\\u{1b}[2J': unknown Oware variant",
+        ),
+        (
+            "engine-escape",
+            Box::new(|m| m["engine"] = "\u{7}x".into()),
+            "engine '\\u{7}x' (known",
         ),
         (
             "done",
@@ -973,4 +984,63 @@ fn manifests_with_unknown_fields_or_impossible_ranges_are_refused() {
     let o = merge(&tmp("mrange-out"), std::slice::from_ref(&full), &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("games 30..20"));
+    // A policy that is none, or one written otherwise than a job writes it (the rows would be
+    // finished under two spellings): refused by --resume and by merge.
+    for (policy, message) in [
+        ("bogus", "unknown policy 'bogus'"),
+        (
+            "mcts:c=2,sims=1000",
+            "policy 'mcts:c=2,sims=1000' is written 'mcts:sims=1000'",
+        ),
+        (
+            "alphabeta",
+            "policy 'alphabeta' is written 'alphabeta:depth=4'",
+        ),
+    ] {
+        let mut other = m.clone();
+        other["policy"] = policy.into();
+        set_manifest(&full, &other);
+        let err = refused(&["--resume"], &full);
+        assert!(err.contains(message), "{policy}: {err}");
+        let o = merge(&tmp("mrange-out"), std::slice::from_ref(&full), &[]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(message), "{policy}: {err}");
+    }
+}
+
+/// A time budget is named as the one source of machine-dependent games when the job starts (a
+/// run stopped early has seen it too) and again beside the figures at the end.
+#[test]
+fn a_time_budget_is_noted_at_the_start_and_the_end() {
+    let dir = tmp("timed");
+    let o = stats(
+        &[
+            "--game",
+            "oware",
+            "--policy",
+            "alphabeta:ms=1",
+            "--games",
+            "2",
+        ],
+        &dir,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let note = "note: policy alphabeta:ms=1 has a time budget";
+    assert_eq!(err.matches(note).count(), 2, "{err}");
+    assert!(err.starts_with(note), "{err}");
+    // A budget of depth or simulations: no note.
+    let o = stats(
+        &[
+            "--game",
+            "oware",
+            "--policy",
+            "alphabeta:depth=1",
+            "--games",
+            "2",
+            "--force",
+        ],
+        &dir,
+    );
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("time budget"));
 }

@@ -353,7 +353,7 @@ fn cutoffs(
     let done = super::in_order(
         &pool,
         0..games,
-        &interrupt,
+        interrupt,
         |i| {
             mancala_lab::stats::bao_cutoff_game(
                 &rules,

@@ -89,7 +89,7 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     let done = super::in_order(
         &pool,
         args.first..end,
-        &interrupt,
+        interrupt,
         |i| {
             let text = (args.mutate > 0).then(|| start(&mut start_rng(args.seed, i)));
             let (sa, sb) = match &text {
@@ -173,7 +173,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
     let mut stats = BatchStats::default();
     let chunks = args.games.div_ceil(BATCH_CHUNK);
-    let done = super::in_order(&pool, 0..chunks, &interrupt, check, |c, result| {
+    let done = super::in_order(&pool, 0..chunks, interrupt, check, |c, result| {
         match result {
             Ok((p, s)) => {
                 plies += p;
@@ -274,7 +274,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     super::in_order(
         &pool,
         args.first..end,
-        &interrupt,
+        interrupt,
         |i| {
             let (a, b) = (row(&reference, i)?, row(&optimized, i)?);
             Some((a != b).then(|| {

@@ -88,7 +88,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
     /// Continue the run in --out, with the job's options from its manifest.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     resume: bool,
     /// Replace a run already in --out.
     #[arg(long)]
@@ -345,6 +345,15 @@ pub fn run_job(
     );
     bar.set_position(manifest.games_done);
     let start = first + manifest.games_done;
+    let note = format!(
+        "note: policy {} has a time budget: its moves depend on the machine's speed, so the same \
+         seed may give other games",
+        checked.policy
+    );
+    let timed = !quiet && !checked.policy.is_deterministic();
+    if timed {
+        eprintln!("{note}");
+    }
     let started = Instant::now();
     play_rows(
         args,
@@ -354,12 +363,9 @@ pub fn run_job(
         &bar,
     )?;
     bar.finish_and_clear();
-    if !quiet && !checked.policy.is_deterministic() {
-        eprintln!(
-            "note: policy {} has a time budget: its moves depend on the machine's speed, so the \
-             same seed may give other games",
-            checked.policy
-        );
+    if timed {
+        // Again after the run, where the figures are read.
+        eprintln!("{note}");
     }
     let secs = started.elapsed().as_secs_f64();
     if !quiet && secs > 0.0 {
@@ -429,7 +435,10 @@ fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
     let engine_kind = match job.engine.as_str() {
         "reference" => EngineKind::Reference,
         "optimized" => EngineKind::Optimized,
-        other => return Err(format!("engine '{other}' (known: optimized, reference)")),
+        other => {
+            let other = quoted(other);
+            return Err(format!("engine {other} (known: optimized, reference)"));
+        }
     };
     let engine = AnyEngine::new(game, &job.variant, engine_kind)
         .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
@@ -727,7 +736,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     // when dropped unless renamed into place.
     let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
     // Ctrl-C stops the copy; returning drops `tmp`, which removes the partial games.csv.
-    match write_merged(out, tmp.path(), shards, &parts, &order, &base, &interrupt) {
+    match write_merged(out, tmp.path(), shards, &parts, &order, &base, interrupt) {
         Err(_) if interrupt.load(std::sync::atomic::Ordering::SeqCst) => {
             eprintln!("interrupted; nothing merged into {}", shown_path(out));
             Ok(ExitCode::from(130))
@@ -839,7 +848,7 @@ pub fn default_study() -> Result<ExitCode, String> {
                 }
             }
         }
-        let (code, summary) = run_job(&args, &interrupt, false)?;
+        let (code, summary) = run_job(&args, interrupt, false)?;
         let Some(summary) = summary else {
             return Ok(code);
         };
@@ -891,7 +900,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c_with(move || {
         format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
     });
-    let (code, summary) = run_job(&args.run, &interrupt, false)?;
+    let (code, summary) = run_job(&args.run, interrupt, false)?;
     if let Some(summary) = summary {
         let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
         print_summary(
