@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::engine::EngineError;
 use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
-use crate::policy::{choose, Policy};
+use crate::policy::{choose, Players, Policy, Scratch};
 
 /// One game, as a games.csv row sums it up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -96,12 +96,12 @@ impl Row {
     }
 
     /// Appends the row's CSV line (with its newline) for `game` to `out`.
-    pub fn write_csv(&self, game: GameKind, variant: &str, policy: Policy, out: &mut String) {
+    pub fn write_csv(&self, game: GameKind, variant: &str, players: Players, out: &mut String) {
         let _ = write!(
             out,
             "{},{variant},{},{},{},{}",
             self.game,
-            crate::text::csv_field(&policy.to_string()),
+            crate::text::csv_field(&players.to_string()),
             self.plies,
             self.winner(),
             self.end_clause()
@@ -127,37 +127,39 @@ impl Row {
     }
 }
 
-/// Plays game `index` of `seed` with `policy` on `engine` to its end or `max_plies` plies; the
+/// Plays game `index` of `seed` with `players` on `engine` to its end or `max_plies` plies; the
 /// row, and the clause events the engine reported for its moves.
 pub fn play_game<G: Game>(
     engine: &G,
-    policy: Policy,
+    players: impl Into<Players>,
     seed: u64,
     index: u64,
     max_plies: u32,
 ) -> (Row, EventTotals) {
-    let scratch = crate::policy::Scratch::default();
-    play_game_with(engine, policy, (seed, index), max_plies, scratch).expect("never stopped")
+    let scratch = [Scratch::default(), Scratch::default()];
+    play_game_with(engine, players.into(), (seed, index), max_plies, scratch)
+        .expect("never stopped")
 }
 
 /// [`play_game`], given up (`None`) as soon as `stop` is set: a search under way stops at once.
 pub fn play_game_until<G: Game>(
     engine: &G,
-    policy: Policy,
+    players: Players,
     (seed, index): (u64, u64),
     max_plies: u32,
     stop: &'static AtomicBool,
 ) -> Option<(Row, EventTotals)> {
-    let scratch = crate::policy::Scratch::stopping_on(stop);
-    play_game_with(engine, policy, (seed, index), max_plies, scratch)
+    let scratch = [Scratch::stopping_on(stop), Scratch::stopping_on(stop)];
+    play_game_with(engine, players, (seed, index), max_plies, scratch)
 }
 
+/// The playout loop; each side searches with its own scratch space (its own table and tree).
 fn play_game_with<G: Game>(
     engine: &G,
-    policy: Policy,
+    players: Players,
     (seed, index): (u64, u64),
     max_plies: u32,
-    mut scratch: crate::policy::Scratch<G>,
+    mut scratch: [Scratch<G>; 2],
 ) -> Option<(Row, EventTotals)> {
     let keys = game_keys(seed, index);
     let mut row = Row {
@@ -168,17 +170,18 @@ fn play_game_with<G: Game>(
     let mut state = engine.start();
     let mut stopped = None;
     while row.plies < max_plies {
-        let mover = engine.to_move(&state).index();
+        let side = engine.to_move(&state);
+        let mover = side.index();
         let Some(choice) = choose(
             engine,
-            policy,
+            players.of(side),
             &mut state,
             Draw::new(keys, row.plies),
-            &mut scratch,
+            &mut scratch[mover],
         ) else {
             break;
         };
-        if scratch.stopped() {
+        if scratch[mover].stopped() {
             return None;
         }
         let f = match choice {
@@ -265,25 +268,25 @@ impl AnyEngine {
         })
     }
 
-    /// Plays games `games` of `seed` under `policy`, calling `each` with every row and its
+    /// Plays games `games` of `seed` under `players`, calling `each` with every row and its
     /// clause events in game order.
     pub fn play(
         &self,
-        policy: Policy,
+        players: Players,
         seed: u64,
         games: std::ops::Range<u64>,
         max_plies: u32,
         each: impl FnMut(Row, EventTotals),
     ) {
         static NEVER: AtomicBool = AtomicBool::new(false);
-        self.play_until(policy, (seed, games), max_plies, &NEVER, each);
+        self.play_until(players, (seed, games), max_plies, &NEVER, each);
     }
 
     /// [`AnyEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
     /// (`each` never sees it, nor any game after it). Whether every game was played.
     pub fn play_until(
         &self,
-        policy: Policy,
+        players: Players,
         (seed, games): (u64, std::ops::Range<u64>),
         max_plies: u32,
         stop: &'static AtomicBool,
@@ -291,14 +294,14 @@ impl AnyEngine {
     ) -> bool {
         fn all<G: Game>(
             engine: &G,
-            policy: Policy,
+            players: Players,
             (seed, games): (u64, std::ops::Range<u64>),
             max_plies: u32,
             stop: &'static AtomicBool,
             each: &mut impl FnMut(Row, EventTotals),
         ) -> bool {
             for i in games {
-                match play_game_until(engine, policy, (seed, i), max_plies, stop) {
+                match play_game_until(engine, players, (seed, i), max_plies, stop) {
                     Some((row, events)) => each(row, events),
                     None => return false,
                 }
@@ -307,13 +310,15 @@ impl AnyEngine {
         }
         let run = (seed, games);
         match self {
-            AnyEngine::BaoReference(e) => all(e, policy, run, max_plies, stop, &mut each),
-            AnyEngine::BaoOptimized(e) => all(e, policy, run, max_plies, stop, &mut each),
-            AnyEngine::OwareReference(e) => all(e, policy, run, max_plies, stop, &mut each),
+            AnyEngine::BaoReference(e) => all(e, players, run, max_plies, stop, &mut each),
+            AnyEngine::BaoOptimized(e) => all(e, players, run, max_plies, stop, &mut each),
+            AnyEngine::OwareReference(e) => all(e, players, run, max_plies, stop, &mut each),
             AnyEngine::OwareOptimized(e, v) => {
                 let batch = crate::oware::batch::Batch::new(*v, seed, max_plies);
                 match batch {
-                    Ok(batch) if policy == Policy::Random && batch.uses_vectors() => {
+                    Ok(batch)
+                        if players == Players::both(Policy::Random) && batch.uses_vectors() =>
+                    {
                         let games = run.1;
                         let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
                         batch.play(games, |p| playouts.push(p));
@@ -323,7 +328,7 @@ impl AnyEngine {
                         }
                         true
                     }
-                    _ => all(e, policy, run, max_plies, stop, &mut each),
+                    _ => all(e, players, run, max_plies, stop, &mut each),
                 }
             }
         }
@@ -340,7 +345,7 @@ impl AnyEngine {
     }
 
     /// What plays the games, for reports: e.g. `oware optimized (64-lane AVX-512 batch)`.
-    pub fn describe(&self, policy: Policy, max_plies: u32) -> String {
+    pub fn describe(&self, players: Players, max_plies: u32) -> String {
         match self {
             AnyEngine::BaoReference(_) => "bao reference engine".into(),
             AnyEngine::BaoOptimized(_) => "bao optimized engine".into(),
@@ -348,7 +353,7 @@ impl AnyEngine {
             AnyEngine::OwareOptimized(_, v) => {
                 let batch = crate::oware::batch::Batch::new(*v, 0, max_plies)
                     .is_ok_and(|b| b.uses_vectors());
-                if policy == Policy::Random && batch {
+                if players == Players::both(Policy::Random) && batch {
                     "oware optimized engine (64-lane AVX-512 batch)".into()
                 } else {
                     "oware optimized engine (scalar)".into()

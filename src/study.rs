@@ -651,7 +651,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, StudyError> {
     } else {
         // The rows hold the policy's canonical text: another text of the same policy would
         // give a resumed or merged study rows of two spellings.
-        match m.job.policy.parse::<crate::policy::Policy>() {
+        match m.job.policy.parse::<crate::policy::Players>() {
             Ok(p) if p.to_string() == m.job.policy => return Ok(m),
             Ok(p) => format!(
                 "policy {} is written {} by a job",

@@ -285,7 +285,7 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
         let option = if i > 0 { words[i - 1].as_str() } else { "" };
         let choices: Vec<String> = if placeholder(word) && option == "--game" {
             vec!["bao".into(), "oware".into()]
-        } else if placeholder(word) && option == "--policy" {
+        } else if placeholder(word) && ["--policy", "--south", "--north"].contains(&option) {
             vec!["random".into()]
         } else if placeholder(word) && option == "--variant" {
             vec![word.clone()] // filled below, once the game is known

@@ -215,7 +215,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
     let mut counts = BTreeMap::new();
     let bar = super::games_bar(games)?;
     engine.play(
-        Policy::Random,
+        Policy::Random.into(),
         1,
         0..games,
         DEFAULT_MAX_PLIES,

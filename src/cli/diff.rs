@@ -8,7 +8,7 @@ use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
-use mancala_lab::policy::Policy;
+use mancala_lab::policy::Players;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -48,9 +48,10 @@ pub struct DiffArgs {
     /// the games.csv rows and the clause events they give (with --policy; the draws of `stats`).
     #[arg(long, conflicts_with = "mutate")]
     rows: bool,
-    /// With --rows: the move policy (as `stats --policy`).
+    /// With --rows: the move policy of both sides, or South's and North's as S/N (as `stats
+    /// --policy`).
     #[arg(long, default_value = "random", requires = "rows")]
-    policy: Policy,
+    policy: Players,
 }
 
 /// The random source of game `index`'s start position under `--mutate`: a stream of its own,

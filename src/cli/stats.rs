@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::EventTotals;
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::{header, AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
-use mancala_lab::policy::Policy;
+use mancala_lab::policy::{Players, Policy};
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
     canonical_shard, clear_for_new_run, make_dir, read_manifest, read_manifest_unsealed,
@@ -71,10 +71,17 @@ pub struct RunArgs {
     /// Master seed: game i's moves are a function of (seed, i, ply) [default: 1].
     #[arg(long)]
     seed: Option<u64>,
-    /// Move policy: random, greedy, search, alphabeta[:depth=D|ms=T] or
-    /// mcts[:sims=N|ms=T][,c=C][,solve=false] (docs/statistics.md) [default: random].
-    #[arg(long, value_enum)]
-    policy: Option<Policy>,
+    /// Move policy of both sides: random, greedy, search, alphabeta[:depth=D|ms=T] or
+    /// mcts[:sims=N|ms=T][,c=C][,solve=false] (docs/statistics.md), or South's and North's as
+    /// S/N [default: random].
+    #[arg(long)]
+    policy: Option<Players>,
+    /// South's policy (instead of the one --policy gives).
+    #[arg(long)]
+    south: Option<Policy>,
+    /// North's policy (instead of the one --policy gives).
+    #[arg(long)]
+    north: Option<Policy>,
     /// Stop a game after this many plies [default: 2000].
     #[arg(long)]
     max_plies: Option<u32>,
@@ -175,7 +182,7 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         game: game.name().into(),
         variant,
         engine: engine.name().into(),
-        policy: a.policy.unwrap_or(Policy::Random).to_string(),
+        policy: players_of(a, Players::both(Policy::Random)).to_string(),
         seed: a.seed.unwrap_or(1),
         games: a.games.unwrap_or(1000),
         max_plies: a.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
@@ -186,6 +193,16 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
             .transpose()
             .map_err(|e| e.to_string())?,
     })
+}
+
+/// The players the options give: --policy for both sides (or `default`), then --south and
+/// --north for one side each.
+fn players_of(a: &RunArgs, default: Players) -> Players {
+    let both = a.policy.unwrap_or(default);
+    Players {
+        south: a.south.unwrap_or(both.south),
+        north: a.north.unwrap_or(both.north),
+    }
 }
 
 /// The job of a resumed run: the manifest's, with every option given on the command line checked
@@ -220,12 +237,14 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
         a.engine.map(|e| e.name()),
         old.engine.as_str()
     );
-    check!(
-        policy,
-        "--policy",
-        a.policy.map(|p| p.to_string()),
-        old.policy.as_str()
-    );
+    if a.policy.is_some() || a.south.is_some() || a.north.is_some() {
+        // The sides not given keep the manifest's policies.
+        let kept = old.policy.parse::<Players>().ok();
+        let given = players_of(a, kept.unwrap_or(Players::both(Policy::Random)));
+        if kept != Some(given) {
+            return differs("--policy", given.to_string(), old.policy.clone());
+        }
+    }
     check!(seed, "--seed", a.seed, old.seed);
     check!(games, "--games", a.games, old.games);
     check!(max_plies, "--max-plies", a.max_plies, old.max_plies);
@@ -275,12 +294,14 @@ struct Chunk {
 }
 
 /// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
-fn chunk_size(engine: &AnyEngine, policy: Policy) -> u64 {
-    match (engine, policy) {
-        (_, p) if p.searches() => 1,
-        (AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_), _) => 4,
-        (_, Policy::Search) => 16,
-        (AnyEngine::OwareOptimized(..), Policy::Random) => 65_536,
+fn chunk_size(engine: &AnyEngine, players: Players) -> u64 {
+    let random = players == Players::both(Policy::Random);
+    let search = [players.south, players.north].contains(&Policy::Search);
+    match engine {
+        _ if players.searches() => 1,
+        AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_) => 4,
+        _ if search => 16,
+        AnyEngine::OwareOptimized(..) if random => 65_536,
         _ => 1024,
     }
 }
@@ -290,7 +311,7 @@ fn chunk_size(engine: &AnyEngine, policy: Policy) -> u64 {
 fn play_chunk(
     engine: &AnyEngine,
     job: &Job,
-    policy: Policy,
+    policy: Players,
     games: std::ops::Range<u64>,
     stop: &'static AtomicBool,
 ) -> Option<Chunk> {
@@ -399,7 +420,7 @@ pub fn run_job(
 struct CheckedJob {
     job: Job,
     game: GameKind,
-    policy: Policy,
+    policy: Players,
     engine: AnyEngine,
     /// This folder's games: `first..end`.
     first: u64,
@@ -431,7 +452,7 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
 /// The job checked field by field: its game, policy, engine, reading and shard.
 fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
     let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
-    let policy = job.policy.parse::<Policy>().map_err(|e| e.to_string())?;
+    let policy = job.policy.parse::<Players>().map_err(|e| e.to_string())?;
     let engine_kind = match job.engine.as_str() {
         "reference" => EngineKind::Reference,
         "optimized" => EngineKind::Optimized,

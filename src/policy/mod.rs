@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::{Draw, Game, PlyFacts, Silent, Verdict};
+use crate::side::Side;
 use crate::text::quoted;
 
 /// How moves are chosen: a policy and its settings, written `name` or `name:key=value,...`
@@ -102,6 +103,9 @@ pub enum PolicyError {
         /// What conflicts.
         message: String,
     },
+    /// More than two policies in a `S/N` text.
+    #[error("{}: expected one policy, or South's and North's as S/N", quoted(.0))]
+    Players(String),
     /// A value out of range or not a number.
     #[error("policy '{policy}': {}: expected {expected}", quoted(&format!("{key}={value}")))]
     BadValue {
@@ -230,6 +234,75 @@ impl std::str::FromStr for Policy {
             "alphabeta" => Policy::AlphaBeta(alphabeta::Settings::from_given(&given)?),
             _ => Policy::Mcts(mcts::Settings::from_given(&given)?),
         })
+    }
+}
+
+/// The policies of the two sides, written `P` when both play `P`, or `S/N` (South's, then
+/// North's: `alphabeta:depth=4/mcts`); [`fmt::Display`] gives the canonical text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Players {
+    /// South's policy.
+    pub south: Policy,
+    /// North's policy.
+    pub north: Policy,
+}
+
+impl Players {
+    /// Both sides playing `policy`.
+    pub fn both(policy: Policy) -> Players {
+        Players {
+            south: policy,
+            north: policy,
+        }
+    }
+
+    /// The policy of `side`.
+    pub fn of(self, side: Side) -> Policy {
+        match side {
+            Side::South => self.south,
+            Side::North => self.north,
+        }
+    }
+
+    /// Whether the same seed always gives the same moves: no side has a budget of time.
+    pub fn is_deterministic(self) -> bool {
+        self.south.is_deterministic() && self.north.is_deterministic()
+    }
+
+    /// Whether a move of either side costs a search.
+    pub fn searches(self) -> bool {
+        self.south.searches() || self.north.searches()
+    }
+}
+
+impl From<Policy> for Players {
+    fn from(policy: Policy) -> Players {
+        Players::both(policy)
+    }
+}
+
+impl fmt::Display for Players {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.south == self.north {
+            write!(f, "{}", self.south)
+        } else {
+            write!(f, "{}/{}", self.south, self.north)
+        }
+    }
+}
+
+impl std::str::FromStr for Players {
+    type Err = PolicyError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.split_once('/') {
+            None => Ok(Players::both(s.parse()?)),
+            Some((_, north)) if north.contains('/') => Err(PolicyError::Players(s.to_string())),
+            Some((south, north)) => Ok(Players {
+                south: south.parse()?,
+                north: north.parse()?,
+            }),
+        }
     }
 }
 
