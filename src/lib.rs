@@ -19,6 +19,7 @@ pub mod mutants;
 pub mod oware;
 pub mod playout;
 pub mod policy;
+pub mod ratings;
 pub mod report;
 pub mod side;
 pub mod stats;
