@@ -138,6 +138,9 @@ pub fn serve<G: Game>(
                     }
                 }
             },
+            [command @ ("go" | "legal" | "quit"), ..] => format!(
+                "error '{command}' takes no arguments (the budget is the policy's: bot --policy)"
+            ),
             [command, ..] => format!(
                 "error unknown command {} (known: position, go, legal, quit)",
                 crate::text::quoted(command)

@@ -208,6 +208,11 @@ impl<R> LineGuard<R> {
 impl<R: Read> Read for LineGuard<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.input.read(buf)?;
+        if n == 0 && self.quoted && !buf.is_empty() {
+            // The end of the input inside a quoted field: as a quote run past its line.
+            self.refused = Some(Refused::QuoteAcrossLines);
+            return Err(std::io::Error::other("quoted field left open"));
+        }
         for &b in &buf[..n] {
             let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
             match b {
@@ -323,6 +328,14 @@ mod tests {
             matches!(e, HistogramError::QuoteAcrossLines { line: 2, .. }),
             "{e}"
         );
+        // A quote left open at the end of the input, with or without a last line break.
+        for text in ["game,plies\n1,\"5", "game,plies\n1,\"5\n"] {
+            let e = each_value(text.as_bytes(), "a.csv", "plies", |_| {}).unwrap_err();
+            assert!(
+                matches!(e, HistogramError::QuoteAcrossLines { line: 2, .. }),
+                "{e}"
+            );
+        }
         // The line the quote opens on, however far the reader has read ahead of its records, and
         // whichever line breaks the file uses.
         for eol in ["\n", "\r\n", "\r"] {

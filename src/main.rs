@@ -145,6 +145,20 @@ fn not_utf8_argument() -> String {
     }
 }
 
+/// The first argument holding a control character, escaped, with the option before it.
+fn control_argument() -> Option<String> {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let i = args.iter().position(|a| a.chars().any(char::is_control))?;
+    let shown = mancala_lab::text::quoted(&args[i]);
+    Some(match args[..i].last().filter(|a| a.starts_with("--")) {
+        Some(o) => format!("{o} {shown}"),
+        None => format!("argument {} {shown}", i + 1),
+    })
+}
+
 /// Whether the process started with standard output closed. The standard library opens
 /// `/dev/null` for reading and writing on a closed standard descriptor before `main`; a shell's
 /// `> /dev/null` opens it for writing only.
@@ -207,6 +221,12 @@ fn main() -> ExitCode {
             std::process::exit(2);
         }
         Err(e) if e.use_stderr() => {
+            // clap drops control characters from a value it repeats, so that the value shown
+            // is not the one given: name such an argument, escaped, instead.
+            if let Some(which) = control_argument() {
+                eprintln!("mancala-lab: {which}: holds a control character");
+                std::process::exit(2);
+            }
             // clap repeats a refused value whole: a hostile one of 100 kB floods the message.
             use std::io::Write as _;
             let _ = write!(

@@ -438,6 +438,13 @@ pub fn make_dir(dir: &Path) -> Result<(), StudyError> {
     if dir.exists() && !dir.is_dir() {
         return Err(StudyError::NotAFolder(dir.to_path_buf()));
     }
+    if !dir.exists() && fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        // create_dir_all would say only "File exists".
+        return Err(StudyError::MakeDir {
+            dir: dir.to_path_buf(),
+            source: std::io::Error::other("a symbolic link to a folder that does not exist"),
+        });
+    }
     fs::create_dir_all(dir).map_err(|source| StudyError::MakeDir {
         dir: dir.to_path_buf(),
         source,

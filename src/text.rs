@@ -10,25 +10,28 @@ pub const QUOTED_CHARS: usize = 40;
 /// characters (`'AAAA…' (20971520 characters)`), so a hostile token never floods the message;
 /// control characters escaped (`\u{1b}`, `\t`), so none reaches the terminal.
 pub fn quoted(token: &str) -> String {
-    let shown = |text: &str| -> String {
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    };
     match token.char_indices().nth(QUOTED_CHARS) {
-        None => format!("'{}'", shown(token)),
+        None => format!("'{}'", escaped(token)),
         Some((cut, _)) => format!(
             "'{}…' ({} characters)",
-            shown(&token[..cut]),
+            escaped(&token[..cut]),
             token.chars().count()
         ),
     }
+}
+
+/// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`), so that none reaches the
+/// terminal from a message that repeats what it was given.
+pub fn escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Characters of a file path an error message repeats; a longer path is cut after them.
@@ -43,8 +46,12 @@ pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
         return "'' (an empty path)".to_string();
     }
     match text.char_indices().nth(PATH_CHARS) {
-        None => text.into_owned(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+        None => escaped(&text),
+        Some((cut, _)) => format!(
+            "{}… ({} characters)",
+            escaped(&text[..cut]),
+            text.chars().count()
+        ),
     }
 }
 
@@ -52,7 +59,14 @@ pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
 /// nothing in it is special, else quoted (bytes that are not UTF-8 as `\xNN` in `$'...'`).
 pub fn shell_word(word: impl AsRef<std::ffi::OsStr>) -> String {
     use shell_quote::{Bash, QuoteRefExt};
-    word.as_ref().quoted(Bash)
+    let word = word.as_ref();
+    // A word of these characters only means itself to the shell: written as it is
+    // (`alphabeta:depth=3`, `out/s1`), not quoted.
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
+    match word.to_str() {
+        Some(w) if !w.is_empty() && w.chars().all(plain) => w.to_string(),
+        _ => word.quoted(Bash),
+    }
 }
 
 /// The words of `s`, each with its 1-based column counted in characters from the start of `s`.
@@ -122,6 +136,7 @@ mod tests {
         assert_eq!(quoted("a7>"), "'a7>'");
         // No control character reaches the terminal.
         assert_eq!(quoted("\u{1b}[2J\tx\r"), "'\\u{1b}[2J\\tx\\r'");
+        assert_eq!(shown_path("/tmp/x\u{1b}[31m\n"), "/tmp/x\\u{1b}[31m\\n");
         let exact = "é".repeat(QUOTED_CHARS);
         assert_eq!(quoted(&exact), format!("'{exact}'"));
         let long = "é".repeat(20_000_000);
@@ -155,6 +170,21 @@ mod tests {
     #[test]
     fn shell_words_give_their_bytes_back_in_bash() {
         assert_eq!(shell_word("out/bao"), "out/bao");
+        assert_eq!(shell_word("alphabeta:depth=3"), "alphabeta:depth=3");
+        assert_eq!(shell_word("mcts:sims=5,c=1.5"), "mcts:sims=5,c=1.5");
+        assert_ne!(shell_word(""), "");
+        assert_ne!(shell_word("a*"), "a*");
+        #[cfg(unix)]
+        for plain in ["=x", "-", "%@+", "a,b", "x:y=z/w.v_-"] {
+            let Ok(out) = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(format!("printf %s {}", shell_word(plain)))
+                .output()
+            else {
+                break;
+            };
+            assert_eq!(out.stdout, plain.as_bytes(), "{plain}");
+        }
         #[cfg(unix)]
         {
             use std::os::unix::ffi::OsStrExt;

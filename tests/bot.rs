@@ -39,7 +39,7 @@ fn each_command_is_answered() {
         &game,
         "alphabeta:depth=2",
         "legal\nposition startpos moves C\nlegal\n\nfrobnicate\nposition startpos moves C C\n\
-         position\ngo\nquit\nlegal\n",
+         position\ngo movetime 100\ngo\nquit\nlegal\n",
     );
     assert_eq!(got[0], "legal A B C D E F");
     assert_eq!(got[1], "ok");
@@ -59,11 +59,16 @@ fn each_command_is_answered() {
         "{}",
         got[5]
     );
-    assert!(got[6].starts_with("bestmove "), "{}", got[6]);
-    let mv = &got[6]["bestmove ".len()..];
+    // A known command with words after it (as UCI's `go movetime 100`) is named as known.
+    assert_eq!(
+        got[6],
+        "error 'go' takes no arguments (the budget is the policy's: bot --policy)"
+    );
+    assert!(got[7].starts_with("bestmove "), "{}", got[7]);
+    let mv = &got[7]["bestmove ".len()..];
     assert!(["a", "b", "c", "d", "e", "f"].contains(&mv), "{mv}");
     // Nothing after quit.
-    assert_eq!(got.len(), 7);
+    assert_eq!(got.len(), 8);
 }
 
 /// A whole game through the protocol, the bot's moves played back into it: every move it

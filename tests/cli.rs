@@ -1921,7 +1921,7 @@ fn one_ctrl_c_stops_a_search_under_way() {
     let dir = std::env::temp_dir().join(format!("mancala-search-stop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = dir.to_str().unwrap();
-    let jobs: [&[&str]; 3] = [
+    let jobs: [&[&str]; 4] = [
         // Depth 40 takes hours a move; so does a million-simulation tree on the reference engine.
         &[
             "stats",
@@ -1953,8 +1953,21 @@ fn one_ctrl_c_stops_a_search_under_way() {
             "--games",
             "3",
         ],
+        // Every node of Bao's reference engine checks its moves for infinite ones: seconds
+        // between the nodes that once looked at the flag.
+        &[
+            "stats",
+            "--game",
+            "bao",
+            "--engine",
+            "reference",
+            "--policy",
+            "alphabeta:depth=12",
+            "--games",
+            "3",
+        ],
     ];
-    for (job, signal) in jobs.iter().zip(["-INT", "-TERM", "-INT"]) {
+    for (job, signal) in jobs.iter().zip(["-INT", "-TERM", "-INT", "-TERM"]) {
         let _ = std::fs::remove_dir_all(&dir);
         let mut args = job.to_vec();
         if args[0] == "stats" {
@@ -2009,6 +2022,54 @@ fn resume_and_force_are_refused_together() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("'--resume' cannot be used with '--force'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// What the sixth hostile sweep found, each refused with a message that names what was given:
+/// a control character in an argument (which clap would drop from the value it repeats), a
+/// symbolic link to a missing folder as `--out`, a ply limit past the largest.
+#[test]
+fn hostile_arguments_are_named_as_given() {
+    let o = run(&["stats", "--policy", "mc\u{1b}[2Jts"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "mancala-lab: --policy 'mc\\u{1b}[2Jts': holds a control character"
+    );
+    let o = run(&["diff", "--game", "bao", "--games", "1\u{7}"], None);
+    assert!(stderr(&o).contains("--games '1\\u{7}'"), "{}", stderr(&o));
+    let dir = std::env::temp_dir().join(format!("mancala-dangling-{}", std::process::id()));
+    let link = dir.join("out");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(dir.join("missing"), &link).unwrap();
+    let o = run(
+        &["stats", "--games", "2", "--out", link.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a symbolic link to a folder that does not exist"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("missing").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = run(
+        &[
+            "diff",
+            "--game",
+            "bao",
+            "--max-plies",
+            "18446744073709551615",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--max-plies 18446744073709551615: at most 4294967295 plies"),
         "{}",
         stderr(&o)
     );

@@ -371,7 +371,11 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
         return Err("--infinite applies to bao only".to_string());
     }
     if u32::try_from(args.max_plies).is_err() {
-        return Err("--max-plies is too large".to_string());
+        return Err(format!(
+            "--max-plies {}: at most {} plies",
+            args.max_plies,
+            u32::MAX
+        ));
     }
     if !args.policy.is_deterministic() {
         // The two engines run at different speeds: a time budget would search them to different

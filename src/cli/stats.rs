@@ -528,14 +528,14 @@ fn open_study(
                 c.end
             ));
         }
-        let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| e.to_string())?;
+        let v = verify_rows(&args.out, &old, |_| Ok(())).map_err(|e| format!("--resume: {e}"))?;
         if old.commit != manifest.commit {
             // Allowed (a fix elsewhere in the code changes no game), but never silent.
             eprintln!(
                 "note: {} was started by the build of commit {}; this build ({}) plays the rest, \
                  and the manifest now names it",
                 shown_path(&args.out),
-                old.commit,
+                quoted(&old.commit),
                 manifest.commit
             );
         }
@@ -746,8 +746,12 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         eprintln!(
             "note: the shards were played by the builds of commits {}; the merged manifest names \
              {}, the first shard's",
-            commits.into_iter().collect::<Vec<_>>().join(", "),
-            base.commit
+            commits
+                .into_iter()
+                .map(quoted)
+                .collect::<Vec<_>>()
+                .join(", "),
+            quoted(&base.commit)
         );
     }
     make_dir(out).map_err(|e| e.to_string())?;

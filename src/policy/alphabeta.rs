@@ -67,8 +67,8 @@ pub const WIN: i32 = 1_000_000;
 const WON: i32 = WIN - 10_000;
 /// Transposition table entries (a power of two).
 const TABLE_SIZE: usize = 1 << 16;
-/// Nodes between looks at the clock and the stop flag.
-const CLOCK_EVERY: u64 = 64;
+/// Nodes between looks at the clock.
+const CLOCK_EVERY: u64 = 16;
 
 /// What a stored value says of the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +235,17 @@ impl<G: Game> Searcher<G> {
         ply: u32,
     ) -> i32 {
         self.nodes += 1;
+        // The stop flag at every node, the clock every few: a node of a reference engine can
+        // cost milliseconds (its game end and its moves are worked out clause by clause).
+        if self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || (self.nodes.is_multiple_of(CLOCK_EVERY)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
         let mover = game.to_move(s);
         if let Some(ending) = game.ending(s) {
             return match ending.verdict {
@@ -246,15 +257,6 @@ impl<G: Game> Searcher<G> {
         let sign = if mover.index() == 0 { 1 } else { -1 };
         if depth == 0 {
             return sign * game.evaluate(s);
-        }
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.is_some_and(|f| f.load(Ordering::Relaxed)))
-        {
-            self.stopped = true;
-        }
-        if self.stopped {
-            return 0;
         }
         let key = game.key(s);
         let slot = key as usize & (TABLE_SIZE - 1);

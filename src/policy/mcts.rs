@@ -21,8 +21,9 @@ pub const DEFAULT_C: f64 = 2.0;
 /// Plies a rollout plays at most; one cut there counts as a draw.
 pub const ROLLOUT_PLIES: u32 = 2000;
 
-/// Simulations between looks at the clock and the stop flag.
-const CLOCK_EVERY: u32 = 4;
+/// Rollout plies between looks at the clock and the stop flag (a simulation looks at both
+/// before it starts).
+const ROLLOUT_CLOCK_EVERY: u32 = 32;
 
 /// How many simulations a move gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +135,8 @@ pub struct Tree<G: Game> {
     moves: Vec<G::Move>,
     /// Simulations run since the tree was made.
     pub simulations: u64,
+    deadline: Option<Instant>,
+    stop: Option<&'static AtomicBool>,
 }
 
 impl<G: Game> Default for Tree<G> {
@@ -158,6 +161,8 @@ impl<G: Game> Tree<G> {
             nodes: Vec::new(),
             moves: Vec::new(),
             simulations: 0,
+            deadline: None,
+            stop: None,
         }
     }
 
@@ -206,26 +211,29 @@ impl<G: Game> Tree<G> {
         self.node(game, s.clone(), None, 0);
         // The rollouts' draws: a counter stream of their own, from this ply's draw.
         let seed = (u64::from(draw.word(1)) << 32) | u64::from(draw.word(2));
-        let (sims, deadline) = match settings.limit {
-            Limit::Sims(n) => (n, None),
-            Limit::Millis(ms) => (
-                MAX_SIMS,
-                Some(Instant::now() + Duration::from_millis(u64::from(ms))),
-            ),
+        let sims = match settings.limit {
+            Limit::Sims(n) => n,
+            Limit::Millis(_) => MAX_SIMS,
         };
+        self.deadline = match settings.limit {
+            Limit::Sims(_) => None,
+            Limit::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
+        };
+        self.stop = stop;
         for sim in 0..sims {
-            if sim > 0 && sim.is_multiple_of(CLOCK_EVERY) {
-                if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                    return self.moves.first().copied();
-                }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
+            // The first simulation always runs: a time budget always has a move to give.
+            if sim > 0 && self.out_of_time() {
+                break;
             }
-            self.simulate(game, settings, game_keys(seed, u64::from(sim)));
+            if !self.simulate(game, settings, game_keys(seed, u64::from(sim))) {
+                break;
+            }
             if self.nodes[0].proven.is_some() {
                 break;
             }
+        }
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return self.moves.first().copied();
         }
         let root = &self.nodes[0];
         let best = root.children.iter().copied().max_by(|&a, &b| {
@@ -245,8 +253,15 @@ impl<G: Game> Tree<G> {
         self.nodes[best].mv
     }
 
-    /// One simulation: down the tree by UCT, one node added, a random rollout, rewards back up.
-    fn simulate(&mut self, game: &G, settings: Settings, keys: [u32; 2]) {
+    /// Whether the search is to stop: the stop flag set, or the time budget spent.
+    fn out_of_time(&self) -> bool {
+        self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// One simulation: down the tree by UCT, one node added, a random rollout, rewards back up;
+    /// false when the clock or the stop flag cut its rollout short (nothing is backed up).
+    fn simulate(&mut self, game: &G, settings: Settings, keys: [u32; 2]) -> bool {
         let c = settings.c;
         self.simulations += 1;
         let mut at = 0;
@@ -293,7 +308,10 @@ impl<G: Game> Tree<G> {
         // Rollout.
         let south = match (south, self.nodes[at].proven) {
             (Some(r), _) | (None, Some(r)) => r,
-            (None, None) => self.rollout(game, at, keys),
+            (None, None) => match self.rollout(game, at, keys) {
+                Some(r) => r,
+                None => return false,
+            },
         };
         // Back up.
         let mut solved = settings.solve;
@@ -313,6 +331,7 @@ impl<G: Game> Tree<G> {
             }
             at = node.parent;
         }
+        true
     }
 
     /// Proves node `at` from its children where they tell its result: a child the player to
@@ -350,17 +369,21 @@ impl<G: Game> Tree<G> {
     }
 
     /// South's reward of a random game from node `at` to its end (a cut or a point the rules
-    /// leave open: a draw).
-    fn rollout(&self, game: &G, at: usize, keys: [u32; 2]) -> f64 {
+    /// leave open: a draw); `None` when the clock or the stop flag cut it short (a Bao rollout
+    /// can take milliseconds).
+    fn rollout(&self, game: &G, at: usize, keys: [u32; 2]) -> Option<f64> {
         let mut s = self.nodes[at].state.clone();
         for ply in 0..ROLLOUT_PLIES {
+            if ply > 0 && ply.is_multiple_of(ROLLOUT_CLOCK_EVERY) && self.out_of_time() {
+                return None;
+            }
             match game.play_random(&mut s, Draw::new(keys, ply)) {
                 None => break,
-                Some(Err(_)) => return 0.0,
+                Some(Err(_)) => return Some(0.0),
                 Some(Ok(_)) => {}
             }
         }
-        game.ending(&s).map_or(0.0, |e| reward(e.verdict))
+        Some(game.ending(&s).map_or(0.0, |e| reward(e.verdict)))
     }
 }
 
