@@ -2074,3 +2074,17 @@ fn hostile_arguments_are_named_as_given() {
         stderr(&o)
     );
 }
+
+/// A transcript read from standard input is named so in its errors, as every other input is.
+#[test]
+fn replays_name_standard_input() {
+    for (game, text) in [("oware", "1. C f 3. A a\n"), ("bao", "x\n")] {
+        let o = run(&[game, "replay", "-"], Some(text));
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with("mancala-lab: standard input: line 1, column "),
+            "{game}: {}",
+            stderr(&o)
+        );
+    }
+}

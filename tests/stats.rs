@@ -904,6 +904,13 @@ fn a_resume_by_another_build_is_noted() {
         err.contains("started by the build of commit 0123abc"),
         "{err}"
     );
+    // A commit with control characters is shown escaped.
+    let mut m = manifest(&out);
+    m["commit"] = serde_json::json!("zzz\u{1b}[2J");
+    set_manifest(&out, &m);
+    let o = stats(&["--resume"], &out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("build of commit zzz\\u{1b}[2J;"), "{err}");
 }
 
 /// Merge reads no pipe (it would wait for a writer), takes a folder once, says when the shards

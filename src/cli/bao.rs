@@ -229,7 +229,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
         BaoCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
-            let file = shown_path(&file);
+            let file = super::input_name(&file);
             let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut pos = Position::start();
             for ply in &transcript.plies {

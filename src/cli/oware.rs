@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use mancala_lab::oware::notation::transcript_moves;
 use mancala_lab::oware::rules::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
-use mancala_lab::text::{quoted, shown_path};
+use mancala_lab::text::quoted;
 
 use super::read_input;
 
@@ -204,7 +204,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
         OwareCommand::Replay { file, rules } => {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
-            let file = shown_path(&file);
+            let file = super::input_name(&file);
             let mut g = rules.new_game();
             // Read as played: the first fault, in the text or in play, ends the replay.
             for (i, w) in transcript_moves(&text).enumerate() {

@@ -22,7 +22,7 @@ use mancala_lab::study::{
     GAMES, MANIFEST,
 };
 
-use mancala_lab::text::{quoted, shown_path};
+use mancala_lab::text::{escaped, quoted, shown_path};
 
 use super::{interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
 
@@ -535,7 +535,7 @@ fn open_study(
                 "note: {} was started by the build of commit {}; this build ({}) plays the rest, \
                  and the manifest now names it",
                 shown_path(&args.out),
-                quoted(&old.commit),
+                escaped(&old.commit),
                 manifest.commit
             );
         }
