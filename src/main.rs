@@ -58,6 +58,9 @@ enum Command {
     Inconsistencies(cli::inconsistencies::InconsistencyArgs),
     /// Batch playout statistics as CSV (games, clause counts, summary with 95% intervals).
     Stats(cli::stats::StatsArgs),
+    /// A round robin between policies, both sides swapped: games and Elo ratings as CSV.
+    #[command(name = "match")]
+    Match(cli::matches::MatchArgs),
     /// Plot the distribution of a games.csv column for one or more runs, as SVG.
     Plot(cli::plot::PlotArgs),
     /// Audit other engines' game records: replay them, name the clause where each deviates.
@@ -77,6 +80,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Inconsistencies(args)) => cli::inconsistencies::run(args),
         Some(Command::Stats(args)) => cli::stats::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Plot(args)) => cli::plot::run(args),
         Some(Command::Audit(args)) => cli::audit::run(args),
         Some(Command::Bot(args)) => cli::bot::run(args),
@@ -89,6 +93,7 @@ fn check(cli: &Cli) -> Result<(), String> {
     match &cli.command {
         Some(Command::Diff(args)) => cli::diff::check(args),
         Some(Command::Stats(args)) => cli::stats::check(args),
+        Some(Command::Match(args)) => cli::matches::check(args),
         Some(Command::Bench(args)) => cli::bench::check(args),
         Some(Command::Perft(args)) => cli::perft::check(args),
         Some(Command::Plot(args)) => cli::plot::check(args).map(drop),

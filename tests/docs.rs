@@ -283,7 +283,15 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
     let mut lines: Vec<Vec<String>> = vec![Vec::new()];
     for (i, word) in words.iter().enumerate() {
         let option = if i > 0 { words[i - 1].as_str() } else { "" };
-        let choices: Vec<String> = if placeholder(word) && option == "--game" {
+        // `--players P Q`: the k-th placeholder after --players, a policy of its own.
+        let player = (0..i)
+            .rev()
+            .find(|&j| !placeholder(&words[j]))
+            .filter(|&j| words[j] == "--players")
+            .map(|j| i - j - 1);
+        let choices: Vec<String> = if let Some(k) = player.filter(|_| placeholder(word)) {
+            vec![["random", "greedy", "search"][k % 3].into()]
+        } else if placeholder(word) && option == "--game" {
             vec!["bao".into(), "oware".into()]
         } else if placeholder(word) && ["--policy", "--south", "--north"].contains(&option) {
             vec!["random".into()]

@@ -13,7 +13,7 @@ use mancala_lab::playout::{play_game, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
 use std::sync::atomic::AtomicBool;
 
-use super::stats::{run_job, RunArgs};
+use super::stats::{run_job, Report, RunArgs};
 use mancala_lab::bao::Rules as BaoRules;
 use mancala_lab::oware::batch::Batch;
 use mancala_lab::oware::fast::FastRules as OwareFast;
@@ -363,7 +363,7 @@ fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate:
     }
     let args = RunArgs::random_job(game, Some(variant), games, seed, out.clone());
     let start = Instant::now();
-    let done = run_job(&args, &INTERRUPTED, true);
+    let done = run_job(&args, &INTERRUPTED, Report::Quiet);
     let secs = start.elapsed().as_secs_f64();
     remove_scratch();
     match done {

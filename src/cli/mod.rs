@@ -8,6 +8,7 @@ pub mod coverage;
 pub mod diagram;
 pub mod diff;
 pub mod inconsistencies;
+pub mod matches;
 pub mod oware;
 pub mod parse_only;
 pub mod perft;

@@ -57,49 +57,49 @@ enum StatsCommand {
 pub struct RunArgs {
     /// The game [default: bao].
     #[arg(long, value_enum)]
-    game: Option<GameKind>,
+    pub(super) game: Option<GameKind>,
     /// The rule reading, a preset of the game [default: default for bao, sheet for oware].
     #[arg(long)]
-    variant: Option<String>,
+    pub(super) variant: Option<String>,
     /// The engine [default: optimized; reference for readings the optimized engines do not
     /// play (strict)]. Both write the same games.csv.
     #[arg(long, value_enum)]
-    engine: Option<EngineKind>,
+    pub(super) engine: Option<EngineKind>,
     /// Number of games in the job [default: 1000].
     #[arg(long)]
-    games: Option<u64>,
+    pub(super) games: Option<u64>,
     /// Master seed: game i's moves are a function of (seed, i, ply) [default: 1].
     #[arg(long)]
-    seed: Option<u64>,
+    pub(super) seed: Option<u64>,
     /// Move policy of both sides: random, greedy, search, alphabeta[:depth=D|ms=T] or
     /// mcts[:sims=N|ms=T][,c=C][,solve=false] (docs/statistics.md), or South's and North's as
     /// S/N [default: random].
     #[arg(long)]
-    policy: Option<Players>,
+    pub(super) policy: Option<Players>,
     /// South's policy (instead of the one --policy gives).
     #[arg(long)]
-    south: Option<Policy>,
+    pub(super) south: Option<Policy>,
     /// North's policy (instead of the one --policy gives).
     #[arg(long)]
-    north: Option<Policy>,
+    pub(super) north: Option<Policy>,
     /// Stop a game after this many plies [default: 2000].
     #[arg(long)]
-    max_plies: Option<u32>,
+    pub(super) max_plies: Option<u32>,
     /// Run the K-th of N disjoint slices of the games, e.g. 2/8.
     #[arg(long)]
-    shard: Option<String>,
+    pub(super) shard: Option<String>,
     /// Output folder.
     #[arg(long, default_value = "out/stats")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Worker threads, 1 to 64 (default: all cores). The output does not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
-    threads: Option<u16>,
+    pub(super) threads: Option<u16>,
     /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long, conflicts_with = "force")]
-    resume: bool,
+    pub(super) resume: bool,
     /// Replace a run already in --out.
     #[arg(long)]
-    force: bool,
+    pub(super) force: bool,
 }
 
 impl RunArgs {
@@ -340,13 +340,25 @@ fn print_summary(label: &str, summary: &Summary) {
     }
 }
 
+/// What a stats job says on standard error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    /// Everything: a progress bar, notes, its time, and how to resume it when interrupted.
+    Study,
+    /// As [`Report::Study`], but the caller says how to continue an interrupted job (a match).
+    Part,
+    /// Nothing: the caller (bench) reports.
+    Quiet,
+}
+
 /// Runs (or resumes) a stats job; `interrupt` is set by Ctrl-C. Returns the exit code and, for
 /// a finished job, its summary.
 pub fn run_job(
     args: &RunArgs,
     interrupt: &'static AtomicBool,
-    quiet: bool,
+    report: Report,
 ) -> Result<(ExitCode, Option<Summary>), String> {
+    let quiet = report == Report::Quiet;
     let games_path = args.out.join(GAMES);
     // The whole job is checked before the folder is touched: a bad option never costs a study.
     let checked = check_job(args)?;
@@ -399,8 +411,8 @@ pub fn run_job(
         );
     }
     if manifest.games_done < total {
-        if quiet {
-            // The caller (bench) owns the folder and says what became of it.
+        if report != Report::Study {
+            // The caller owns the folder and says what became of it.
             return Ok((ExitCode::from(130), None));
         }
         eprintln!(
@@ -873,7 +885,7 @@ pub fn default_study() -> Result<ExitCode, String> {
                 }
             }
         }
-        let (code, summary) = run_job(&args, interrupt, false)?;
+        let (code, summary) = run_job(&args, interrupt, Report::Study)?;
         let Some(summary) = summary else {
             return Ok(code);
         };
@@ -925,7 +937,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c_with(move || {
         format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
     });
-    let (code, summary) = run_job(&args.run, interrupt, false)?;
+    let (code, summary) = run_job(&args.run, interrupt, Report::Study)?;
     if let Some(summary) = summary {
         let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
         print_summary(

@@ -1,0 +1,229 @@
+//! `mancala-lab match`: a round robin of policies, its files, ratings, refusals and resume.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-lab-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run(args: &[&str], out: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str], out: &Path) -> Output {
+    let o = run(args, out);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn refused(args: &[&str], out: &Path) -> String {
+    let o = run(args, out);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+const FILES: [&str; 2] = ["games.csv", "ratings.csv"];
+
+fn same(a: &Path, b: &Path) {
+    for f in FILES {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+}
+
+/// The fields of the ratings.csv row of `player` (numbered from 1).
+fn rating(dir: &Path, player: usize) -> Vec<String> {
+    read(&dir.join("ratings.csv"))
+        .lines()
+        .nth(player)
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect()
+}
+
+/// Every pair meets on both sides, on the same draws: the games and ratings do not depend on
+/// the thread count, each pairing plays its games both ways, and the scores add up.
+#[test]
+fn a_round_robin_is_the_same_for_any_thread_count() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "search",
+        "alphabeta:depth=1",
+        "--games",
+        "25",
+        "--seed",
+        "5",
+    ];
+    ok(&[&job[..], &["--threads", "1"]].concat(), &a);
+    ok(&[&job[..], &["--threads", "2"]].concat(), &b);
+    same(&a, &b);
+    let games = read(&a.join("games.csv"));
+    assert_eq!(
+        games.lines().next(),
+        Some("south,north,game,plies,winner,end_clause")
+    );
+    // 4 players: 6 pairs, each both ways, 25 games a way.
+    assert_eq!(games.lines().count(), 1 + 6 * 2 * 25);
+    for (s, n) in [
+        ("random", "greedy"),
+        ("greedy", "random"),
+        ("search", "alphabeta:depth=1"),
+    ] {
+        let rows = games
+            .lines()
+            .filter(|l| l.starts_with(&format!("{s},{n},")))
+            .count();
+        assert_eq!(rows, 25, "{s} against {n}");
+    }
+    // Each player plays 3 opponents twice 25 times; every game gives out one point.
+    let mut points = 0.0;
+    for p in 1..=4 {
+        let r = rating(&a, p);
+        assert_eq!(r[2], "150", "{r:?}");
+        points += r[6].parse::<f64>().unwrap() * 150.0;
+    }
+    assert!((points - 300.0).abs() < 0.01, "{points}");
+    // The first player is the origin of the scale.
+    assert_eq!(&rating(&a, 1)[7..], ["0.0", "0.0", "0.0"]);
+}
+
+/// A two-ply searcher beats a random player at Oware nearly always (the game's expectation, not
+/// this code's): rated well above it, its interval clear of 0.
+#[test]
+fn a_searcher_is_rated_above_a_random_player() {
+    let dir = tmp("strength");
+    ok(
+        &[
+            "--game",
+            "oware",
+            "--players",
+            "random",
+            "alphabeta:depth=2",
+            "--games",
+            "20",
+        ],
+        &dir,
+    );
+    let r = rating(&dir, 2);
+    let (elo, low) = (r[7].parse::<f64>().unwrap(), r[8].parse::<f64>().unwrap());
+    assert!(elo > 300.0 && low > 0.0, "{r:?}");
+    assert!(r[6].parse::<f64>().unwrap() > 0.9, "{r:?}");
+}
+
+/// A folder holding a match is never replaced silently; --resume finishes it (here, a finished
+/// one: the same files again), --force replaces it. Bad player lists are refused.
+#[test]
+fn a_match_folder_is_kept_unless_forced_and_players_are_checked() {
+    let dir = tmp("keep");
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "5",
+    ];
+    ok(&job, &dir);
+    let before = read(&dir.join("games.csv"));
+    let err = refused(&job, &dir);
+    assert!(err.contains("holds a match"), "{err}");
+    ok(&["--resume"], &dir);
+    assert_eq!(read(&dir.join("games.csv")), before);
+    let err = refused(&["--resume", "--games", "9"], &dir);
+    assert!(err.contains("cannot be used with"), "{err}");
+    ok(&[&job[..], &["--force", "--seed", "2"]].concat(), &dir);
+    assert_ne!(read(&dir.join("games.csv")), before);
+    for (players, message) in [
+        (
+            &["mcts", "mcts:sims=1000"][..],
+            "mcts:sims=1000 is named twice",
+        ),
+        (&["random", "nonsense"][..], "unknown policy 'nonsense'"),
+    ] {
+        let args = [&["--players"][..], players].concat();
+        let err = refused(&args, &tmp("bad"));
+        assert!(err.contains(message), "{err}");
+    }
+    let err = refused(
+        &["--players", "random", "greedy", "--games", "0"],
+        &tmp("bad"),
+    );
+    assert!(err.contains("--games 0"), "{err}");
+    let err = refused(&["--resume"], &tmp("nothing"));
+    assert!(err.contains("match.json"), "{err}");
+}
+
+/// Ctrl-C in the middle of a match keeps the pairings played; --resume finishes it to the files
+/// of a match never interrupted.
+#[test]
+fn an_interrupted_match_resumes_to_the_same_files() {
+    let (full, cut) = (tmp("full"), tmp("cut"));
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "mcts:sims=1500",
+        "alphabeta:depth=3",
+        "--games",
+        "4",
+    ];
+    ok(&job, &full);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .arg("match")
+        .args(job)
+        .arg("--out")
+        .arg(&cut)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first pairing has rows on disk.
+    let first = cut.join("pairs/1-2/games.csv");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none()
+        && std::fs::read_to_string(&first).map_or(0, |t| t.lines().count()) < 2
+        && start.elapsed().as_secs() < 60
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the match ended before it could be interrupted"
+    );
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("mancala-lab match --resume --out"), "{err}");
+    assert!(!cut.join("ratings.csv").exists());
+    ok(&["--resume"], &cut);
+    same(&full, &cut);
+}
