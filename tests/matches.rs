@@ -227,3 +227,57 @@ fn an_interrupted_match_resumes_to_the_same_files() {
     ok(&["--resume"], &cut);
     same(&full, &cut);
 }
+
+/// A pairing folder of another job put in a match's place is refused, not counted; so is a
+/// match.json edited into what no options give.
+#[test]
+fn foreign_pairings_and_edited_match_files_are_refused() {
+    let (a, b) = (tmp("own"), tmp("foreign"));
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+    ];
+    ok(&job, &a);
+    ok(&[&job[..], &["--seed", "9", "--force"]].concat(), &b);
+    // Swap in the other seed's pairing 1-2.
+    let pair = a.join("pairs/1-2");
+    std::fs::remove_dir_all(&pair).unwrap();
+    std::fs::rename(b.join("pairs/1-2"), &pair).unwrap();
+    let err = refused(&["--resume"], &a);
+    assert!(
+        err.contains("not this match's pairing (seed '9' where the match has '1')"),
+        "{err}"
+    );
+    // A pairing removed is played again on --resume.
+    std::fs::remove_dir_all(&pair).unwrap();
+    ok(&["--resume"], &a);
+    let fresh = tmp("fresh");
+    ok(&job, &fresh);
+    same(&a, &fresh);
+    // match.json edited: a player in another spelling, a single player.
+    let path = a.join("match.json");
+    let text = read(&path);
+    for (from, to, message) in [
+        (
+            "\"greedy\"",
+            "\"mcts:c=2\"",
+            "player 'mcts:c=2' is written 'mcts:sims=1000'",
+        ),
+        (
+            "\"random\",\n    \"greedy\"",
+            "\"random\"",
+            "name two policies or more",
+        ),
+        ("\"games\": 4", "\"games\": 0", "--games 0"),
+    ] {
+        assert!(text.contains(from), "{text}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+        let err = refused(&["--resume"], &a);
+        assert!(err.contains(message), "{message}: {err}");
+    }
+}

@@ -117,6 +117,40 @@ fn match_of(args: &MatchArgs) -> Result<Match, String> {
     Ok(m)
 }
 
+/// A match read from match.json, checked as the options are: a file edited into something the
+/// options could not give is refused.
+fn recorded(m: Match) -> Result<Match, String> {
+    let game: GameKind = m.game.parse().map_err(|e| format!("{e}"))?;
+    let mut players = Vec::new();
+    for p in &m.players {
+        let policy: Policy = p.parse().map_err(|e| format!("{e}"))?;
+        if policy.to_string() != *p {
+            return Err(format!(
+                "player {} is written {} by a match",
+                mancala_lab::text::quoted(p),
+                mancala_lab::text::quoted(&policy.to_string())
+            ));
+        }
+        players.push(policy);
+    }
+    let again = match_of(&MatchArgs {
+        game: Some(game),
+        variant: Some(m.variant.clone()),
+        players,
+        games: Some(m.games),
+        seed: Some(m.seed),
+        max_plies: Some(m.max_plies),
+        out: PathBuf::new(),
+        threads: None,
+        resume: false,
+        force: false,
+    })?;
+    Ok(Match {
+        version: m.version,
+        ..again
+    })
+}
+
 /// What `match` refuses before it plays (also for `--parse-only`).
 pub fn check(args: &MatchArgs) -> Result<(), String> {
     if args.resume {
@@ -156,8 +190,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         let path = out.join(MATCH);
         let text = fs::read_to_string(&path)
             .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?;
-        serde_json::from_str::<Match>(&text)
-            .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?
+        let m = serde_json::from_str::<Match>(&text)
+            .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?;
+        recorded(m).map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?
     } else {
         match_of(&args)?
     };
@@ -206,10 +241,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         let dir = pair_dir(&out, (a, b));
         let resume = dir.join(mancala_lab::study::MANIFEST).exists();
         if resume {
-            if let Ok(done) = read_manifest(&dir) {
-                if done.games_done == done.end_game - done.first_game {
-                    continue;
-                }
+            let done = pair_manifest(&dir, &m, (players[a], players[b]))?;
+            if done.games_done == done.end_game - done.first_game {
+                continue;
             }
         }
         eprintln!(
@@ -246,7 +280,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             return Ok(code);
         }
     }
-    let (games_csv, table) = results(&out, &players)?;
+    let (games_csv, table) = results(&out, &m, &players)?;
     write_atomic(&out.join("games.csv"), &games_csv).map_err(|e| e.to_string())?;
     write_atomic(&out.join("ratings.csv"), &table.csv).map_err(|e| e.to_string())?;
     println!(
@@ -262,6 +296,43 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The manifest of the pairing in `dir`, checked to be the job the match gives it (another
+/// job's folder put in its place is refused, never counted).
+fn pair_manifest(
+    dir: &Path,
+    m: &Match,
+    (south, north): (Policy, Policy),
+) -> Result<mancala_lab::study::Manifest, String> {
+    let manifest = read_manifest(dir).map_err(|e| e.to_string())?;
+    let j = &manifest.job;
+    let policy = Players { south, north }.to_string();
+    let differs = [
+        ("game", j.game.clone(), m.game.clone()),
+        ("variant", j.variant.clone(), m.variant.clone()),
+        ("policy", j.policy.clone(), policy),
+        ("seed", j.seed.to_string(), m.seed.to_string()),
+        ("games", j.games.to_string(), m.games.to_string()),
+        (
+            "max_plies",
+            j.max_plies.to_string(),
+            m.max_plies.to_string(),
+        ),
+        ("shard", j.shard.clone().unwrap_or_default(), String::new()),
+    ]
+    .into_iter()
+    .find(|(_, found, want)| found != want);
+    match differs {
+        None => Ok(manifest),
+        Some((field, found, want)) => Err(format!(
+            "{}: not this match's pairing ({field} {} where the match has {}); remove the \
+             folder to play it again",
+            shown_path(dir.join(mancala_lab::study::MANIFEST)),
+            mancala_lab::text::quoted(&found),
+            mancala_lab::text::quoted(&want)
+        )),
+    }
+}
+
 /// The ratings as CSV and as a table to print.
 struct Table {
     csv: String,
@@ -269,14 +340,20 @@ struct Table {
 }
 
 /// The match's games.csv (every pairing's rows, checked against its manifest) and its ratings.
-fn results(out: &Path, players: &[Policy]) -> Result<(String, Table), String> {
+fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<(String, Table), String> {
     let k = players.len();
     let mut games_csv = String::from("south,north,game,plies,winner,end_clause\n");
     let (mut points, mut games) = (vec![vec![0.0; k]; k], vec![vec![0.0; k]; k]);
     let mut tally = vec![[0u64; 3]; k]; // wins, draws (and games without a winner), losses
     for (a, b) in pairings(k) {
         let dir = pair_dir(out, (a, b));
-        let manifest = read_manifest(&dir).map_err(|e| e.to_string())?;
+        let manifest = pair_manifest(&dir, m, (players[a], players[b]))?;
+        if manifest.games_done != manifest.end_game - manifest.first_game {
+            return Err(format!(
+                "{}: unfinished; finish the match with --resume",
+                shown_path(&dir)
+            ));
+        }
         let mut bad = None;
         verify_rows(&dir, &manifest, |row| {
             let line = String::from_utf8_lossy(row);
