@@ -29,6 +29,11 @@ fn main() {
     if watched == 0 {
         // Not a git checkout (a source archive, a copy): the commit cannot change.
         println!("cargo:rerun-if-changed=build.rs");
+    } else {
+        // An edit not yet staged changes neither HEAD nor the index, but makes the tree dirty.
+        for tree in ["src", "Cargo.toml", "build.rs"] {
+            println!("cargo:rerun-if-changed={tree}");
+        }
     }
 }
 

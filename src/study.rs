@@ -601,8 +601,9 @@ fn read_row<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<bo
     Ok(buf.len() <= MAX_ROW)
 }
 
-/// The text of a manifest file: a regular file of at most [`MAX_MANIFEST`] bytes.
-fn manifest_text(path: &Path) -> Result<String, StudyError> {
+/// The text of a manifest file (or match.json): a regular file of at most [`MAX_MANIFEST`]
+/// bytes, read without waiting on a pipe or reading a device without end.
+pub fn manifest_text(path: &Path) -> Result<String, StudyError> {
     // Looked at before it is opened: opening a pipe would wait for a writer.
     let meta = fs::metadata(path).map_err(io(path))?;
     if !meta.is_file() || meta.len() > MAX_MANIFEST {

@@ -281,3 +281,85 @@ fn foreign_pairings_and_edited_match_files_are_refused() {
         assert!(err.contains(message), "{message}: {err}");
     }
 }
+
+/// A match and a stats study never share a folder; match.json is read only as a small regular
+/// file; ratings.csv and games.csv replace a link in their place rather than write through it;
+/// no rating reads -0.0; a ply limit of 0 is refused.
+#[test]
+fn a_match_keeps_to_its_folder_and_files() {
+    let study = tmp("study");
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["stats", "--game", "oware", "--games", "3", "--out"])
+        .arg(&study)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = refused(&["--players", "random", "greedy", "--force"], &study);
+    assert!(
+        err.contains("holds a stats study (manifest.json), not a match"),
+        "{err}"
+    );
+    assert!(study.join("games.csv").exists());
+    let dir = tmp("files");
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "3",
+    ];
+    ok(&job, &dir);
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args([
+            "stats", "--game", "oware", "--games", "3", "--force", "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds a match (match.json)"));
+    // A link in place of ratings.csv is replaced; the file it pointed to stays as it was.
+    let elsewhere = tmp("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let target = elsewhere.join("keep.txt");
+    std::fs::write(&target, "keep").unwrap();
+    std::fs::remove_file(dir.join("ratings.csv")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("ratings.csv")).unwrap();
+    ok(&["--resume"], &dir);
+    assert_eq!(read(&target), "keep");
+    assert!(read(&dir.join("ratings.csv")).starts_with("player,policy,"));
+    // match.json a pipe or a device: refused, never waited on or read without end.
+    let json = dir.join("match.json");
+    std::fs::remove_file(&json).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &json).unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(err.contains("not a regular file"), "{err}");
+    let err = refused(&[&job[..], &["--max-plies", "0"]].concat(), &tmp("noplies"));
+    assert!(err.contains("--max-plies 0"), "{err}");
+    // One game a pairing: no rating written -0.0 (a case found by a hostile search).
+    let neg = tmp("neg");
+    let o = ok(
+        &[
+            "--game",
+            "oware",
+            "--players",
+            "random",
+            "mcts:sims=1",
+            "mcts:sims=2",
+            "greedy",
+            "--games",
+            "1",
+            "--seed",
+            "815",
+        ],
+        &neg,
+    );
+    assert!(!read(&neg.join("ratings.csv")).contains("-0.0"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("1 game a pairing each way") && !out.contains("-0.0"),
+        "{out}"
+    );
+}

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -92,6 +93,9 @@ fn match_of(args: &MatchArgs) -> Result<Match, String> {
         .variant
         .clone()
         .unwrap_or_else(|| game.default_variant().to_string());
+    if args.max_plies == Some(0) {
+        return Err("--max-plies 0: no game would have a move".into());
+    }
     if args.games == Some(0) {
         return Err("--games 0: a pairing plays at least one game each way".into());
     }
@@ -188,8 +192,8 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     }
     let m = if args.resume {
         let path = out.join(MATCH);
-        let text = fs::read_to_string(&path)
-            .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?;
+        let text =
+            mancala_lab::study::manifest_text(&path).map_err(|e| format!("--resume: {e}"))?;
         let m = serde_json::from_str::<Match>(&text)
             .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?;
         recorded(m).map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?
@@ -202,9 +206,31 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         .map(|p| p.parse::<Policy>())
         .collect::<Result<_, _>>()
         .map_err(|e| format!("{}: {e}", shown_path(out.join(MATCH))))?;
+    if out
+        .join(mancala_lab::study::MANIFEST)
+        .symlink_metadata()
+        .is_ok()
+    {
+        return Err(format!(
+            "--out {} holds a stats study (manifest.json), not a match; a match needs a folder \
+             of its own",
+            shown_path(&out)
+        ));
+    }
     make_dir(&out).map_err(|e| e.to_string())?;
     // Held to the end: one match at a time in a folder (each pairing's job locks its own).
     let _lock = DirLock::take(&out).map_err(|e| e.to_string())?;
+    // From here on a signal only sets the flag: a match being replaced is never left half
+    // removed, and a pairing under way stops as `stats` stops.
+    let hint_out = shell_word(&out);
+    let interrupt = super::interrupt_on_ctrl_c_with(move || {
+        format!("interrupted; continue with: mancala-lab match --resume --out {hint_out}")
+    });
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    let resume_hint = format!(
+        "continue with: mancala-lab match --resume --out {}",
+        shell_word(&out)
+    );
     if !args.resume {
         let present: Vec<PathBuf> = match_files(&out)
             .into_iter()
@@ -232,10 +258,6 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         let text = serde_json::to_string_pretty(&m).map_err(|e| e.to_string())? + "\n";
         write_atomic(&out.join(MATCH), &text).map_err(|e| e.to_string())?;
     }
-    let hint_out = shell_word(&out);
-    let interrupt = super::interrupt_on_ctrl_c_with(move || {
-        format!("interrupted; continue with: mancala-lab match --resume --out {hint_out}")
-    });
     let all = pairings(players.len());
     for (k, &(a, b)) in all.iter().enumerate() {
         let dir = pair_dir(&out, (a, b));
@@ -280,15 +302,22 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             return Ok(code);
         }
     }
-    let (games_csv, table) = results(&out, &m, &players)?;
-    write_atomic(&out.join("games.csv"), &games_csv).map_err(|e| e.to_string())?;
-    write_atomic(&out.join("ratings.csv"), &table.csv).map_err(|e| e.to_string())?;
+    if stopped() {
+        eprintln!("interrupted before the results were written; {resume_hint}");
+        return Ok(ExitCode::from(130));
+    }
+    let table = results(&out, &m, &players)?;
+    if stopped() {
+        eprintln!("interrupted; games.csv and ratings.csv are whole; {resume_hint}");
+        return Ok(ExitCode::from(130));
+    }
     println!(
-        "{} match, {} reading: {} players, {} games a pairing each way, seed {}; written to {}",
+        "{} match, {} reading: {} players, {} game{} a pairing each way, seed {}; written to {}",
         m.game,
         m.variant,
         players.len(),
         m.games,
+        if m.games == 1 { "" } else { "s" },
         m.seed,
         shown_path(&out)
     );
@@ -333,18 +362,51 @@ fn pair_manifest(
     }
 }
 
-/// The ratings as CSV and as a table to print.
+/// The ratings as a table to print.
 struct Table {
-    csv: String,
     text: String,
 }
 
-/// The match's games.csv (every pairing's rows, checked against its manifest) and its ratings.
-fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<(String, Table), String> {
+/// A file `name` in `dir` made by `write` in a new file there, then renamed over `name`: a
+/// reader sees the old file or the new one, never a part, and a link in its place is replaced,
+/// not followed. `write` says what failed in its own words.
+fn replace_file(
+    dir: &Path,
+    name: &str,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+) -> Result<(), String> {
+    let path = dir.join(name);
+    let fail = |e: std::io::Error| format!("{}: {e}", shown_path(&path));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        write(&mut w)?;
+        w.flush().map_err(fail)?;
+    }
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(&path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// Points of a game to South and North by its `winner` field: a game without a winner (a
+/// draw, a cut, a point the reading leaves open) is half a point each.
+fn points_of(winner: &str) -> (f64, f64) {
+    match winner {
+        "South" => (1.0, 0.0),
+        "North" => (0.0, 1.0),
+        _ => (DRAW, DRAW),
+    }
+}
+
+/// Writes the match's games.csv (every pairing's rows, checked against its manifest, streamed)
+/// and ratings.csv; the ratings as a table to print.
+fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
     let k = players.len();
-    let mut games_csv = String::from("south,north,game,plies,winner,end_clause\n");
-    let (mut points, mut games) = (vec![vec![0.0; k]; k], vec![vec![0.0; k]; k]);
-    let mut tally = vec![[0u64; 3]; k]; // wins, draws (and games without a winner), losses
+    // Every pairing's manifest first: a foreign or unfinished one is refused before any file.
+    let mut pairs = Vec::new();
     for (a, b) in pairings(k) {
         let dir = pair_dir(out, (a, b));
         let manifest = pair_manifest(&dir, m, (players[a], players[b]))?;
@@ -354,47 +416,49 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<(String, Table),
                 shown_path(&dir)
             ));
         }
-        let mut bad = None;
-        verify_rows(&dir, &manifest, |row| {
-            let line = String::from_utf8_lossy(row);
-            let f = csv_fields(line.trim_end());
-            let (Some(game), Some(plies), Some(winner), Some(clause)) =
-                (f.first(), f.get(3), f.get(4), f.get(5))
-            else {
-                bad = Some(format!("{}: a row without its fields", shown_path(&dir)));
-                return Ok(());
-            };
-            let _ = writeln!(
-                games_csv,
-                "{},{},{game},{plies},{winner},{clause}",
-                csv_field(&players[a].to_string()),
-                csv_field(&players[b].to_string()),
-            );
-            let (sa, sb) = match winner.as_ref() {
-                "South" => (1.0, 0.0),
-                "North" => (0.0, 1.0),
-                _ => (DRAW, DRAW),
-            };
-            points[a][b] += sa;
-            points[b][a] += sb;
-            games[a][b] += 1.0;
-            games[b][a] += 1.0;
-            for (p, s) in [(a, sa), (b, sb)] {
-                tally[p][if s == 1.0 {
-                    0
-                } else if s == 0.0 {
-                    2
-                } else {
-                    1
-                }] += 1;
-            }
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
-        if let Some(e) = bad {
-            return Err(e);
-        }
+        pairs.push(((a, b), dir, manifest));
     }
+    let (mut points, mut games) = (vec![vec![0.0; k]; k], vec![vec![0.0; k]; k]);
+    let mut tally = vec![[0u64; 3]; k]; // wins, draws (and games without a winner), losses
+    let games_path = out.join("games.csv");
+    replace_file(out, "games.csv", |w| {
+        let failed = |e: std::io::Error| mancala_lab::study::StudyError::Io {
+            path: games_path.clone(),
+            source: e,
+        };
+        w.write_all(b"south,north,game,plies,winner,end_clause\n")
+            .map_err(|e| failed(e).to_string())?;
+        for ((a, b), dir, manifest) in &pairs {
+            let (a, b) = (*a, *b);
+            let (south, north) = (
+                csv_field(&players[a].to_string()).into_owned(),
+                csv_field(&players[b].to_string()).into_owned(),
+            );
+            verify_rows(dir, manifest, |row| {
+                let line = String::from_utf8_lossy(row);
+                let f = csv_fields(line.trim_end());
+                // verify_rows has checked each row's fields against its game.
+                let field = |i: usize| f.get(i).map_or("", |x| x.as_ref());
+                let (game, plies, winner, clause) = (field(0), field(3), field(4), field(5));
+                writeln!(w, "{south},{north},{game},{plies},{winner},{clause}").map_err(failed)?;
+                let (sa, sb) = points_of(winner);
+                points[a][b] += sa;
+                points[b][a] += sb;
+                games[a][b] += 1.0;
+                games[b][a] += 1.0;
+                for (p, s) in [(a, sa), (b, sb)] {
+                    tally[p][match s {
+                        1.0 => 0,
+                        0.0 => 2,
+                        _ => 1,
+                    }] += 1;
+                }
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })?;
     let ratings = bradley_terry(&points, &games).map_err(|e| e.to_string())?;
     let mut csv =
         String::from("player,policy,games,wins,draws,losses,score,elo,elo_low,elo_high\n");
@@ -410,25 +474,26 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<(String, Table),
         } else {
             (w as f64 + DRAW * d as f64) / n as f64
         };
+        // Rounded as printed, without a sign on zero.
+        let shown = |x: f64| format!("{:.1}", (x * 10.0).round() / 10.0 + 0.0);
+        let (elo, low, high) = (shown(r.elo), shown(r.low), shown(r.high));
         let policy = players[i].to_string();
         let _ = writeln!(
             csv,
-            "{},{},{n},{w},{d},{l},{score:.4},{:.1},{:.1},{:.1}",
+            "{},{},{n},{w},{d},{l},{score:.4},{elo},{low},{high}",
             i + 1,
-            csv_field(&policy),
-            r.elo,
-            r.low,
-            r.high
+            csv_field(&policy)
         );
         let _ = writeln!(
             text,
-            "  {:>6}  {:<28} {n:>6} {w:>6} {d:>6} {l:>6} {score:>7.4} {:>8.1}  [{:.1}, {:.1}]",
+            "  {:>6}  {:<28} {n:>6} {w:>6} {d:>6} {l:>6} {score:>7.4} {elo:>8}  [{low}, {high}]",
             i + 1,
-            policy,
-            r.elo,
-            r.low,
-            r.high
+            policy
         );
     }
-    Ok((games_csv, Table { csv, text }))
+    replace_file(out, "ratings.csv", |w| {
+        w.write_all(csv.as_bytes())
+            .map_err(|e| format!("{}: {e}", shown_path(out.join("ratings.csv"))))
+    })?;
+    Ok(Table { text })
 }

@@ -446,6 +446,12 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
     if args.out.as_os_str() == "-" {
         return Err("--out -: a study is a folder of files; name one".into());
     }
+    if args.out.join("match.json").symlink_metadata().is_ok() {
+        return Err(format!(
+            "--out {} holds a match (match.json); a study needs a folder of its own",
+            shown_path(&args.out)
+        ));
+    }
     if !args.resume {
         return check_fields(args, job_of(args)?);
     }
