@@ -37,16 +37,20 @@ def mean(rows, key):
 
 def main():
     root = Path(sys.argv[1])
+    policy = sys.argv[2] if len(sys.argv) > 2 else "random"
+    play = "random games" if policy == "random" else f"games of {policy} against itself"
     for game, readings in (("bao", ["default", "literal-en", "engines"]), ("oware", ["sheet", "abapa"])):
         data = {v: load(root / f"{game}-{v}") for v in readings}
         base = readings[0]
         ends = sorted({r["end_clause"] for rows in data.values() for r in rows})
-        print(f"## {game}: {len(data[base])} random games per reading, seed 1\n")
+        print(f"## {game}: {len(data[base])} {play} per reading, seed 1\n")
         print("| measure | " + " | ".join(readings) + " | " + " | ".join(f"{v} − {base} [95% CI]" for v in readings[1:]) + " |")
         print("|---|" + "---|" * (2 * len(readings) - 1))
         measures = [("South win rate", lambda r: r["winner"] == "South")]
-        if game == "oware":
+        if game == "oware" or any(r["winner"] == "draw" for rows in data.values() for r in rows):
             measures.append(("draw rate", lambda r: r["winner"] == "draw"))
+        if any(r["winner"] == "none" for rows in data.values() for r in rows):
+            measures.append(("no winner (cut or open)", lambda r: r["winner"] == "none"))
         measures += [(f"ended by {c}", (lambda c: lambda r: r["end_clause"] == c)(c)) for c in ends]
         for name, pred in measures:
             rates = {v: rate(data[v], pred) for v in readings}

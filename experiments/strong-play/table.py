@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Tabulates the summary.csv of each strong-play run: per game, one row per policy with South's win
+rate, the draw rate, the mean length and the commonest endings, each with its 95% interval."""
+
+import csv
+import sys
+from pathlib import Path
+
+
+def summary(folder):
+    with open(folder / "summary.csv", newline="") as f:
+        return {r["metric"]: r for r in csv.DictReader(f)}
+
+
+def distinct(folder):
+    """Distinct games, as far as games.csv tells them apart (every field but the index): a lower
+    bound. Deterministic policies replay few games; their intervals then overstate the sample."""
+    with open(folder / "games.csv", newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    return len({tuple(r[1:]) for r in rows})
+
+
+def cell(s, metric, digits):
+    r = s.get(metric)
+    if r is None:
+        return "0"
+    v, lo, hi = (float(r[k]) for k in ("value", "ci_low", "ci_high"))
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def main():
+    root, policies = Path(sys.argv[1]), sys.argv[2:]
+    for game in ("bao", "oware"):
+        folder = {p: root / f"{game}-{p.replace(':', '-').replace(',', '-').replace('=', '-')}"
+                  for p in policies}
+        runs = {p: summary(folder[p]) for p in policies}
+        games = runs[policies[0]]["games"]["value"]
+        ends = sorted({m for s in runs.values() for m in s if m.startswith("ended_by_")})
+        print(f"## {game}: {games} games of each policy against itself, seed 1\n")
+        head = ["policy", "distinct games", "South win rate", "draw rate", "mean plies"] + [e[len("ended_by_"):] for e in ends]
+        print("| " + " | ".join(head) + " |")
+        print("|---" * len(head) + "|")
+        for p in policies:
+            s = runs[p]
+            row = [f"`{p}`", str(distinct(folder[p])), cell(s, "south_win_rate", 3), cell(s, "draw_rate", 3),
+                   cell(s, "mean_plies", 1)] + [cell(s, e, 3) for e in ends]
+            print("| " + " | ".join(row) + " |")
+        print()
+
+
+if __name__ == "__main__":
+    main()
