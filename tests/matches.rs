@@ -363,3 +363,26 @@ fn a_match_keeps_to_its_folder_and_files() {
         "{out}"
     );
 }
+
+/// A finished pairing that lost its summary (a failed write) gets it back on --resume.
+#[test]
+fn a_pairing_without_its_summary_is_completed_on_resume() {
+    let dir = tmp("summary");
+    ok(
+        &[
+            "--game",
+            "oware",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "3",
+        ],
+        &dir,
+    );
+    let summary = dir.join("pairs/2-1/summary.csv");
+    let before = read(&summary);
+    std::fs::remove_file(&summary).unwrap();
+    ok(&["--resume"], &dir);
+    assert_eq!(read(&summary), before);
+}

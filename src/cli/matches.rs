@@ -264,7 +264,12 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         let resume = dir.join(mancala_lab::study::MANIFEST).exists();
         if resume {
             let done = pair_manifest(&dir, &m, (players[a], players[b]))?;
-            if done.games_done == done.end_game - done.first_game {
+            // A finished pairing whose result files a failed write lost is resumed: it plays
+            // nothing and writes them.
+            let whole = ["summary.csv", "clauses.csv"]
+                .iter()
+                .all(|f| dir.join(f).is_file());
+            if done.games_done == done.end_game - done.first_game && whole {
                 continue;
             }
         }
@@ -290,7 +295,14 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             resume,
             ..RunArgs::default()
         };
-        let (code, _) = run_job(&job, interrupt, Report::Part)?;
+        let (code, _) = run_job(&job, interrupt, Report::Part).map_err(|e| {
+            format!(
+                "pairing {} of {} ({}): {e}",
+                k + 1,
+                all.len(),
+                shown_path(&dir)
+            )
+        })?;
         if code != ExitCode::SUCCESS {
             eprintln!(
                 "interrupted in pairing {} of {}; the pairings played are kept; continue with: \
