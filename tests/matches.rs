@@ -330,6 +330,12 @@ fn a_match_keeps_to_its_folder_and_files() {
     ok(&["--resume"], &dir);
     assert_eq!(read(&target), "keep");
     assert!(read(&dir.join("ratings.csv")).starts_with("player,policy,"));
+    // The files get the permissions any new file gets, as the stats job's (not a temporary
+    // file's 0600).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |f: &str| std::fs::metadata(dir.join(f)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode("ratings.csv"), mode("pairs/1-2/summary.csv"));
+    assert_eq!(mode("games.csv"), mode("pairs/1-2/games.csv"));
     // match.json a pipe or a device: refused, never waited on or read without end.
     let json = dir.join("match.json");
     std::fs::remove_file(&json).unwrap();

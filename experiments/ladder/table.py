@@ -38,8 +38,35 @@ def ms_per_move(game, policy, moves=30):
     return 1000 * total / max(n, 1)
 
 
+def plot(points, path):
+    """Elo (with its interval) against milliseconds a move, one series per game, as SVG; needs
+    matplotlib (skipped with a note without it)."""
+    try:
+        import matplotlib
+        matplotlib.use("svg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"(no plot: pip install matplotlib to draw {path})", file=sys.stderr)
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for game, rows in points.items():
+        xs = [max(ms, 0.001) for _, ms, _, _, _ in rows]
+        ys = [elo for _, _, elo, _, _ in rows]
+        err = [[elo - lo for _, _, elo, lo, _ in rows], [hi - elo for _, _, elo, _, hi in rows]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=game)
+        for name, x, y in zip([r[0] for r in rows], xs, ys):
+            ax.annotate(name, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds a move (one thread, log scale)")
+    ax.set_ylabel("Elo (random = 0), 95% interval")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None})
+
+
 def main():
     here, out = Path(sys.argv[1]), Path(sys.argv[2])
+    points = {}
     for game in ("oware", "bao"):
         with open(here / f"{game}-ratings.csv", newline="") as f:
             rows = list(csv.DictReader(f))
@@ -47,11 +74,15 @@ def main():
         print(f"## {game}: {games} games per player (each pair both ways), seed 1\n")
         print("| policy | score | Elo [95% interval] | ms a move |")
         print("|---|---|---|---|")
+        points[game] = []
         for r in sorted(rows, key=lambda r: float(r["elo"])):
             ms = ms_per_move(game, r["policy"])
+            points[game].append((r["policy"], ms, float(r["elo"]), float(r["elo_low"]),
+                                 float(r["elo_high"])))
             print(f"| `{r['policy']}` | {float(r['score']):.3f} | {float(r['elo']):.0f} "
                   f"[{float(r['elo_low']):.0f}, {float(r['elo_high']):.0f}] | {ms:.2f} |")
         print()
+    plot(points, here / "strength.svg")
 
 
 if __name__ == "__main__":

@@ -389,10 +389,8 @@ fn replace_file(
 ) -> Result<(), String> {
     let path = dir.join(name);
     let fail = |e: std::io::Error| format!("{}: {e}", shown_path(&path));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .tempfile_in(dir)
-        .map_err(fail)?;
+    // Made with the permissions of any new file (the umask's), as the stats job's files.
+    let mut tmp = mancala_lab::study::temporary_beside(&path).map_err(|e| e.to_string())?;
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
         write(&mut w)?;
