@@ -37,14 +37,14 @@ pub enum HistogramError {
         name: String,
     },
     /// A row could not be read.
-    #[error("{label}: row {row}: {source}")]
+    #[error("{label}: line {line}: {what}")]
     Row {
         /// The input's name.
         label: String,
-        /// The row (the header is row 1).
-        row: u64,
-        /// What the CSV reader found.
-        source: csv::Error,
+        /// The line (the header is line 1).
+        line: u64,
+        /// What is wrong with it.
+        what: String,
     },
     /// A line longer than [`MAX_LINE`] bytes.
     #[error(
@@ -70,14 +70,14 @@ pub enum HistogramError {
     },
     /// A value that is not a `u32`.
     #[error(
-        "{label}: row {row}: {name} {} is not a whole number below 2^32",
+        "{label}: line {line}: {name} {} is not a whole number below 2^32",
         crate::text::quoted(value)
     )]
     NotANumber {
         /// The input's name.
         label: String,
-        /// The row (the header is row 1).
-        row: u64,
+        /// The line (the header is line 1).
+        line: u64,
         /// The column.
         name: String,
         /// The value found.
@@ -152,17 +152,29 @@ pub fn each_value(
             Ok(false) => break,
             Err(source) => {
                 drop(r);
+                // The line the reader names, in words of our own.
+                let line = source.position().map_or(n + 2, |p| p.line());
+                let what = match source.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        len, expected_len, ..
+                    } => {
+                        format!("{len} fields where the header has {expected_len}")
+                    }
+                    csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
+                    _ => source.to_string(),
+                };
                 return Err(guard.error(label).unwrap_or(HistogramError::Row {
                     label: label.into(),
-                    row: n + 2,
-                    source,
+                    line,
+                    what,
                 }));
             }
         }
         let v = rec.get(i).unwrap_or("");
+        let line = rec.position().map_or(n + 2, |p| p.line());
         each(v.parse().map_err(|_| HistogramError::NotANumber {
             label: label.into(),
-            row: n + 2,
+            line,
             name: name.to_string(),
             value: v.to_string(),
         })?);
@@ -370,11 +382,13 @@ mod tests {
         );
         assert_eq!(
             read("game,plies\n1,2\n2,-3\n").to_string(),
-            "a.csv: row 3: plies '-3' is not a whole number below 2^32"
+            "a.csv: line 3: plies '-3' is not a whole number below 2^32"
         );
-        assert!(read("game,plies\n1,2\n2\n")
-            .to_string()
-            .starts_with("a.csv: row 3: "));
+        assert_eq!(
+            read("game,plies\n1,2\n2\n").to_string(),
+            "a.csv: line 3: 1 fields where the header has 2"
+        );
+
         assert_eq!(
             bins(5, Some(0), "plies").unwrap_err().to_string(),
             "--bin 0: a bin is at least 1 wide"

@@ -392,3 +392,53 @@ fn a_pairing_without_its_summary_is_completed_on_resume() {
     ok(&["--resume"], &dir);
     assert_eq!(read(&summary), before);
 }
+
+/// What the eighth hostile sweep found: a resumed match keeps a private file private, drops the
+/// temporary files an interrupted write left, cuts rows a pairing's manifest does not count,
+/// refuses unknown fields in match.json, and takes no stats study's leftovers for a match.
+#[test]
+fn a_resumed_match_repairs_what_it_finds() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tmp("repairs");
+    ok(
+        &[
+            "--game",
+            "oware",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "3",
+        ],
+        &dir,
+    );
+    let ratings = dir.join("ratings.csv");
+    std::fs::set_permissions(&ratings, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let stale = dir.join(".games.csv.abc123.tmp");
+    std::fs::write(&stale, "half a file").unwrap();
+    let pair = dir.join("pairs/1-2/games.csv");
+    let rows = read(&pair);
+    let last = rows.lines().last().unwrap().to_string();
+    std::fs::write(&pair, format!("{rows}{last}\n")).unwrap();
+    ok(&["--resume"], &dir);
+    let mode = std::fs::metadata(&ratings).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(!stale.exists());
+    assert_eq!(read(&pair), rows);
+    let json = dir.join("match.json");
+    let text = read(&json);
+    std::fs::write(&json, text.replacen('{', "{\n  \"extra\": 1,", 1)).unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(err.contains("unknown field `extra`"), "{err}");
+    // A stats folder that lost its manifest still holds a study's files.
+    let study = tmp("leftover");
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["stats", "--game", "oware", "--games", "3", "--out"])
+        .arg(&study)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    std::fs::remove_file(study.join("manifest.json")).unwrap();
+    let err = refused(&["--players", "random", "greedy", "--force"], &study);
+    assert!(err.contains("holds a stats study (summary.csv)"), "{err}");
+}

@@ -63,6 +63,7 @@ pub struct MatchArgs {
 
 /// A match as match.json records it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
 struct Match {
     game: String,
     variant: String,
@@ -206,14 +207,15 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         .map(|p| p.parse::<Policy>())
         .collect::<Result<_, _>>()
         .map_err(|e| format!("{}: {e}", shown_path(out.join(MATCH))))?;
-    if out
-        .join(mancala_lab::study::MANIFEST)
-        .symlink_metadata()
-        .is_ok()
-    {
+    // A stats study's files (its manifest, or what its results leave): never taken for a
+    // match's, with --force or without.
+    let study = [mancala_lab::study::MANIFEST, "summary.csv", "clauses.csv"]
+        .into_iter()
+        .find(|f| out.join(f).symlink_metadata().is_ok());
+    if let Some(file) = study {
         return Err(format!(
-            "--out {} holds a stats study (manifest.json), not a match; a match needs a folder \
-             of its own",
+            "--out {} holds a stats study ({file}), not a match; a match needs a folder of its \
+             own",
             shown_path(&out)
         ));
     }
@@ -231,6 +233,19 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         "continue with: mancala-lab match --resume --out {}",
         shell_word(&out)
     );
+    // Temporary files a second Ctrl-C left while the results were written.
+    if let Ok(entries) = fs::read_dir(&out) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stale = [".games.csv.", ".ratings.csv."]
+                .iter()
+                .any(|p| name.starts_with(p))
+                && name.ends_with(".tmp");
+            if stale && e.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
     if !args.resume {
         let present: Vec<PathBuf> = match_files(&out)
             .into_iter()
@@ -266,9 +281,14 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             let done = pair_manifest(&dir, &m, (players[a], players[b]))?;
             // A finished pairing whose result files a failed write lost is resumed: it plays
             // nothing and writes them.
+            // Rows past those counted (a write the manifest never saw) are dropped by a resume
+            // too: only a pairing whose games.csv is exactly its counted rows is skipped.
+            let game: GameKind = done.job.game.parse().map_err(|e| format!("{e}"))?;
+            let rows = fs::metadata(dir.join("games.csv")).map_or(0, |m| m.len());
             let whole = ["summary.csv", "clauses.csv"]
                 .iter()
-                .all(|f| dir.join(f).is_file());
+                .all(|f| dir.join(f).is_file())
+                && rows == mancala_lab::playout::header(game).len() as u64 + done.rows_bytes;
             if done.games_done == done.end_game - done.first_game && whole {
                 continue;
             }
@@ -389,8 +409,14 @@ fn replace_file(
 ) -> Result<(), String> {
     let path = dir.join(name);
     let fail = |e: std::io::Error| format!("{}: {e}", shown_path(&path));
-    // Made with the permissions of any new file (the umask's), as the stats job's files.
+    // Made with the permissions of any new file (the umask's), as the stats job's files; a file
+    // replaced keeps its own (a private one stays private).
     let mut tmp = mancala_lab::study::temporary_beside(&path).map_err(|e| e.to_string())?;
+    if let Some(meta) = fs::metadata(&path).ok().filter(|m| m.is_file()) {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(fail)?;
+    }
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
         write(&mut w)?;

@@ -402,12 +402,13 @@ pub fn run_job(
     }
     let secs = started.elapsed().as_secs_f64();
     if !quiet && secs > 0.0 {
+        let played = manifest.games_done - (start - first);
         eprintln!(
-            "{}: {} games in {secs:.1} s",
+            "{}: {played} game{} in {secs:.1} s",
             checked
                 .engine
                 .describe(checked.policy, checked.job.max_plies),
-            manifest.games_done - (start - first),
+            if played == 1 { "" } else { "s" },
         );
     }
     if manifest.games_done < total {
