@@ -114,7 +114,7 @@ pub enum StudyError {
     NotOwnFile(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
-        "{} is in use by another stats job (lock {}, process {holder}); wait for it or choose \
+        "{} is in use by another stats or match job (lock {}, process {holder}); wait for it or choose \
          another --out",
         crate::text::shown_path(.dir),
         crate::text::shown_path(.lock)
@@ -955,7 +955,7 @@ mod tests {
                     lock: dir.join(LOCK),
                     holder: "42 on node7".into(),
                 },
-                "/tmp/run is in use by another stats job (lock /tmp/run/.lock, process 42 on \
+                "/tmp/run is in use by another stats or match job (lock /tmp/run/.lock, process 42 on \
                  node7); wait for it or choose another --out",
             ),
             (

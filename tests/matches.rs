@@ -442,3 +442,43 @@ fn a_resumed_match_repairs_what_it_finds() {
     let err = refused(&["--players", "random", "greedy", "--force"], &study);
     assert!(err.contains("holds a stats study (summary.csv)"), "{err}");
 }
+
+/// What a hard kill can leave: a pairing folder with rows but no manifest (killed before its
+/// first save) is played anew on --resume; a folder without match.json says how to start over;
+/// `stats --max-plies 0` is refused as `match` refuses it.
+#[test]
+fn remains_of_a_hard_kill_are_handled() {
+    let dir = tmp("killed");
+    let job = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "3",
+    ];
+    ok(&job, &dir);
+    let fresh = read(&dir.join("games.csv"));
+    let pair = dir.join("pairs/2-1");
+    std::fs::remove_file(pair.join("manifest.json")).unwrap();
+    for f in ["summary.csv", "clauses.csv"] {
+        std::fs::remove_file(pair.join(f)).unwrap();
+    }
+    ok(&["--resume"], &dir);
+    assert_eq!(read(&dir.join("games.csv")), fresh);
+    std::fs::remove_file(dir.join("match.json")).unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(
+        err.contains("holds no match (no match.json)") && err.contains("--force"),
+        "{err}"
+    );
+    ok(&[&job[..], &["--force"]].concat(), &dir);
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["stats", "--game", "oware", "--max-plies", "0", "--out"])
+        .arg(tmp("zero"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-plies 0: no game would have a move"));
+}

@@ -341,7 +341,7 @@ fn a_second_job_on_a_folder_in_use_is_refused() {
     std::fs::write(dir.join(".lock"), "4242 node7\n").unwrap();
     let err = refused(&JOB, &dir);
     assert!(
-        err.contains("in use by another stats job")
+        err.contains("in use by another stats or match job")
             && err.contains(".lock")
             && err.contains("process 4242 on node7"),
         "{err}"

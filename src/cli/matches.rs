@@ -193,6 +193,13 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     }
     let m = if args.resume {
         let path = out.join(MATCH);
+        if path.symlink_metadata().is_err() {
+            return Err(format!(
+                "--resume: {} holds no match (no match.json); start one, with --force if the \
+                 folder holds a match's remains",
+                shown_path(&out)
+            ));
+        }
         let text =
             mancala_lab::study::manifest_text(&path).map_err(|e| format!("--resume: {e}"))?;
         let m = serde_json::from_str::<Match>(&text)
@@ -313,6 +320,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             out: dir.clone(),
             threads: args.threads,
             resume,
+            // A pairing folder without a manifest counts no game (a job killed before its first
+            // save): it is played anew.
+            force: !resume,
             ..RunArgs::default()
         };
         let (code, _) = run_job(&job, interrupt, Report::Part).map_err(|e| {

@@ -482,6 +482,9 @@ fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
     };
     let engine = AnyEngine::new(game, &job.variant, engine_kind)
         .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
+    if job.max_plies == 0 {
+        return Err("--max-plies 0: no game would have a move".into());
+    }
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let threads = args
         .threads
