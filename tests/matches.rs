@@ -42,6 +42,17 @@ fn read(p: &Path) -> String {
 
 const FILES: [&str; 2] = ["games.csv", "ratings.csv"];
 
+/// A small match: two players, three Oware games a pairing each way.
+const SMALL: [&str; 7] = [
+    "--game",
+    "oware",
+    "--players",
+    "random",
+    "greedy",
+    "--games",
+    "3",
+];
+
 fn same(a: &Path, b: &Path) {
     for f in FILES {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
@@ -138,15 +149,8 @@ fn a_searcher_is_rated_above_a_random_player() {
 #[test]
 fn a_match_folder_is_kept_unless_forced_and_players_are_checked() {
     let dir = tmp("keep");
-    let job = [
-        "--game",
-        "oware",
-        "--players",
-        "random",
-        "greedy",
-        "--games",
-        "5",
-    ];
+    let mut job = SMALL;
+    job[6] = "5";
     ok(&job, &dir);
     let before = read(&dir.join("games.csv"));
     let err = refused(&job, &dir);
@@ -301,15 +305,7 @@ fn a_match_keeps_to_its_folder_and_files() {
     );
     assert!(study.join("games.csv").exists());
     let dir = tmp("files");
-    let job = [
-        "--game",
-        "oware",
-        "--players",
-        "random",
-        "greedy",
-        "--games",
-        "3",
-    ];
+    let job = SMALL;
     ok(&job, &dir);
     let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
         .args([
@@ -374,18 +370,7 @@ fn a_match_keeps_to_its_folder_and_files() {
 #[test]
 fn a_pairing_without_its_summary_is_completed_on_resume() {
     let dir = tmp("summary");
-    ok(
-        &[
-            "--game",
-            "oware",
-            "--players",
-            "random",
-            "greedy",
-            "--games",
-            "3",
-        ],
-        &dir,
-    );
+    ok(&SMALL, &dir);
     let summary = dir.join("pairs/2-1/summary.csv");
     let before = read(&summary);
     std::fs::remove_file(&summary).unwrap();
@@ -400,18 +385,7 @@ fn a_pairing_without_its_summary_is_completed_on_resume() {
 fn a_resumed_match_repairs_what_it_finds() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tmp("repairs");
-    ok(
-        &[
-            "--game",
-            "oware",
-            "--players",
-            "random",
-            "greedy",
-            "--games",
-            "3",
-        ],
-        &dir,
-    );
+    ok(&SMALL, &dir);
     let ratings = dir.join("ratings.csv");
     std::fs::set_permissions(&ratings, std::fs::Permissions::from_mode(0o600)).unwrap();
     let stale = dir.join(".games.csv.abc123.tmp");
@@ -449,15 +423,7 @@ fn a_resumed_match_repairs_what_it_finds() {
 #[test]
 fn remains_of_a_hard_kill_are_handled() {
     let dir = tmp("killed");
-    let job = [
-        "--game",
-        "oware",
-        "--players",
-        "random",
-        "greedy",
-        "--games",
-        "3",
-    ];
+    let job = SMALL;
     ok(&job, &dir);
     let fresh = read(&dir.join("games.csv"));
     let pair = dir.join("pairs/2-1");
