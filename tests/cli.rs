@@ -1053,36 +1053,6 @@ fn a_second_ctrl_c_keeps_the_resume_hint() {
     assert_eq!(after("--first") + after("--games"), 100_000_000, "{hint}");
 }
 
-/// `diff --batch --max-plies 0` runs the scalar path; it says why, and does not blame the
-/// processor when it has the vector engine's features.
-#[test]
-fn a_zero_ply_limit_is_not_called_a_missing_cpu_feature() {
-    let o = run(
-        &[
-            "diff",
-            "--game",
-            "oware",
-            "--batch",
-            "--games",
-            "3",
-            "--max-plies",
-            "0",
-        ],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let said = stderr(&o);
-    if mancala_lab::oware::batch::vector_engine_available() {
-        assert!(!said.contains("no AVX-512"), "{said}");
-        assert!(
-            said.contains("--max-plies 0: the batch runs its scalar path"),
-            "{said}"
-        );
-    } else {
-        assert!(said.contains("no AVX-512"), "{said}");
-    }
-}
-
 /// Long jobs show their progress on a terminal (run under `script`, which gives them one, where
 /// the machine has it).
 #[test]
@@ -2086,5 +2056,48 @@ fn replays_name_standard_input() {
             "{game}: {}",
             stderr(&o)
         );
+    }
+}
+
+/// What the ninth hostile sweep found: plot never replaces a file that is not a plot (a study's
+/// games.csv or manifest, a note), though it replaces an earlier plot; `diff --max-plies 0`
+/// compares nothing, so it is refused.
+#[test]
+fn plot_replaces_only_plots_and_diff_needs_plies() {
+    let dir = std::env::temp_dir().join(format!("mancala-plot-keep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("a.csv");
+    std::fs::write(&data, "game,plies\n0,5\n1,7\n").unwrap();
+    let note = dir.join("note.txt");
+    std::fs::write(&note, "precious\n").unwrap();
+    let run_plot = |out: &std::path::Path| {
+        let a = format!("a={}", data.display());
+        run(&["plot", "--out", out.to_str().unwrap(), &a], None)
+    };
+    let o = run_plot(&note);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is not an SVG plot"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&note).unwrap(), "precious\n");
+    let svg = dir.join("p.svg");
+    assert!(run_plot(&svg).status.success());
+    assert!(
+        run_plot(&svg).status.success(),
+        "an earlier plot is replaced"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    for extra in [
+        &[][..],
+        &["--rows"][..],
+        &["--game", "oware", "--batch"][..],
+    ] {
+        let mut args = vec!["diff", "--games", "3", "--max-plies", "0"];
+        if !extra.contains(&"--game") {
+            args.extend(["--game", "bao"]);
+        }
+        args.extend(extra);
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--max-plies 0"), "{}", stderr(&o));
     }
 }

@@ -1145,3 +1145,21 @@ fn each_side_plays_its_own_policy() {
         "{err}"
     );
 }
+
+/// Clause counts resealed near the limit (a forged manifest) are refused by merge, never summed
+/// round to a plausible small number.
+#[test]
+fn clause_counts_that_would_overflow_are_refused() {
+    let (a, b) = (tmp("ovf-a"), tmp("ovf-b"));
+    stats(&["--game", "oware", "--games", "20", "--shard", "1/2"], &a);
+    stats(&["--game", "oware", "--games", "20", "--shard", "2/2"], &b);
+    for dir in [&a, &b] {
+        let mut m = manifest(dir);
+        m["clause_events"]["O.2.3"] = serde_json::json!(u64::MAX);
+        set_manifest(dir, &m);
+    }
+    let o = merge(&tmp("ovf-out"), &[a, b], &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("the count of clause O.2.3 passes"), "{err}");
+}

@@ -377,6 +377,11 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
             u32::MAX
         ));
     }
+    if args.max_plies == 0 {
+        return Err(
+            "--max-plies 0: no game would have a move, so nothing would be compared".into(),
+        );
+    }
     if !args.policy.is_deterministic() {
         // The two engines run at different speeds: a time budget would search them to different
         // depths and report divergences the rules do not have.

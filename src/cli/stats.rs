@@ -637,10 +637,20 @@ fn play_rows(
             manifest.games_done += chunk.rows;
             summary.merge(&chunk.summary);
             for (clause, n) in chunk.events.iter() {
-                *manifest
+                let count = manifest
                     .clause_events
                     .entry(clause.to_string())
-                    .or_default() += n;
+                    .or_default();
+                // Only a forged manifest holds a count this close to the limit.
+                let Some(sum) = count.checked_add(n) else {
+                    failed = Some(format!(
+                        "{}: the count of clause {clause} passes {}; not a manifest a job writes",
+                        shown_path(args.out.join(MANIFEST)),
+                        u64::MAX
+                    ));
+                    return false;
+                };
+                *count = sum;
             }
             bar.set_position(manifest.games_done);
             if saved_at.elapsed() >= Duration::from_secs(1) {
@@ -834,7 +844,16 @@ fn write_merged(
         .map_err(|e| e.to_string())?;
         summary.merge(&v.summary);
         for (c, n) in &parts[i].clause_events {
-            *events.entry(c.clone()).or_default() += n;
+            let count = events.entry(c.clone()).or_default();
+            *count = count.checked_add(*n).ok_or_else(|| {
+                format!(
+                    "{}: the count of clause {} passes {} with the shards before it; not a \
+                     manifest a job writes",
+                    shown_path(shards[i].join(MANIFEST)),
+                    escaped(c),
+                    u64::MAX
+                )
+            })?;
         }
     }
     w.flush().map_err(werr)?;
