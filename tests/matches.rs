@@ -448,3 +448,119 @@ fn remains_of_a_hard_kill_are_handled() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--max-plies 0: no game would have a move"));
 }
+
+fn merge(out: &Path, shards: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["match", "merge", "--out"])
+        .arg(out)
+        .args(shards)
+        .output()
+        .unwrap()
+}
+
+/// Three players, five Oware games a pairing each way, in 1, 2 or 3 slices.
+const SHARDED: [&str; 8] = [
+    "--game",
+    "oware",
+    "--players",
+    "random",
+    "greedy",
+    "search",
+    "--games",
+    "5",
+];
+
+/// A match played in shards and merged is the match played whole, byte for byte: every
+/// pairing's games and the ratings.
+#[test]
+fn a_sharded_match_merges_into_the_files_of_one_run() {
+    let whole = tmp("whole");
+    ok(&SHARDED, &whole);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp(&format!("shard-{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let o = ok(&[&SHARDED[..], &["--shard", &shard]].concat(), s);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(&format!("(shard {shard})")), "{out}");
+    }
+    // Shard 1 of 3 plays game 0 of each pairing: 6 pairings, one row each.
+    assert_eq!(read(&shards[0].join("games.csv")).lines().count(), 1 + 6);
+    let merged = tmp("merged");
+    // In any order.
+    let o = merge(&merged, &[&shards[2], &shards[0], &shards[1]]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    same(&whole, &merged);
+    for pair in ["1-2", "2-1", "1-3", "3-1", "2-3", "3-2"] {
+        let f = format!("pairs/{pair}/games.csv");
+        assert_eq!(read(&whole.join(&f)), read(&merged.join(&f)), "{f}");
+    }
+    // The merged folder is a whole match: resumed, it plays nothing and keeps its files.
+    ok(&["--resume"], &merged);
+    same(&whole, &merged);
+}
+
+/// What is not one match's shards, or not whole, is refused before --out is touched; a shard
+/// whose rows fail their checksum leaves nothing merged.
+#[test]
+fn match_merge_refuses_what_is_not_one_match() {
+    let s: Vec<PathBuf> = (1..=2).map(|k| tmp(&format!("part-{k}"))).collect();
+    for (k, dir) in s.iter().enumerate() {
+        ok(
+            &[&SHARDED[..], &["--shard", &format!("{}/2", k + 1)]].concat(),
+            dir,
+        );
+    }
+    let other = tmp("part-other-seed");
+    ok(
+        &[&SHARDED[..], &["--shard", "2/2", "--seed", "7"]].concat(),
+        &other,
+    );
+    let out = tmp("merge-out");
+    let refused_merge = |shards: &[&Path], says: &str| {
+        let o = merge(&out, shards);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(!out.join("match.json").exists() && !out.join("pairs").exists());
+    };
+    refused_merge(
+        &[&s[0]],
+        "the shards cover games 0..2 of each pairing's 0..5",
+    );
+    refused_merge(
+        &[&s[0], &other],
+        "a shard of a different match (seed '7', not '1'",
+    );
+    refused_merge(&[&s[0], &s[1], &s[1]], "one folder, given twice");
+    refused_merge(&[&s[0], &s[1], &out], "");
+    let o = merge(&s[0], &[&s[0], &s[1]]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is one of the shards being merged"));
+    // A shard that lost a pairing, or a pairing's rows.
+    let torn = tmp("part-torn");
+    ok(&[&SHARDED[..], &["--shard", "2/2"]].concat(), &torn);
+    std::fs::remove_dir_all(torn.join("pairs/3-2")).unwrap();
+    refused_merge(&[&s[0], &torn], "pairs/3-2");
+    let _ = std::fs::remove_dir_all(&torn);
+    ok(&[&SHARDED[..], &["--shard", "2/2"]].concat(), &torn);
+    let rows = torn.join("pairs/3-2/games.csv");
+    let text = read(&rows).replacen(",South,", ",North,", 1);
+    let text = if text == read(&rows) {
+        read(&rows).replacen(",North,", ",South,", 1)
+    } else {
+        text
+    };
+    std::fs::write(&rows, text).unwrap();
+    refused_merge(&[&s[0], &torn], "pairs/3-2");
+    // A whole merge, then one into the same folder without --force.
+    assert!(merge(&out, &[&s[0], &s[1]]).status.success());
+    let o = merge(&out, &[&s[0], &s[1]]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds a match") && err.contains("--force"),
+        "{err}"
+    );
+    // More shards than games, and a shard given on --resume.
+    let err = refused(&[&SHARDED[..], &["--shard", "1/6"]].concat(), &tmp("six"));
+    assert!(err.contains("more shards than the 5 games"), "{err}");
+    refused(&["--resume", "--shard", "1/2"], &s[0]);
+}

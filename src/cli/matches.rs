@@ -7,17 +7,19 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::{EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::ratings::{bradley_terry, DRAW};
-use mancala_lab::study::{make_dir, read_manifest, verify_rows, write_atomic, DirLock};
-use mancala_lab::text::{csv_field, csv_fields, shell_word, shown_path};
+use mancala_lab::study::{
+    canonical_shard, make_dir, read_manifest, shard_range, verify_rows, write_atomic, DirLock,
+};
+use mancala_lab::text::{csv_field, csv_fields, quoted, shell_word, shown_path};
 
-use super::stats::{run_job, Report, RunArgs};
+use super::stats::{check_merge, commits_note, merge_shards, run_job, Report, RunArgs};
 
 /// The match's own file: what it plays, so that `--resume` goes on with the same.
 const MATCH: &str = "match.json";
@@ -27,7 +29,33 @@ const PAIRS: &str = "pairs";
 const MAX_PLAYERS: usize = 32;
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    merge: Option<MatchCommand>,
+    #[command(flatten)]
+    run: PlayArgs,
+}
+
+#[derive(Subcommand)]
+enum MatchCommand {
+    /// Join the folders of a match's shards into the files one run would have written.
+    Merge {
+        /// Where to write the merged match (not one of the shards).
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace a match already in --out.
+        #[arg(long)]
+        force: bool,
+        /// The shard folders (`match --shard K/N`), in any order.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+}
+
+/// The options of a match played (whole, or one shard).
+#[derive(Args)]
+pub struct PlayArgs {
     /// The game [default: bao].
     #[arg(long, value_enum)]
     game: Option<GameKind>,
@@ -47,6 +75,10 @@ pub struct MatchArgs {
     /// Stop a game after this many plies [default: 2000].
     #[arg(long)]
     max_plies: Option<u32>,
+    /// Play the K-th of N disjoint slices of every pairing's games, e.g. 2/8 (as `stats
+    /// --shard`); `match merge` joins the shards' folders into the whole match.
+    #[arg(long)]
+    shard: Option<String>,
     /// Output folder.
     #[arg(long, default_value = "out/match")]
     out: PathBuf,
@@ -54,7 +86,10 @@ pub struct MatchArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
     /// Continue the match in --out, with the options recorded in its match.json.
-    #[arg(long, conflicts_with_all = ["force", "game", "variant", "players", "games", "seed", "max_plies"])]
+    #[arg(
+        long,
+        conflicts_with_all = ["force", "game", "variant", "players", "games", "seed", "max_plies", "shard"]
+    )]
     resume: bool,
     /// Replace a match already in --out.
     #[arg(long)]
@@ -72,11 +107,14 @@ struct Match {
     games: u64,
     seed: u64,
     max_plies: u32,
+    /// The slice of every pairing's games this folder plays (`K/N`); none for a whole match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<String>,
     version: String,
 }
 
 /// The match the options describe, checked: two or more distinct players, a reading.
-fn match_of(args: &MatchArgs) -> Result<Match, String> {
+fn match_of(args: &PlayArgs) -> Result<Match, String> {
     let game = args.game.unwrap_or(GameKind::Bao);
     let players: Vec<String> = args.players.iter().map(ToString::to_string).collect();
     if players.len() < 2 {
@@ -107,8 +145,25 @@ fn match_of(args: &MatchArgs) -> Result<Match, String> {
         games: args.games.unwrap_or(100),
         seed: args.seed.unwrap_or(1),
         max_plies: args.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
+        shard: args
+            .shard
+            .as_deref()
+            .map(canonical_shard)
+            .transpose()
+            .map_err(|e| e.to_string())?,
         version: env!("CARGO_PKG_VERSION").into(),
     };
+    if let Some(shard) = &m.shard {
+        let (_, n) = shard.split_once('/').unwrap_or_default();
+        if n.parse::<u64>().map_or(true, |n| n > m.games) {
+            return Err(format!(
+                "--shard {shard}: more shards than the {} game{} a pairing plays each way; every \
+                 shard plays at least one",
+                m.games,
+                if m.games == 1 { "" } else { "s" }
+            ));
+        }
+    }
     // The reading is checked by the first pairing's job before anything is played; checked
     // here too, so that --parse-only and a new folder see it first.
     let engines = [EngineKind::Optimized, EngineKind::Reference]
@@ -138,13 +193,14 @@ fn recorded(m: Match) -> Result<Match, String> {
         }
         players.push(policy);
     }
-    let again = match_of(&MatchArgs {
+    let again = match_of(&PlayArgs {
         game: Some(game),
         variant: Some(m.variant.clone()),
         players,
         games: Some(m.games),
         seed: Some(m.seed),
         max_plies: Some(m.max_plies),
+        shard: m.shard.clone(),
         out: PathBuf::new(),
         threads: None,
         resume: false,
@@ -158,6 +214,10 @@ fn recorded(m: Match) -> Result<Match, String> {
 
 /// What `match` refuses before it plays (also for `--parse-only`).
 pub fn check(args: &MatchArgs) -> Result<(), String> {
+    if let Some(MatchCommand::Merge { out, shards, .. }) = &args.merge {
+        return check_merge(out, shards);
+    }
+    let args = &args.run;
     if args.resume {
         return Ok(());
     }
@@ -187,33 +247,43 @@ fn match_files(out: &Path) -> [PathBuf; 4] {
 }
 
 pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
-    let out = args.out.clone();
-    if out.as_os_str() == "-" {
-        return Err("--out -: a match is a folder of files; name one".into());
+    match args.merge {
+        Some(MatchCommand::Merge { out, force, shards }) => merge(&out, force, &shards),
+        None => play(args.run),
     }
-    let m = if args.resume {
-        let path = out.join(MATCH);
-        if path.symlink_metadata().is_err() {
-            return Err(format!(
-                "--resume: {} holds no match (no match.json); start one, with --force if the \
-                 folder holds a match's remains",
-                shown_path(&out)
-            ));
-        }
-        let text =
-            mancala_lab::study::manifest_text(&path).map_err(|e| format!("--resume: {e}"))?;
-        let m = serde_json::from_str::<Match>(&text)
-            .map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?;
-        recorded(m).map_err(|e| format!("--resume: {}: {e}", shown_path(&path)))?
-    } else {
-        match_of(&args)?
-    };
-    let players: Vec<Policy> = m
-        .players
+}
+
+/// The match recorded in `dir`'s match.json, checked; `what` says whose (for errors).
+fn read_match(dir: &Path, what: &str) -> Result<Match, String> {
+    let path = dir.join(MATCH);
+    if path.symlink_metadata().is_err() {
+        return Err(format!(
+            "{what}: {} holds no match (no match.json)",
+            shown_path(dir)
+        ));
+    }
+    let text = mancala_lab::study::manifest_text(&path).map_err(|e| format!("{what}: {e}"))?;
+    let m = serde_json::from_str::<Match>(&text)
+        .map_err(|e| format!("{what}: {}: {e}", shown_path(&path)))?;
+    recorded(m).map_err(|e| format!("{what}: {}: {e}", shown_path(&path)))
+}
+
+/// The players of a checked match.
+fn players_of(m: &Match, dir: &Path) -> Result<Vec<Policy>, String> {
+    m.players
         .iter()
         .map(|p| p.parse::<Policy>())
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", shown_path(out.join(MATCH))))?;
+        .map_err(|e| format!("{}: {e}", shown_path(dir.join(MATCH))))
+}
+
+/// Makes `out` a match's folder and locks it (held to the end: one match at a time in a folder;
+/// each pairing's job locks its own). A stats study there is refused; temporary files a second
+/// Ctrl-C left while results were written are removed.
+fn take_folder(out: &Path) -> Result<DirLock, String> {
+    if out.as_os_str() == "-" {
+        return Err("--out -: a match is a folder of files; name one".into());
+    }
     // A stats study's files (its manifest, or what its results leave): never taken for a
     // match's, with --force or without.
     let study = [mancala_lab::study::MANIFEST, "summary.csv", "clauses.csv"]
@@ -223,25 +293,12 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "--out {} holds a stats study ({file}), not a match; a match needs a folder of its \
              own",
-            shown_path(&out)
+            shown_path(out)
         ));
     }
-    make_dir(&out).map_err(|e| e.to_string())?;
-    // Held to the end: one match at a time in a folder (each pairing's job locks its own).
-    let _lock = DirLock::take(&out).map_err(|e| e.to_string())?;
-    // From here on a signal only sets the flag: a match being replaced is never left half
-    // removed, and a pairing under way stops as `stats` stops.
-    let hint_out = shell_word(&out);
-    let interrupt = super::interrupt_on_ctrl_c_with(move || {
-        format!("interrupted; continue with: mancala-lab match --resume --out {hint_out}")
-    });
-    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
-    let resume_hint = format!(
-        "continue with: mancala-lab match --resume --out {}",
-        shell_word(&out)
-    );
-    // Temporary files a second Ctrl-C left while the results were written.
-    if let Ok(entries) = fs::read_dir(&out) {
+    make_dir(out).map_err(|e| e.to_string())?;
+    let lock = DirLock::take(out).map_err(|e| e.to_string())?;
+    if let Ok(entries) = fs::read_dir(out) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             let stale = [".games.csv.", ".ratings.csv."]
@@ -253,32 +310,81 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    if !args.resume {
-        let present: Vec<PathBuf> = match_files(&out)
-            .into_iter()
-            .filter(|p| p.symlink_metadata().is_ok())
-            .collect();
-        if !present.is_empty() && !args.force {
-            return Err(format!(
-                "--out {} holds a match ({}); continue it with --resume, or replace it with --force",
-                shown_path(&out),
-                present
-                    .iter()
-                    .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        for p in present {
-            let gone = if p.is_dir() {
-                fs::remove_dir_all(&p)
+    Ok(lock)
+}
+
+/// Removes the match in `out` (its files, present or not) for a new one: refused without
+/// `force` when there is one, naming `keep`: what else can be done with it.
+fn clear_match(out: &Path, force: bool, keep: &str) -> Result<(), String> {
+    let present: Vec<PathBuf> = match_files(out)
+        .into_iter()
+        .filter(|p| p.symlink_metadata().is_ok())
+        .collect();
+    if !present.is_empty() && !force {
+        return Err(format!(
+            "--out {} holds a match ({}); {keep}replace it with --force",
+            shown_path(out),
+            present
+                .iter()
+                .map(|p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for p in present {
+        let gone = if p.is_dir() {
+            fs::remove_dir_all(&p)
+        } else {
+            fs::remove_file(&p)
+        };
+        gone.map_err(|e| format!("{}: {e}", shown_path(&p)))?;
+    }
+    Ok(())
+}
+
+/// Writes match.json of `m` in `out`.
+fn save_match(out: &Path, m: &Match) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(m).map_err(|e| e.to_string())? + "\n";
+    write_atomic(&out.join(MATCH), &text).map_err(|e| e.to_string())
+}
+
+/// Plays the match (or its shard) the options give, or goes on with the one in --out.
+fn play(args: PlayArgs) -> Result<ExitCode, String> {
+    let out = args.out.clone();
+    if out.as_os_str() == "-" {
+        return Err("--out -: a match is a folder of files; name one".into());
+    }
+    let m = if args.resume {
+        read_match(&out, "--resume").map_err(|e| {
+            if out.join(MATCH).symlink_metadata().is_err() {
+                format!("{e}; start one, with --force if the folder holds a match's remains")
             } else {
-                fs::remove_file(&p)
-            };
-            gone.map_err(|e| format!("{}: {e}", shown_path(&p)))?;
-        }
-        let text = serde_json::to_string_pretty(&m).map_err(|e| e.to_string())? + "\n";
-        write_atomic(&out.join(MATCH), &text).map_err(|e| e.to_string())?;
+                e
+            }
+        })?
+    } else {
+        match_of(&args)?
+    };
+    let players = players_of(&m, &out)?;
+    let _lock = take_folder(&out)?;
+    // From here on a signal only sets the flag: a match being replaced is never left half
+    // removed, and a pairing under way stops as `stats` stops.
+    let hint_out = shell_word(&out);
+    let interrupt = super::interrupt_on_ctrl_c_with(move || {
+        format!("interrupted; continue with: mancala-lab match --resume --out {hint_out}")
+    });
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    let resume_hint = format!(
+        "continue with: mancala-lab match --resume --out {}",
+        shell_word(&out)
+    );
+    if !args.resume {
+        clear_match(&out, args.force, "continue it with --resume, or ")?;
+        save_match(&out, &m)?;
     }
     let all = pairings(players.len());
     for (k, &(a, b)) in all.iter().enumerate() {
@@ -317,6 +423,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
                 north: players[b],
             }),
             max_plies: Some(m.max_plies),
+            shard: m.shard.clone(),
             out: dir.clone(),
             threads: args.threads,
             resume,
@@ -353,18 +460,169 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
         eprintln!("interrupted; games.csv and ratings.csv are whole; {resume_hint}");
         return Ok(ExitCode::from(130));
     }
+    print_results(&m, &out, &table)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what the match in `out` is and its ratings.
+fn print_results(m: &Match, out: &Path, table: &Table) -> Result<(), String> {
+    let games = match &m.shard {
+        None => format!(
+            "{} game{} a pairing each way",
+            m.games,
+            if m.games == 1 { "" } else { "s" }
+        ),
+        Some(shard) => {
+            let (first, end) = shard_range(m.games, Some(shard)).map_err(|e| e.to_string())?;
+            format!(
+                "games {first}..{end} of the {} a pairing plays each way (shard {shard})",
+                m.games
+            )
+        }
+    };
     println!(
-        "{} match, {} reading: {} players, {} game{} a pairing each way, seed {}; written to {}",
+        "{} match, {} reading: {} players, {games}, seed {}; written to {}",
         m.game,
         m.variant,
-        players.len(),
-        m.games,
-        if m.games == 1 { "" } else { "s" },
+        m.players.len(),
         m.seed,
-        shown_path(&out)
+        shown_path(out)
     );
     print!("{}", table.text);
+    Ok(())
+}
+
+/// `match merge`: the shards' matches checked to be slices of one match that cover its games,
+/// every pairing merged as `stats merge` merges, then the match's games.csv and ratings.csv.
+fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
+    if out.as_os_str() == "-" {
+        return Err("--out -: a match is a folder of files; name one".into());
+    }
+    check_merge(out, shards)?;
+    // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.
+    let interrupt = super::interrupt_on_ctrl_c_with(String::new);
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    let mut parts = Vec::new();
+    for s in shards {
+        parts.push(read_match(s, "match merge")?);
+    }
+    let whole = |m: &Match| Match {
+        shard: None,
+        version: String::new(),
+        ..m.clone()
+    };
+    let base = whole(&parts[0]);
+    let mut ranges = Vec::new();
+    for (i, m) in parts.iter().enumerate() {
+        if whole(m) != base {
+            let field = match_difference(&whole(m), &base);
+            return Err(format!(
+                "{}: a shard of a different match ({field} in {})",
+                shown_path(shards[i].join(MATCH)),
+                shown_path(shards[0].join(MATCH))
+            ));
+        }
+        let (first, end) = shard_range(m.games, m.shard.as_deref()).map_err(|e| e.to_string())?;
+        ranges.push((first, end, i));
+    }
+    ranges.sort_unstable();
+    let mut expected = 0;
+    for &(first, end, i) in &ranges {
+        if first != expected {
+            return Err(format!(
+                "{}: plays games {first}..{end} of each pairing, but the next game to merge is \
+                 {expected} (a shard missing or given twice)",
+                shown_path(&shards[i])
+            ));
+        }
+        expected = end;
+    }
+    if expected != base.games {
+        return Err(format!(
+            "the shards cover games 0..{expected} of each pairing's 0..{}",
+            base.games
+        ));
+    }
+    let players = players_of(&base, &shards[0])?;
+    // Every pairing of every shard finished and its own, before --out is touched.
+    for (s, m) in shards.iter().zip(&parts) {
+        for (a, b) in pairings(players.len()) {
+            let dir = pair_dir(s, (a, b));
+            let done = pair_manifest(&dir, m, (players[a], players[b]))
+                .map_err(|e| format!("{e}; is {} a whole shard?", shown_path(s)))?;
+            if done.games_done != done.end_game - done.first_game {
+                return Err(format!(
+                    "{}: unfinished; finish the shard with: mancala-lab match --resume --out {}",
+                    shown_path(&dir),
+                    shell_word(s)
+                ));
+            }
+        }
+    }
+    let _lock = take_folder(out)?;
+    clear_match(out, force, "merge into another folder, or ")?;
+    let mut commits = std::collections::BTreeSet::new();
+    for (a, b) in pairings(players.len()) {
+        let dir = pair_dir(out, (a, b));
+        let from: Vec<PathBuf> = shards.iter().map(|s| pair_dir(s, (a, b))).collect();
+        let merged = make_dir(&out.join(PAIRS))
+            .map_err(|e| e.to_string())
+            .and_then(|()| merge_shards(&dir, false, &from, interrupt));
+        let merged = match merged {
+            Ok(Some(merged)) if !stopped() => merged,
+            failed => {
+                // What was merged so far goes: --out holds the whole match or none of it.
+                let _ = fs::remove_dir_all(out.join(PAIRS));
+                return match failed {
+                    Err(e) => Err(format!("{e}; nothing merged into {}", shown_path(out))),
+                    _ => {
+                        eprintln!("interrupted; nothing merged into {}", shown_path(out));
+                        Ok(ExitCode::from(130))
+                    }
+                };
+            }
+        };
+        commits.extend(merged.commits);
+    }
+    if commits.len() > 1 {
+        eprintln!("{}", commits_note(&commits));
+    }
+    let m = Match {
+        version: parts[0].version.clone(),
+        ..base
+    };
+    save_match(out, &m)?;
+    let resume_hint = format!(
+        "the pairings are merged; write the results with: mancala-lab match --resume --out {}",
+        shell_word(out)
+    );
+    if stopped() {
+        eprintln!("interrupted; {resume_hint}");
+        return Ok(ExitCode::from(130));
+    }
+    let table = results(out, &m, &players).map_err(|e| format!("{e}; {resume_hint}"))?;
+    print_results(&m, out, &table)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first field in which two matches differ, as `seed 2, not 1 as`.
+fn match_difference(a: &Match, b: &Match) -> String {
+    let fields = |m: &Match| {
+        [
+            ("game", m.game.clone()),
+            ("variant", m.variant.clone()),
+            ("players", m.players.join(" ")),
+            ("games", m.games.to_string()),
+            ("seed", m.seed.to_string()),
+            ("max_plies", m.max_plies.to_string()),
+        ]
+    };
+    fields(a)
+        .into_iter()
+        .zip(fields(b))
+        .find(|(x, y)| x.1 != y.1)
+        .map(|((name, x), (_, y))| format!("{name} {}, not {} as", quoted(&x), quoted(&y)))
+        .unwrap_or_default()
 }
 
 /// The manifest of the pairing in `dir`, checked to be the job the match gives it (another
@@ -388,7 +646,11 @@ fn pair_manifest(
             j.max_plies.to_string(),
             m.max_plies.to_string(),
         ),
-        ("shard", j.shard.clone().unwrap_or_default(), String::new()),
+        (
+            "shard",
+            j.shard.clone().unwrap_or_default(),
+            m.shard.clone().unwrap_or_default(),
+        ),
     ]
     .into_iter()
     .find(|(_, found, want)| found != want);

@@ -672,7 +672,7 @@ fn play_rows(
 
 /// What `stats merge` refuses before reading a shard: a folder given twice, and `--out` one of
 /// the shards.
-fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> {
+pub(super) fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> {
     if out.as_os_str() == "-" {
         return Err("--out -: a study is a folder of files; name one".into());
     }
@@ -698,6 +698,49 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     check_merge(out, shards)?;
     // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.
     let interrupt = super::interrupt_on_ctrl_c_with(String::new);
+    let Some(merged) = merge_shards(out, force, shards, interrupt)? else {
+        eprintln!("interrupted; nothing merged into {}", shown_path(out));
+        return Ok(ExitCode::from(130));
+    };
+    if merged.commits.len() > 1 {
+        eprintln!("{}", commits_note(&merged.commits));
+    }
+    print_summary(
+        &format!("merged {} shards into {}", shards.len(), out.display()),
+        &merged.summary,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What a merge of shards gives: the summary of all their games, and the commits of the builds
+/// that played them.
+pub(super) struct Merged {
+    pub summary: Summary,
+    pub commits: std::collections::BTreeSet<String>,
+}
+
+/// The note that shards were played by more than one build (allowed: a fix elsewhere in the
+/// code changes no game; never silent).
+pub(super) fn commits_note(commits: &std::collections::BTreeSet<String>) -> String {
+    format!(
+        "note: the shards were played by the builds of commits {}; the merged manifest names \
+         the first shard's",
+        commits
+            .iter()
+            .map(|c| quoted(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Merges the checked shards (`check_merge`) into `out`: the files one run of the whole job
+/// would have written. `None` when `interrupt` stopped it, with nothing written to `out`.
+pub(super) fn merge_shards(
+    out: &Path,
+    force: bool,
+    shards: &[PathBuf],
+    interrupt: &AtomicBool,
+) -> Result<Option<Merged>, String> {
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
     let mut parts: Vec<Manifest> = Vec::new();
     for s in shards {
@@ -758,8 +801,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     for &i in &order {
         let v = verify_rows(&shards[i], &parts[i], check_stop);
         if stopped() {
-            eprintln!("interrupted; nothing merged into {}", shown_path(out));
-            return Ok(ExitCode::from(130));
+            return Ok(None);
         }
         let v = v.map_err(|e| e.to_string())?;
         if v.extra > 0 {
@@ -771,21 +813,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             ));
         }
     }
-    let commits: std::collections::BTreeSet<&str> =
-        parts.iter().map(|m| m.commit.as_str()).collect();
-    if commits.len() > 1 {
-        // Allowed (a fix elsewhere in the code changes no game), but never silent.
-        eprintln!(
-            "note: the shards were played by the builds of commits {}; the merged manifest names \
-             {}, the first shard's",
-            commits
-                .into_iter()
-                .map(quoted)
-                .collect::<Vec<_>>()
-                .join(", "),
-            quoted(&base.commit)
-        );
-    }
+    let commits = parts.iter().map(|m| m.commit.clone()).collect();
     make_dir(out).map_err(|e| e.to_string())?;
     let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
     clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
@@ -794,11 +822,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
     // Ctrl-C stops the copy; returning drops `tmp`, which removes the partial games.csv.
     match write_merged(out, tmp.path(), shards, &parts, &order, &base, interrupt) {
-        Err(_) if interrupt.load(std::sync::atomic::Ordering::SeqCst) => {
-            eprintln!("interrupted; nothing merged into {}", shown_path(out));
-            Ok(ExitCode::from(130))
-        }
-        r => r.map(|()| ExitCode::SUCCESS),
+        Err(_) if stopped() => Ok(None),
+        r => r.map(|summary| Some(Merged { summary, commits })),
     }
 }
 
@@ -812,7 +837,7 @@ fn write_merged(
     order: &[usize],
     base: &Manifest,
     interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<(), String> {
+) -> Result<Summary, String> {
     let game = base
         .job
         .game
@@ -875,11 +900,7 @@ fn write_merged(
     };
     write_results(out, &merged, &summary).map_err(|e| e.to_string())?;
     save_manifest(out, &merged).map_err(|e| e.to_string())?;
-    print_summary(
-        &format!("merged {} shards into {}", shards.len(), out.display()),
-        &summary,
-    );
-    Ok(())
+    Ok(summary)
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
