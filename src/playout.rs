@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::engine::EngineError;
 use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
 use crate::policy::{choose, Players, Policy, Scratch};
+use crate::side::Side;
 
 /// One game, as a games.csv row sums it up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -137,30 +138,67 @@ pub fn play_game<G: Game>(
     max_plies: u32,
 ) -> (Row, EventTotals) {
     let scratch = [Scratch::default(), Scratch::default()];
-    play_game_with(engine, players.into(), (seed, index), max_plies, scratch)
-        .expect("never stopped")
+    play_game_with(
+        engine,
+        Play::new(players, max_plies),
+        (seed, index),
+        scratch,
+    )
+    .expect("never stopped")
+}
+
+/// How the games of a job are played: the players, the plies of random opening before they take
+/// over, and the ply limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Play {
+    /// South's and North's policies.
+    pub players: Players,
+    /// Plies played at random (the game's own draws, as `random` plays them) before the players
+    /// choose: game `i` of a seed opens the same way whoever plays it.
+    pub opening: u32,
+    /// The ply limit: a game still on after this many plies is cut.
+    pub max_plies: u32,
+}
+
+impl Play {
+    /// `players` from the start position, cut at `max_plies`.
+    pub fn new(players: impl Into<Players>, max_plies: u32) -> Play {
+        Play {
+            players: players.into(),
+            opening: 0,
+            max_plies,
+        }
+    }
+
+    /// The policy of `side` at ply `ply`: random in the opening, then the player's.
+    pub fn policy(&self, side: Side, ply: u32) -> Policy {
+        if ply < self.opening {
+            Policy::Random
+        } else {
+            self.players.of(side)
+        }
+    }
 }
 
 /// [`play_game`], given up (`None`) as soon as `stop` is set: a search under way stops at once.
 pub fn play_game_until<G: Game>(
     engine: &G,
-    players: Players,
+    play: Play,
     (seed, index): (u64, u64),
-    max_plies: u32,
     stop: &'static AtomicBool,
 ) -> Option<(Row, EventTotals)> {
     let scratch = [Scratch::stopping_on(stop), Scratch::stopping_on(stop)];
-    play_game_with(engine, players, (seed, index), max_plies, scratch)
+    play_game_with(engine, play, (seed, index), scratch)
 }
 
 /// The playout loop; each side searches with its own scratch space (its own table and tree).
 fn play_game_with<G: Game>(
     engine: &G,
-    players: Players,
+    play: Play,
     (seed, index): (u64, u64),
-    max_plies: u32,
     mut scratch: [Scratch<G>; 2],
 ) -> Option<(Row, EventTotals)> {
+    let max_plies = play.max_plies;
     let keys = game_keys(seed, index);
     let mut row = Row {
         game: index,
@@ -174,7 +212,7 @@ fn play_game_with<G: Game>(
         let mover = side.index();
         let Some(choice) = choose(
             engine,
-            players.of(side),
+            play.policy(side, row.plies),
             &mut state,
             Draw::new(keys, row.plies),
             &mut scratch[mover],
@@ -268,40 +306,37 @@ impl AnyEngine {
         })
     }
 
-    /// Plays games `games` of `seed` under `players`, calling `each` with every row and its
+    /// Plays games `games` of `seed` as `play` says, calling `each` with every row and its
     /// clause events in game order.
     pub fn play(
         &self,
-        players: Players,
+        play: Play,
         seed: u64,
         games: std::ops::Range<u64>,
-        max_plies: u32,
         each: impl FnMut(Row, EventTotals),
     ) {
         static NEVER: AtomicBool = AtomicBool::new(false);
-        self.play_until(players, (seed, games), max_plies, &NEVER, each);
+        self.play_until(play, (seed, games), &NEVER, each);
     }
 
     /// [`AnyEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
     /// (`each` never sees it, nor any game after it). Whether every game was played.
     pub fn play_until(
         &self,
-        players: Players,
+        play: Play,
         (seed, games): (u64, std::ops::Range<u64>),
-        max_plies: u32,
         stop: &'static AtomicBool,
         mut each: impl FnMut(Row, EventTotals),
     ) -> bool {
         fn all<G: Game>(
             engine: &G,
-            players: Players,
+            play: Play,
             (seed, games): (u64, std::ops::Range<u64>),
-            max_plies: u32,
             stop: &'static AtomicBool,
             each: &mut impl FnMut(Row, EventTotals),
         ) -> bool {
             for i in games {
-                match play_game_until(engine, players, (seed, i), max_plies, stop) {
+                match play_game_until(engine, play, (seed, i), stop) {
                     Some((row, events)) => each(row, events),
                     None => return false,
                 }
@@ -310,14 +345,16 @@ impl AnyEngine {
         }
         let run = (seed, games);
         match self {
-            AnyEngine::BaoReference(e) => all(e, players, run, max_plies, stop, &mut each),
-            AnyEngine::BaoOptimized(e) => all(e, players, run, max_plies, stop, &mut each),
-            AnyEngine::OwareReference(e) => all(e, players, run, max_plies, stop, &mut each),
+            AnyEngine::BaoReference(e) => all(e, play, run, stop, &mut each),
+            AnyEngine::BaoOptimized(e) => all(e, play, run, stop, &mut each),
+            AnyEngine::OwareReference(e) => all(e, play, run, stop, &mut each),
             AnyEngine::OwareOptimized(e, v) => {
-                let batch = crate::oware::batch::Batch::new(*v, seed, max_plies);
+                let batch = crate::oware::batch::Batch::new(*v, seed, play.max_plies);
                 match batch {
+                    // Random players make any opening random play too: the batch's games.
                     Ok(batch)
-                        if players == Players::both(Policy::Random) && batch.uses_vectors() =>
+                        if play.players == Players::both(Policy::Random)
+                            && batch.uses_vectors() =>
                     {
                         let games = run.1;
                         let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
@@ -328,7 +365,7 @@ impl AnyEngine {
                         }
                         true
                     }
-                    _ => all(e, players, run, max_plies, stop, &mut each),
+                    _ => all(e, play, run, stop, &mut each),
                 }
             }
         }
@@ -391,5 +428,37 @@ mod tests {
              (preset strict): it has no 'rules silent' outcome; use the reference engine"
         );
         assert!(AnyEngine::new(GameKind::Oware, "strict", Reference).is_ok());
+    }
+
+    /// The opening is random play on the game's own draws: any players cut at the end of the
+    /// opening have played random's game so far, and a player after it plays its own game.
+    #[test]
+    fn an_opening_is_the_random_game_so_far() {
+        let greedy = Players::both(Policy::Greedy);
+        for game in GameKind::ALL {
+            for kind in [EngineKind::Optimized, EngineKind::Reference] {
+                let engine = AnyEngine::new(game, game.default_variant(), kind).unwrap();
+                // As games.csv writes them (Oware's rows do not count stage plies, which the
+                // batch engine leaves at 0).
+                let rows = |play: Play| {
+                    let mut rows = String::new();
+                    engine.play(play, 3, 0..20, |row, _| {
+                        row.write_csv(game, "v", Players::both(Policy::Random), &mut rows);
+                    });
+                    rows
+                };
+                let opened = |opening, max_plies| Play {
+                    players: greedy,
+                    opening,
+                    max_plies,
+                };
+                let random = rows(Play::new(Policy::Random, 8));
+                assert_eq!(rows(opened(8, 8)), random, "{game} {kind:?}");
+                assert_ne!(rows(Play::new(greedy, 8)), random, "{game} {kind:?}");
+                // Greedy from ply 8 on: the games go on differently from random ones.
+                let (on, random_on) = (rows(opened(8, 200)), rows(Play::new(Policy::Random, 200)));
+                assert_ne!(on, random_on, "{game} {kind:?}");
+            }
+        }
     }
 }

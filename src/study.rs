@@ -24,6 +24,15 @@ pub struct Job {
     pub max_plies: u32,
     /// `K/N`, or none for the whole job.
     pub shard: Option<String>,
+    /// Plies of every game played at random before the policies take over (0: none; not
+    /// written then, so that a job without an opening keeps the manifest it always had).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening: u32,
+}
+
+/// Whether `n` is 0 (for serde's `skip_serializing_if`).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Written beside the results: how they were made, how far the run got, and a checksum of the

@@ -564,3 +564,76 @@ fn match_merge_refuses_what_is_not_one_match() {
     assert!(err.contains("more shards than the 5 games"), "{err}");
     refused(&["--resume", "--shard", "1/2"], &s[0]);
 }
+
+/// `--opening K` in a match: recorded in match.json, given to every pairing, and part of what
+/// makes shards one match.
+#[test]
+fn a_match_opening_is_recorded_and_varies_the_games() {
+    let players = [
+        "--game",
+        "bao",
+        "--players",
+        "alphabeta:depth=2",
+        "alphabeta:depth=4",
+        "--games",
+        "30",
+    ];
+    let (plain, opened) = (tmp("opening-none"), tmp("opening-4"));
+    ok(&players, &plain);
+    let o = ok(&[&players[..], &["--opening", "4"]].concat(), &opened);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("4 random plies opening each game"), "{out}");
+    let m: serde_json::Value = serde_json::from_str(&read(&opened.join("match.json"))).unwrap();
+    assert_eq!(m["opening"], 4);
+    let pair: serde_json::Value =
+        serde_json::from_str(&read(&opened.join("pairs/2-1/manifest.json"))).unwrap();
+    assert_eq!(pair["opening"], 4);
+    // Each pairing is the stats job of its two players with that opening.
+    let stats = |opening: &str| {
+        let dir = tmp(&format!("opening-stats-{opening}"));
+        let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args([
+                "stats",
+                "--game",
+                "bao",
+                "--games",
+                "30",
+                "--opening",
+                opening,
+            ])
+            .args([
+                "--south",
+                "alphabeta:depth=4",
+                "--north",
+                "alphabeta:depth=2",
+            ])
+            .arg("--out")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        read(&dir.join("games.csv"))
+    };
+    let pair = read(&opened.join("pairs/2-1/games.csv"));
+    assert_eq!(pair, stats("4"));
+    assert_ne!(pair, stats("0"));
+    assert_eq!(read(&plain.join("pairs/2-1/games.csv")), stats("0"));
+    // Shards of two openings are two matches.
+    let (s1, s2) = (tmp("opening-s1"), tmp("opening-s2"));
+    ok(
+        &[&players[..], &["--opening", "4", "--shard", "1/2"]].concat(),
+        &s1,
+    );
+    ok(
+        &[&players[..], &["--opening", "5", "--shard", "2/2"]].concat(),
+        &s2,
+    );
+    let o = merge(&tmp("opening-merged"), &[&s1, &s2]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("opening '5', not '4'"), "{err}");
+    let err = refused(
+        &[&players[..], &["--opening", "9", "--max-plies", "9"]].concat(),
+        &s1,
+    );
+    assert!(err.contains("every ply of a game would be random"), "{err}");
+}

@@ -1163,3 +1163,73 @@ fn clause_counts_that_would_overflow_are_refused() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("the count of clause O.2.3 passes"), "{err}");
 }
+
+/// The number of distinct rows of a games.csv, the game index left out: a lower bound of the
+/// distinct games.
+fn distinct_games(dir: &Path) -> usize {
+    let text = read(&dir.join("games.csv"));
+    let rows: std::collections::BTreeSet<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once(',').unwrap().1)
+        .collect();
+    rows.len()
+}
+
+/// `--opening K`: random players play the very games they play without it; alphabeta, whose
+/// games repeat (it is deterministic but for ties), meets a new position in (almost) every game.
+/// The opening is part of the job: recorded, checked on resume and merge, and bounded.
+#[test]
+fn an_opening_varies_a_deterministic_players_games() {
+    let (plain, opened) = (tmp("opening-none"), tmp("opening-6"));
+    let random = ["--game", "oware", "--games", "300"];
+    stats(&random, &plain);
+    stats(&[&random[..], &["--opening", "6"]].concat(), &opened);
+    assert_eq!(
+        read(&plain.join("games.csv")),
+        read(&opened.join("games.csv"))
+    );
+    assert_eq!(manifest(&opened)["opening"], 6);
+    assert!(manifest(&plain).get("opening").is_none());
+    let searcher = [
+        "--game",
+        "bao",
+        "--games",
+        "60",
+        "--policy",
+        "alphabeta:depth=2",
+        "--force",
+    ];
+    stats(&searcher, &plain);
+    let o = stats(&[&searcher[..], &["--opening", "4"]].concat(), &opened);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("alphabeta:depth=2 policy after 4 random plies"),
+        "{out}"
+    );
+    let (before, after) = (distinct_games(&plain), distinct_games(&opened));
+    assert!(
+        before < 50 && after >= 57,
+        "{before} then {after} distinct games of 60"
+    );
+    // Shards of two openings are not one job; nor is a resume with another.
+    let shards = [tmp("opening-shard-1"), tmp("opening-shard-2")];
+    stats(
+        &[&searcher[..], &["--opening", "4", "--shard", "1/2"]].concat(),
+        &shards[0],
+    );
+    stats(
+        &[&searcher[..], &["--opening", "5", "--shard", "2/2"]].concat(),
+        &shards[1],
+    );
+    let o = merge(&tmp("opening-merged"), &shards, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("opening 5, not 4"), "{err}");
+    let err = refused(&["--resume", "--opening", "3"], &opened);
+    assert!(err.contains("--opening 3 differs"), "{err}");
+    let err = refused(
+        &[&random[..], &["--opening", "50", "--max-plies", "50"]].concat(),
+        &tmp("x"),
+    );
+    assert!(err.contains("every ply of a game would be random"), "{err}");
+}

@@ -207,7 +207,7 @@ fn read_mutants(option: &str, path: &Path) -> Result<Vec<mancala_lab::mutants::M
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
 /// the game's default reading: the clause events of the moves and the clauses that end the games.
 fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
-    use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
+    use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
     use mancala_lab::policy::Policy;
     let variant = kind.default_variant();
     let engine = AnyEngine::new(kind, variant, EngineKind::Reference)
@@ -215,10 +215,9 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
     let mut counts = BTreeMap::new();
     let bar = super::games_bar(games)?;
     engine.play(
-        Policy::Random.into(),
+        Play::new(Policy::Random, DEFAULT_MAX_PLIES),
         1,
         0..games,
-        DEFAULT_MAX_PLIES,
         |row, events| {
             bar.inc(1);
             for (clause, n) in events.iter() {

@@ -7,7 +7,7 @@ use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -258,9 +258,8 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let row = |engine: &AnyEngine, i: u64| {
         let mut text = String::new();
         let played = engine.play_until(
-            args.policy,
+            Play::new(args.policy, max_plies),
             (args.seed, i..i + 1),
-            max_plies,
             interrupt,
             |row, mut events| {
                 row.write_csv(args.game, &variant, args.policy, &mut text);

@@ -75,6 +75,11 @@ pub struct PlayArgs {
     /// Stop a game after this many plies [default: 2000].
     #[arg(long)]
     max_plies: Option<u32>,
+    /// Open every game with this many random plies (game i's own draws, the same in both
+    /// pairings of a pair) before the players choose, so that deterministic players meet in
+    /// varied positions [default: 0].
+    #[arg(long, value_name = "PLIES")]
+    opening: Option<u32>,
     /// Play the K-th of N disjoint slices of every pairing's games, e.g. 2/8 (as `stats
     /// --shard`); `match merge` joins the shards' folders into the whole match.
     #[arg(long)]
@@ -88,12 +93,17 @@ pub struct PlayArgs {
     /// Continue the match in --out, with the options recorded in its match.json.
     #[arg(
         long,
-        conflicts_with_all = ["force", "game", "variant", "players", "games", "seed", "max_plies", "shard"]
+        conflicts_with_all = ["force", "game", "variant", "players", "games", "seed", "max_plies", "opening", "shard"]
     )]
     resume: bool,
     /// Replace a match already in --out.
     #[arg(long)]
     force: bool,
+}
+
+/// Whether `n` is 0 (for serde's `skip_serializing_if`).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A match as match.json records it.
@@ -107,6 +117,9 @@ struct Match {
     games: u64,
     seed: u64,
     max_plies: u32,
+    /// Random plies opening every game (0: none; not written then).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    opening: u32,
     /// The slice of every pairing's games this folder plays (`K/N`); none for a whole match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shard: Option<String>,
@@ -145,6 +158,7 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
         games: args.games.unwrap_or(100),
         seed: args.seed.unwrap_or(1),
         max_plies: args.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
+        opening: args.opening.unwrap_or(0),
         shard: args
             .shard
             .as_deref()
@@ -153,6 +167,13 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             .map_err(|e| e.to_string())?,
         version: env!("CARGO_PKG_VERSION").into(),
     };
+    if m.opening >= m.max_plies {
+        return Err(format!(
+            "--opening {}: every ply of a game would be random (the ply limit is {}); open with \
+             fewer plies",
+            m.opening, m.max_plies
+        ));
+    }
     if let Some(shard) = &m.shard {
         let (_, n) = shard.split_once('/').unwrap_or_default();
         if n.parse::<u64>().map_or(true, |n| n > m.games) {
@@ -200,6 +221,7 @@ fn recorded(m: Match) -> Result<Match, String> {
         games: Some(m.games),
         seed: Some(m.seed),
         max_plies: Some(m.max_plies),
+        opening: Some(m.opening),
         shard: m.shard.clone(),
         out: PathBuf::new(),
         threads: None,
@@ -423,6 +445,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
                 north: players[b],
             }),
             max_plies: Some(m.max_plies),
+            opening: Some(m.opening),
             shard: m.shard.clone(),
             out: dir.clone(),
             threads: args.threads,
@@ -480,8 +503,13 @@ fn print_results(m: &Match, out: &Path, table: &Table) -> Result<(), String> {
             )
         }
     };
+    let opening = match m.opening {
+        0 => String::new(),
+        1 => ", 1 random ply opening each game".into(),
+        n => format!(", {n} random plies opening each game"),
+    };
     println!(
-        "{} match, {} reading: {} players, {games}, seed {}; written to {}",
+        "{} match, {} reading: {} players, {games}{opening}, seed {}; written to {}",
         m.game,
         m.variant,
         m.players.len(),
@@ -615,6 +643,7 @@ fn match_difference(a: &Match, b: &Match) -> String {
             ("games", m.games.to_string()),
             ("seed", m.seed.to_string()),
             ("max_plies", m.max_plies.to_string()),
+            ("opening", m.opening.to_string()),
         ]
     };
     fields(a)
@@ -646,6 +675,7 @@ fn pair_manifest(
             j.max_plies.to_string(),
             m.max_plies.to_string(),
         ),
+        ("opening", j.opening.to_string(), m.opening.to_string()),
         (
             "shard",
             j.shard.clone().unwrap_or_default(),

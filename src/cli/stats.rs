@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::EventTotals;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{header, AnyEngine, EngineKind, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{header, AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
@@ -85,6 +85,11 @@ pub struct RunArgs {
     /// Stop a game after this many plies [default: 2000].
     #[arg(long)]
     pub(super) max_plies: Option<u32>,
+    /// Open every game with this many random plies (game i's own draws, whoever plays it)
+    /// before the policies choose, so that deterministic players meet in varied positions
+    /// [default: 0].
+    #[arg(long, value_name = "PLIES")]
+    pub(super) opening: Option<u32>,
     /// Run the K-th of N disjoint slices of the games, e.g. 2/8.
     #[arg(long)]
     pub(super) shard: Option<String>,
@@ -186,6 +191,7 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         seed: a.seed.unwrap_or(1),
         games: a.games.unwrap_or(1000),
         max_plies: a.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
+        opening: a.opening.unwrap_or(0),
         shard: a
             .shard
             .as_deref()
@@ -248,6 +254,7 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
     check!(seed, "--seed", a.seed, old.seed);
     check!(games, "--games", a.games, old.games);
     check!(max_plies, "--max-plies", a.max_plies, old.max_plies);
+    check!(opening, "--opening", a.opening, old.opening);
     if let Some(given) = &a.shard {
         let same = canonical_shard(given)
             .ok()
@@ -274,6 +281,7 @@ fn job_difference(a: &Job, b: &Job) -> Option<String> {
             ("seed", j.seed.to_string()),
             ("games", j.games.to_string()),
             ("max_plies", j.max_plies.to_string()),
+            ("opening", j.opening.to_string()),
             ("shard", j.shard.clone().unwrap_or_else(|| "(none)".into())),
         ]
     };
@@ -323,7 +331,12 @@ fn play_chunk(
         events: EventTotals::new(engine.counted_events()),
     };
     let run = (job.seed, games);
-    let whole = engine.play_until(policy, run, job.max_plies, stop, |row, events| {
+    let play = Play {
+        players: policy,
+        opening: job.opening,
+        max_plies: job.max_plies,
+    };
+    let whole = engine.play_until(play, run, stop, |row, events| {
         row.write_csv(game, &job.variant, policy, &mut c.text);
         let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
         // Every clause the reference engines trace is counted (tests/game.rs).
@@ -484,6 +497,13 @@ fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
         .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
     if job.max_plies == 0 {
         return Err("--max-plies 0: no game would have a move".into());
+    }
+    if job.opening >= job.max_plies {
+        return Err(format!(
+            "--opening {}: every ply of a game would be random (the ply limit is {}); open with \
+             fewer plies",
+            job.opening, job.max_plies
+        ));
     }
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let threads = args
@@ -990,15 +1010,19 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let (code, summary) = run_job(&args.run, interrupt, Report::Study)?;
     if let Some(summary) = summary {
         let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
+        let opening = match m.job.opening {
+            0 => String::new(),
+            1 => " after 1 random ply".into(),
+            n => format!(" after {n} random plies"),
+        };
         print_summary(
             &format!(
-                "{} games {}..{} of {} ({} {}, {} policy, {} engine) written to {}",
+                "{} games {}..{} of {} ({} reading, {} policy{opening}, {} engine) written to {}",
                 m.job.game,
                 m.first_game,
                 m.end_game,
                 m.job.games,
                 m.job.variant,
-                "reading",
                 m.job.policy,
                 m.job.engine,
                 args.run.out.display()
