@@ -60,7 +60,7 @@ def plot(runs_by_game, policies, path):
 
 
 def main():
-    root, policies = Path(sys.argv[1]), sys.argv[2:]
+    root, opening, policies = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     runs_by_game = {}
     for game in ("bao", "oware"):
         folder = {p: root / f"{game}-{p.replace(':', '-').replace(',', '-').replace('=', '-')}"
@@ -69,7 +69,8 @@ def main():
         runs_by_game[game] = runs
         games = runs[policies[0]]["games"]["value"]
         ends = sorted({m for s in runs.values() for m in s if m.startswith("ended_by_")})
-        print(f"## {game}: {games} games of each policy against itself, seed 1\n")
+        after = f", after {opening} random plies" if opening else ""
+        print(f"## {game}: {games} games of each policy against itself{after}, seed 1\n")
         head = ["policy", "distinct games", "South win rate", "draw rate", "mean plies"] + [e[len("ended_by_"):] for e in ends]
         print("| " + " | ".join(head) + " |")
         print("|---" * len(head) + "|")
@@ -79,7 +80,8 @@ def main():
                    cell(s, "mean_plies", 1)] + [cell(s, e, 3) for e in ends]
             print("| " + " | ".join(row) + " |")
         print()
-    plot(runs_by_game, policies, root.parent / "strong-play.svg")
+    name = f"strong-play-opening-{opening}.svg" if opening else "strong-play.svg"
+    plot(runs_by_game, policies, Path(__file__).parent / name)
 
 
 if __name__ == "__main__":
