@@ -477,19 +477,35 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), StudyError> {
     if special {
         return Err(StudyError::NotAFile(path.to_path_buf()));
     }
-    let mut tmp = temporary_beside(&target)?;
-    // A file replaced keeps its permissions (a private catalog stays private).
-    if let Ok(meta) = fs::metadata(&target) {
+    replace_file(&target, |w| {
+        w.write_all(text.as_bytes()).map_err(io(&target))
+    })
+}
+
+/// Writes `path` anew: what `write` puts in a new file beside it, flushed and synced, then renamed
+/// over `path`, so a reader sees the old file or the new one, never a part. A link at `path` is
+/// replaced, not followed. The new file keeps the permissions of a regular file it replaces (a
+/// private one stays private), or gets those any new file gets; on any failure the temporary file
+/// is removed.
+pub fn replace_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), StudyError>,
+) -> Result<(), StudyError> {
+    let mut tmp = temporary_beside(path)?;
+    if let Some(meta) = fs::metadata(path).ok().filter(|m| m.is_file()) {
         tmp.as_file()
             .set_permissions(meta.permissions())
             .map_err(io(tmp.path()))?;
     }
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.flush())
-        .map_err(io(tmp.path()))?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        write(&mut w)?;
+        w.flush().map_err(io(path))?;
+    }
+    tmp.as_file().sync_all().map_err(io(path))?;
     // A failed rename hands the file back, and dropping it removes it.
-    tmp.persist(&target).map_err(|e| StudyError::Io {
-        path: target.clone(),
+    tmp.persist(path).map_err(|e| StudyError::Io {
+        path: path.to_path_buf(),
         source: e.error,
     })?;
     Ok(())

@@ -148,8 +148,6 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
     if !mancala_lab::oware::batch::vector_engine_available() {
         eprintln!("no AVX-512 (F, BW, VBMI) here: the batch runs its scalar fallback");
-    } else if !batch.uses_vectors() {
-        eprintln!("--max-plies 0: the batch runs its scalar path (a lane plays a ply first)");
     }
     let started = std::time::Instant::now();
     let (bar, pool) = super::bar_and_pool(args.games)?;

@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,7 +14,8 @@ use mancala_lab::playout::{EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::ratings::{bradley_terry, DRAW};
 use mancala_lab::study::{
-    canonical_shard, make_dir, read_manifest, shard_range, verify_rows, write_atomic, DirLock,
+    canonical_shard, make_dir, read_manifest, replace_file, shard_range, verify_rows, write_atomic,
+    DirLock,
 };
 use mancala_lab::text::{csv_field, csv_fields, quoted, shell_word, shown_path};
 
@@ -701,34 +701,6 @@ struct Table {
     text: String,
 }
 
-/// A file `name` in `dir` made by `write` in a new file there, then renamed over `name`: a
-/// reader sees the old file or the new one, never a part, and a link in its place is replaced,
-/// not followed. `write` says what failed in its own words.
-fn replace_file(
-    dir: &Path,
-    name: &str,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
-) -> Result<(), String> {
-    let path = dir.join(name);
-    let fail = |e: std::io::Error| format!("{}: {e}", shown_path(&path));
-    // Made with the permissions of any new file (the umask's), as the stats job's files; a file
-    // replaced keeps its own (a private one stays private).
-    let mut tmp = mancala_lab::study::temporary_beside(&path).map_err(|e| e.to_string())?;
-    if let Some(meta) = fs::metadata(&path).ok().filter(|m| m.is_file()) {
-        tmp.as_file()
-            .set_permissions(meta.permissions())
-            .map_err(fail)?;
-    }
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        write(&mut w)?;
-        w.flush().map_err(fail)?;
-    }
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&path).map_err(|e| fail(e.error))?;
-    Ok(())
-}
-
 /// Points of a game to South and North by its `winner` field: a game without a winner (a
 /// draw, a cut, a point the reading leaves open) is half a point each.
 fn points_of(winner: &str) -> (f64, f64) {
@@ -759,13 +731,13 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
     let (mut points, mut games) = (vec![vec![0.0; k]; k], vec![vec![0.0; k]; k]);
     let mut tally = vec![[0u64; 3]; k]; // wins, draws (and games without a winner), losses
     let games_path = out.join("games.csv");
-    replace_file(out, "games.csv", |w| {
+    replace_file(&games_path, |w| {
         let failed = |e: std::io::Error| mancala_lab::study::StudyError::Io {
             path: games_path.clone(),
             source: e,
         };
         w.write_all(b"south,north,game,plies,winner,end_clause\n")
-            .map_err(|e| failed(e).to_string())?;
+            .map_err(failed)?;
         for ((a, b), dir, manifest) in &pairs {
             let (a, b) = (*a, *b);
             let (south, north) = (
@@ -792,11 +764,11 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
                     }] += 1;
                 }
                 Ok(())
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
         }
         Ok(())
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     let ratings = bradley_terry(&points, &games).map_err(|e| e.to_string())?;
     let mut csv =
         String::from("player,policy,games,wins,draws,losses,score,elo,elo_low,elo_high\n");
@@ -829,9 +801,14 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
             policy
         );
     }
-    replace_file(out, "ratings.csv", |w| {
+    let ratings_path = out.join("ratings.csv");
+    replace_file(&ratings_path, |w| {
         w.write_all(csv.as_bytes())
-            .map_err(|e| format!("{}: {e}", shown_path(out.join("ratings.csv"))))
-    })?;
+            .map_err(|source| mancala_lab::study::StudyError::Io {
+                path: ratings_path.clone(),
+                source,
+            })
+    })
+    .map_err(|e| e.to_string())?;
     Ok(Table { text })
 }
