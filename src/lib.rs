@@ -21,6 +21,7 @@ pub mod playout;
 pub mod policy;
 pub mod ratings;
 pub mod report;
+pub mod session;
 pub mod side;
 pub mod stats;
 pub mod study;

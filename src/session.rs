@@ -1,0 +1,406 @@
+//! A game played one move at a time through text (position text in, canonical move notation in
+//! and out, a move's clause trace), on any engine of either game picked at run time: the layer
+//! front ends such as the Python package (`python/`) stand on, so that they hold no rule code.
+
+use std::fmt;
+
+use crate::bao;
+use crate::game::{Ending, Game, GameKind};
+use crate::oware;
+use crate::playout::EngineKind;
+use crate::side::Side;
+use crate::text::quoted;
+
+/// Why a session refused a reading, a position or a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The reading (variant, infinite-move definition, engine) is not one the game has.
+    #[error("{0}")]
+    Reading(String),
+    /// The position text does not parse, or is not a position of the game.
+    #[error("position: {0}")]
+    Position(String),
+    /// The move is not one of the legal moves of the position.
+    #[error("move {} is not legal here (legal: {legal})", quoted(.mv))]
+    Illegal {
+        /// The move as given.
+        mv: String,
+        /// The legal moves, or why there are none.
+        legal: String,
+    },
+    /// The move reaches a point the reading leaves open: it has no result.
+    #[error("move {} reaches a point the reading leaves open ({clause})", quoted(.mv))]
+    Silent {
+        /// The move as given.
+        mv: String,
+        /// The clause that is silent.
+        clause: &'static str,
+    },
+}
+
+/// A rule reading of one game: the preset and, for Bao, the definition of an infinite move.
+#[derive(Clone, Debug)]
+enum Reading {
+    Bao(bao::Variant),
+    Oware(oware::Variant),
+}
+
+/// One engine with its state.
+#[derive(Clone)]
+struct Typed<G: Game> {
+    game: G,
+    state: G::State,
+}
+
+#[derive(Clone)]
+enum Inner {
+    BaoReference(Typed<bao::Rules>),
+    BaoOptimized(Typed<bao::fast::FastRules>),
+    OwareReference(Typed<oware::Rules>),
+    OwareOptimized(Typed<oware::fast::FastRules>),
+}
+
+/// Runs `$body` with `$t` bound to the engine and state of `$inner`, whichever they are.
+macro_rules! each {
+    ($inner:expr, $t:ident => $body:expr) => {
+        match $inner {
+            Inner::BaoReference($t) => $body,
+            Inner::BaoOptimized($t) => $body,
+            Inner::OwareReference($t) => $body,
+            Inner::OwareOptimized($t) => $body,
+        }
+    };
+}
+
+/// A game under way: its engine and reading, the position it started from, the moves played
+/// and the state they lead to. Cloning copies the game at this point.
+#[derive(Clone)]
+pub struct Session {
+    kind: GameKind,
+    reading: Reading,
+    engine: EngineKind,
+    /// The position text the game started from; `None` for the game's start.
+    start: Option<String>,
+    moves: Vec<String>,
+    inner: Inner,
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("game", &self.kind)
+            .field("engine", &self.engine)
+            .field("moves", &self.moves)
+            .finish()
+    }
+}
+
+impl<G: Game> Typed<G> {
+    fn legal(&self) -> Vec<(G::Move, String)> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.state, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| (m, self.game.notation(&self.state, m)))
+            .collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, SessionError> {
+        let legal = self.legal();
+        let Some((mv, written)) = legal.iter().find(|(_, n)| n == text).cloned() else {
+            let names: Vec<&str> = legal.iter().map(|(_, n)| n.as_str()).collect();
+            return Err(SessionError::Illegal {
+                mv: text.to_string(),
+                legal: if names.is_empty() {
+                    "none, the game is over".into()
+                } else {
+                    names.join(" ")
+                },
+            });
+        };
+        self.game
+            .play_in_place(&mut self.state, mv)
+            .map(|_| written)
+            .map_err(|silent| SessionError::Silent {
+                mv: text.to_string(),
+                clause: silent.0,
+            })
+    }
+}
+
+impl Session {
+    /// A game of `kind` from its start, under the preset `variant` (Bao: `infinite`, when given,
+    /// overrides the reading's definition of an infinite move, as `exact` or `sown:N`), played by
+    /// `engine` (`None`: the optimized engine where it plays the reading, else the reference).
+    pub fn new(
+        kind: GameKind,
+        variant: &str,
+        infinite: Option<&str>,
+        engine: Option<EngineKind>,
+    ) -> Result<Session, SessionError> {
+        let reading = match kind {
+            GameKind::Bao => {
+                let mut v: bao::Variant = variant
+                    .parse()
+                    .map_err(|e| SessionError::Reading(format!("variant: {e}")))?;
+                if let Some(inf) = infinite {
+                    let inf: bao::variant::InfiniteMoves = inf
+                        .parse()
+                        .map_err(|e| SessionError::Reading(format!("infinite: {e}")))?;
+                    v = v.with_infinite_moves(inf);
+                }
+                Reading::Bao(v)
+            }
+            GameKind::Oware => {
+                if infinite.is_some() {
+                    return Err(SessionError::Reading(
+                        "infinite: Oware has no infinite moves (a Bao setting)".into(),
+                    ));
+                }
+                Reading::Oware(
+                    variant
+                        .parse()
+                        .map_err(|e| SessionError::Reading(format!("variant: {e}")))?,
+                )
+            }
+        };
+        let optimized = |engine: Option<EngineKind>| -> Result<Option<Inner>, SessionError> {
+            if engine == Some(EngineKind::Reference) {
+                return Ok(None);
+            }
+            let made = match &reading {
+                Reading::Bao(v) => bao::fast::FastRules::new(v.clone()).map(|game| {
+                    Inner::BaoOptimized(Typed {
+                        state: game.start(),
+                        game,
+                    })
+                }),
+                Reading::Oware(v) => match oware::fast::FastRules::new(*v) {
+                    Ok(game) => Ok(Inner::OwareOptimized(Typed {
+                        state: Game::start(&game),
+                        game,
+                    })),
+                    Err(e) => {
+                        return match engine {
+                            Some(_) => Err(SessionError::Reading(e.to_string())),
+                            None => Ok(None),
+                        }
+                    }
+                },
+            };
+            match (made, engine) {
+                (Ok(inner), _) => Ok(Some(inner)),
+                (Err(e), Some(_)) => Err(SessionError::Reading(e.to_string())),
+                (Err(_), None) => Ok(None),
+            }
+        };
+        let (inner, engine) = match optimized(engine)? {
+            Some(inner) => (inner, EngineKind::Optimized),
+            None => (reference(&reading), EngineKind::Reference),
+        };
+        Ok(Session {
+            kind,
+            reading,
+            engine,
+            start: None,
+            moves: Vec::new(),
+            inner,
+        })
+    }
+
+    /// The same game and engine from the position `text` (the game's position text format),
+    /// with no moves played.
+    pub fn from_position(&self, text: &str) -> Result<Session, SessionError> {
+        let bad = |e: String| SessionError::Position(e);
+        let inner = match &self.inner {
+            Inner::BaoReference(t) => Inner::BaoReference(Typed {
+                game: t.game.clone(),
+                state: bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?,
+            }),
+            Inner::BaoOptimized(t) => {
+                let pos = bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?;
+                Inner::BaoOptimized(Typed {
+                    game: t.game.clone(),
+                    state: bao::fast::FastState::new(bao::engines::to_fast(&pos)),
+                })
+            }
+            Inner::OwareReference(t) => {
+                let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
+                Inner::OwareReference(Typed {
+                    game: t.game.clone(),
+                    state: t.game.game_from(pos),
+                })
+            }
+            Inner::OwareOptimized(t) => {
+                let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
+                Inner::OwareOptimized(Typed {
+                    game: t.game.clone(),
+                    state: t.game.game(
+                        pos.pits(),
+                        [pos.score(Side::South), pos.score(Side::North)],
+                        pos.to_move().index() as u8,
+                    ),
+                })
+            }
+        };
+        Ok(Session {
+            start: Some(text.to_string()),
+            moves: Vec::new(),
+            inner,
+            ..self.clone()
+        })
+    }
+
+    /// The game.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The engine that plays.
+    pub fn engine(&self) -> EngineKind {
+        self.engine
+    }
+
+    /// The legal moves in canonical notation and order; empty once the game is over.
+    pub fn legal_moves(&self) -> Vec<String> {
+        each!(&self.inner, t => t.legal().into_iter().map(|(_, n)| n).collect())
+    }
+
+    /// Plays the move written `mv` (canonical notation, as [`Session::legal_moves`] gives it).
+    /// On an error the game is unchanged.
+    pub fn play(&mut self, mv: &str) -> Result<(), SessionError> {
+        let mut next = self.inner.clone();
+        let written = each!(&mut next, t => t.play(mv))?;
+        self.inner = next;
+        self.moves.push(written);
+        Ok(())
+    }
+
+    /// The moves played, in canonical notation.
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> Side {
+        each!(&self.inner, t => t.game.to_move(&t.state))
+    }
+
+    /// The ending once the game is over: the verdict and its clause.
+    pub fn ending(&self) -> Option<Ending> {
+        each!(&self.inner, t => t.game.ending(&t.state))
+    }
+
+    /// The scores (Oware: seeds taken, after any final sweep; Bao: seeds on each side), South's
+    /// first.
+    pub fn scores(&self) -> [u32; 2] {
+        each!(&self.inner, t => t.game.scores(&t.state))
+    }
+
+    /// The position in the game's text format.
+    pub fn position_text(&self) -> String {
+        match &self.inner {
+            Inner::BaoReference(t) => bao::position_text::print(&t.state),
+            Inner::BaoOptimized(t) => {
+                match bao::Position::from_setup(bao::engines::from_fast(&t.state.pos)) {
+                    Ok(pos) => bao::position_text::print(&pos),
+                    Err(e) => format!("invalid position: {e}\n"),
+                }
+            }
+            Inner::OwareReference(t) => t.state.position().print(),
+            Inner::OwareOptimized(t) => oware::Position::new(
+                t.state.pits(),
+                t.state.scores(),
+                if t.state.to_move() == 0 {
+                    Side::South
+                } else {
+                    Side::North
+                },
+            )
+            .map(|p| p.print())
+            .unwrap_or_else(|e| format!("invalid position: {e}\n")),
+        }
+    }
+
+    /// The clause trace of `mv` played here, one step a line, as the reference engine gives it
+    /// (the game is replayed on the reference engine from its start, so that a history the
+    /// rules read is the game's own). The game does not change.
+    pub fn explain(&self, mv: &str) -> Result<Vec<String>, SessionError> {
+        // The move is checked here first: the error is the one `play` gives.
+        self.clone().play(mv)?;
+        let replay_failed =
+            |e: String| SessionError::Position(format!("replay on the reference engine: {e}"));
+        match &self.reading {
+            Reading::Bao(v) => {
+                let rules = bao::Rules::new(v.clone());
+                let mut pos = match &self.start {
+                    None => bao::Position::start(),
+                    Some(text) => {
+                        bao::position_text::parse(text).map_err(|e| replay_failed(e.to_string()))?
+                    }
+                };
+                let play = |pos: &bao::Position, m: &str| {
+                    let text = bao::MoveText::parse(m).map_err(|e| replay_failed(e.to_string()))?;
+                    rules
+                        .play_text(pos, &text)
+                        .map(|(_, played)| played)
+                        .map_err(|e| replay_failed(e.to_string()))
+                };
+                for m in &self.moves {
+                    pos = play(&pos, m)?.position;
+                }
+                Ok(play(&pos, mv)?
+                    .trace
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect())
+            }
+            Reading::Oware(v) => {
+                let rules = oware::Rules::new(*v);
+                let mut game = match &self.start {
+                    None => rules.new_game(),
+                    Some(text) => rules.game_from(
+                        oware::Position::parse(text).map_err(|e| replay_failed(e.to_string()))?,
+                    ),
+                };
+                let play = |game: &oware::Game, m: &str| {
+                    let letter = m.chars().next().and_then(oware::Move::from_letter);
+                    let Some((_, pit)) = letter else {
+                        return Err(replay_failed(format!("{} is not a move", quoted(m))));
+                    };
+                    rules
+                        .play(game, pit)
+                        .map_err(|e| replay_failed(e.to_string()))
+                };
+                for m in &self.moves {
+                    game = play(&game, m)?.game;
+                }
+                Ok(play(&game, mv)?
+                    .trace
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect())
+            }
+        }
+    }
+}
+
+/// The reference engine of `reading`, at the game's start.
+fn reference(reading: &Reading) -> Inner {
+    match reading {
+        Reading::Bao(v) => {
+            let game = bao::Rules::new(v.clone());
+            Inner::BaoReference(Typed {
+                state: game.start(),
+                game,
+            })
+        }
+        Reading::Oware(v) => {
+            let game = oware::Rules::new(*v);
+            Inner::OwareReference(Typed {
+                state: Game::start(&game),
+                game,
+            })
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! `session::Session`, the text-level game the Python package stands on: moves, positions,
+//! traces and errors, the reference and optimized engines in agreement.
+
+use mancala_lab::game::GameKind;
+use mancala_lab::playout::EngineKind;
+use mancala_lab::session::{Session, SessionError};
+
+fn oware(engine: EngineKind) -> Session {
+    Session::new(GameKind::Oware, "sheet", None, Some(engine)).unwrap()
+}
+
+/// Worked by hand from the rules: at the start every South pit holds 4 seeds, so all six are
+/// legal; C's four seeds go to D, E, F and North's a.
+#[test]
+fn an_oware_move_by_hand() {
+    for engine in [EngineKind::Reference, EngineKind::Optimized] {
+        let mut s = oware(engine);
+        assert_eq!(s.engine(), engine);
+        assert_eq!(s.legal_moves(), ["A", "B", "C", "D", "E", "F"]);
+        assert_eq!(
+            s.explain("C").unwrap(),
+            ["[oware O.2.3] sow 4 from C, last seed in a"]
+        );
+        s.play("C").unwrap();
+        assert_eq!(
+            s.position_text(),
+            "to_move: North\nscores: 0 0\nnorth: 4 4 4 4 4 5\nsouth: 4 4 0 5 5 5\n"
+        );
+        assert_eq!(s.moves(), ["C"]);
+        assert_eq!(s.legal_moves(), ["a", "b", "c", "d", "e", "f"]);
+        assert!(s.ending().is_none());
+    }
+}
+
+/// A move that is not legal is refused with the legal ones named, and changes nothing.
+#[test]
+fn an_illegal_move_changes_nothing() {
+    let mut s = oware(EngineKind::Optimized);
+    let before = s.position_text();
+    let e = s.play("a").unwrap_err();
+    assert!(matches!(e, SessionError::Illegal { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "move 'a' is not legal here (legal: A B C D E F)"
+    );
+    assert!(s.explain("G").is_err());
+    assert_eq!(s.position_text(), before);
+    assert!(s.moves().is_empty());
+}
+
+/// Readings: the optimized engine where it plays the reading, else the reference; what a game
+/// does not have is refused.
+#[test]
+fn readings_pick_their_engine_or_are_refused() {
+    let strict = Session::new(GameKind::Oware, "strict", None, None).unwrap();
+    assert_eq!(strict.engine(), EngineKind::Reference);
+    assert!(Session::new(GameKind::Oware, "strict", None, Some(EngineKind::Optimized)).is_err());
+    let bao = Session::new(GameKind::Bao, "default", Some("sown:100"), None).unwrap();
+    assert_eq!(bao.engine(), EngineKind::Optimized);
+    for (game, variant, infinite) in [
+        (GameKind::Oware, "sheet", Some("exact")),
+        (GameKind::Bao, "nope", None),
+        (GameKind::Bao, "default", Some("sometimes")),
+    ] {
+        let e = Session::new(game, variant, infinite, None).unwrap_err();
+        assert!(matches!(e, SessionError::Reading(_)), "{e:?}");
+    }
+}
+
+/// The two engines of each game, through sessions, along random games: the same legal moves,
+/// positions, scores and endings at every ply; and every trace replays.
+#[test]
+fn both_engines_agree_through_sessions() {
+    for (game, variant) in [(GameKind::Bao, "default"), (GameKind::Oware, "abapa")] {
+        for g in 0..30u64 {
+            let mut a = Session::new(game, variant, None, Some(EngineKind::Reference)).unwrap();
+            let mut b = Session::new(game, variant, None, Some(EngineKind::Optimized)).unwrap();
+            let mut x = g.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for ply in 0..400 {
+                let legal = a.legal_moves();
+                assert_eq!(legal, b.legal_moves(), "{game} game {g} ply {ply}");
+                assert_eq!(a.position_text(), b.position_text());
+                assert_eq!(a.scores(), b.scores());
+                assert_eq!(a.ending(), b.ending());
+                if legal.is_empty() {
+                    assert!(a.ending().is_some());
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mv = &legal[(x % legal.len() as u64) as usize];
+                if ply % 37 == 0 {
+                    assert!(!a.explain(mv).unwrap().is_empty());
+                }
+                a.play(mv).unwrap();
+                b.play(mv).unwrap();
+            }
+        }
+    }
+}
+
+/// A position text gives a game from there, printed back as it was read.
+#[test]
+fn a_game_from_a_position_text() {
+    let start = Session::new(GameKind::Bao, "default", None, None).unwrap();
+    let text = start.position_text();
+    let again = start.from_position(&text).unwrap();
+    assert_eq!(again.position_text(), text);
+    assert_eq!(again.legal_moves(), start.legal_moves());
+    let mut o = oware(EngineKind::Optimized);
+    o.play("C").unwrap();
+    let there = o.from_position(&o.position_text()).unwrap();
+    assert_eq!(there.position_text(), o.position_text());
+    assert!(there.moves().is_empty());
+    // Its trace replays from that position: a got a fifth seed from C.
+    assert_eq!(
+        there.explain("a").unwrap(),
+        ["[oware O.2.3] sow 5 from a, last seed in f"]
+    );
+    let e = start.from_position("north: 1 2 3").unwrap_err();
+    assert!(matches!(e, SessionError::Position(_)), "{e:?}");
+}
