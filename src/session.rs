@@ -169,7 +169,7 @@ impl Session {
                 return Ok(None);
             }
             let made = match &reading {
-                Reading::Bao(v) => bao::fast::FastRules::new(v.clone()).map(|game| {
+                Reading::Bao(v) => bao::fast::FastRules::new(*v).map(|game| {
                     Inner::BaoOptimized(Typed {
                         state: game.start(),
                         game,
@@ -214,27 +214,27 @@ impl Session {
         let bad = |e: String| SessionError::Position(e);
         let inner = match &self.inner {
             Inner::BaoReference(t) => Inner::BaoReference(Typed {
-                game: t.game.clone(),
+                game: t.game,
                 state: bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?,
             }),
             Inner::BaoOptimized(t) => {
                 let pos = bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?;
                 Inner::BaoOptimized(Typed {
-                    game: t.game.clone(),
+                    game: t.game,
                     state: bao::fast::FastState::new(bao::engines::to_fast(&pos)),
                 })
             }
             Inner::OwareReference(t) => {
                 let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
                 Inner::OwareReference(Typed {
-                    game: t.game.clone(),
+                    game: t.game,
                     state: t.game.game_from(pos),
                 })
             }
             Inner::OwareOptimized(t) => {
                 let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
                 Inner::OwareOptimized(Typed {
-                    game: t.game.clone(),
+                    game: t.game,
                     state: t.game.game(
                         pos.pits(),
                         [pos.score(Side::South), pos.score(Side::North)],
@@ -332,7 +332,7 @@ impl Session {
             |e: String| SessionError::Position(format!("replay on the reference engine: {e}"));
         match &self.reading {
             Reading::Bao(v) => {
-                let rules = bao::Rules::new(v.clone());
+                let rules = bao::Rules::new(*v);
                 let mut pos = match &self.start {
                     None => bao::Position::start(),
                     Some(text) => {
@@ -389,7 +389,7 @@ impl Session {
 fn reference(reading: &Reading) -> Inner {
     match reading {
         Reading::Bao(v) => {
-            let game = bao::Rules::new(v.clone());
+            let game = bao::Rules::new(*v);
             Inner::BaoReference(Typed {
                 state: game.start(),
                 game,
