@@ -371,6 +371,31 @@ impl AnyEngine {
         }
     }
 
+    /// The rows of games `games` of `seed` played as `play` says, in game order, the games
+    /// shared among the threads of the current rayon pool: the rows [`AnyEngine::play`] gives,
+    /// whatever the thread count.
+    pub fn play_parallel(&self, play: Play, seed: u64, games: std::ops::Range<u64>) -> Vec<Row> {
+        use rayon::prelude::*;
+        let random = play.players == Players::both(Policy::Random);
+        let chunk: u64 = match self {
+            _ if play.players.searches() => 1,
+            AnyEngine::OwareOptimized(..) if random => 65_536,
+            _ => 256,
+        };
+        let n = games.end.saturating_sub(games.start);
+        let parts: Vec<Vec<Row>> = (0..n.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let from = games.start + c * chunk;
+                let part = from..(from + chunk).min(games.end);
+                let mut rows = Vec::with_capacity((part.end - part.start) as usize);
+                self.play(play, seed, part, |row, _| rows.push(row));
+                rows
+            })
+            .collect();
+        parts.concat()
+    }
+
     /// The clause events every engine of this game reports.
     pub fn counted_events(&self) -> &'static [&'static str] {
         match self {

@@ -7,7 +7,7 @@ use std::fmt;
 use crate::bao;
 use crate::game::{Ending, Game, GameKind};
 use crate::oware;
-use crate::playout::EngineKind;
+use crate::playout::{AnyEngine, EngineKind};
 use crate::side::Side;
 use crate::text::quoted;
 
@@ -39,7 +39,7 @@ pub enum SessionError {
 }
 
 /// A rule reading of one game: the preset and, for Bao, the definition of an infinite move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Reading {
     Bao(bao::Variant),
     Oware(oware::Variant),
@@ -57,7 +57,8 @@ enum Inner {
     BaoReference(Typed<bao::Rules>),
     BaoOptimized(Typed<bao::fast::FastRules>),
     OwareReference(Typed<oware::Rules>),
-    OwareOptimized(Typed<oware::fast::FastRules>),
+    /// With its reading, which the batch engine needs too.
+    OwareOptimized(Typed<oware::fast::FastRules>, oware::Variant),
 }
 
 /// Runs `$body` with `$t` bound to the engine and state of `$inner`, whichever they are.
@@ -67,7 +68,7 @@ macro_rules! each {
             Inner::BaoReference($t) => $body,
             Inner::BaoOptimized($t) => $body,
             Inner::OwareReference($t) => $body,
-            Inner::OwareOptimized($t) => $body,
+            Inner::OwareOptimized($t, _) => $body,
         }
     };
 }
@@ -176,10 +177,13 @@ impl Session {
                     })
                 }),
                 Reading::Oware(v) => match oware::fast::FastRules::new(*v) {
-                    Ok(game) => Ok(Inner::OwareOptimized(Typed {
-                        state: Game::start(&game),
-                        game,
-                    })),
+                    Ok(game) => Ok(Inner::OwareOptimized(
+                        Typed {
+                            state: Game::start(&game),
+                            game,
+                        },
+                        *v,
+                    )),
                     Err(e) => {
                         return match engine {
                             Some(_) => Err(SessionError::Reading(e.to_string())),
@@ -231,16 +235,19 @@ impl Session {
                     state: t.game.game_from(pos),
                 })
             }
-            Inner::OwareOptimized(t) => {
+            Inner::OwareOptimized(t, v) => {
                 let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
-                Inner::OwareOptimized(Typed {
-                    game: t.game,
-                    state: t.game.game(
-                        pos.pits(),
-                        [pos.score(Side::South), pos.score(Side::North)],
-                        pos.to_move().index() as u8,
-                    ),
-                })
+                Inner::OwareOptimized(
+                    Typed {
+                        game: t.game,
+                        state: t.game.game(
+                            pos.pits(),
+                            [pos.score(Side::South), pos.score(Side::North)],
+                            pos.to_move().index() as u8,
+                        ),
+                    },
+                    *v,
+                )
             }
         };
         Ok(Session {
@@ -259,6 +266,17 @@ impl Session {
     /// The engine that plays.
     pub fn engine(&self) -> EngineKind {
         self.engine
+    }
+
+    /// The engine of this game and reading, for playing many games at once
+    /// ([`AnyEngine::play_parallel`]).
+    pub fn playout_engine(&self) -> AnyEngine {
+        match &self.inner {
+            Inner::BaoReference(t) => AnyEngine::BaoReference(t.game),
+            Inner::BaoOptimized(t) => AnyEngine::BaoOptimized(t.game),
+            Inner::OwareReference(t) => AnyEngine::OwareReference(t.game),
+            Inner::OwareOptimized(t, v) => AnyEngine::OwareOptimized(t.game, *v),
+        }
     }
 
     /// The legal moves in canonical notation and order; empty once the game is over.
@@ -308,7 +326,7 @@ impl Session {
                 }
             }
             Inner::OwareReference(t) => t.state.position().print(),
-            Inner::OwareOptimized(t) => oware::Position::new(
+            Inner::OwareOptimized(t, _) => oware::Position::new(
                 t.state.pits(),
                 t.state.scores(),
                 if t.state.to_move() == 0 {

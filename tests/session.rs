@@ -121,3 +121,37 @@ fn a_game_from_a_position_text() {
     let e = start.from_position("north: 1 2 3").unwrap_err();
     assert!(matches!(e, SessionError::Position(_)), "{e:?}");
 }
+
+/// Many games at once: the rows one engine plays game by game, in game order, on any number of
+/// threads.
+#[test]
+fn parallel_playouts_are_the_sequential_ones() {
+    use mancala_lab::playout::Play;
+    use mancala_lab::policy::Policy;
+    for (game, variant) in [(GameKind::Bao, "default"), (GameKind::Oware, "sheet")] {
+        let engine = Session::new(game, variant, None, None)
+            .unwrap()
+            .playout_engine();
+        for policy in [Policy::Random, Policy::Greedy] {
+            let play = Play::new(policy, 2000);
+            let mut one = Vec::new();
+            engine.play(play, 5, 10..700, |row, _| one.push(row));
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let rows = pool.install(|| engine.play_parallel(play, 5, 10..700));
+                assert_eq!(rows.len(), one.len());
+                // Oware's batch engine leaves stage plies, which Oware rows do not have, at 0.
+                for (a, b) in rows.iter().zip(&one) {
+                    assert_eq!(
+                        (a.game, a.plies, a.winner(), a.end_clause(), a.scores),
+                        (b.game, b.plies, b.winner(), b.end_clause(), b.scores),
+                        "{game} {policy} {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+}
