@@ -1,0 +1,85 @@
+"""The game object shared by both games, and batch playouts."""
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+import numpy as np
+
+from . import _native
+
+
+class Game:
+    """A game under one rule reading, played by one engine.
+
+    ``variant`` is a preset of the game's readings (Bao: ``default``, ``literal-en``,
+    ``engines``, ``strict``; Oware: ``sheet``, ``abapa``, ``strict``); ``engine`` is
+    ``"optimized"`` (the default where it plays the reading) or ``"reference"`` (the engine
+    that reads like the rules). A reading the game does not have raises ``ValueError``.
+    """
+
+    #: The game's name, as the command line writes it.
+    name = ""
+    #: The reading a game gets when none is named.
+    default_variant = ""
+
+    def __init__(self, variant: Optional[str] = None, engine: Optional[str] = None, **reading):
+        self.variant = self.default_variant if variant is None else variant
+        self.reading = reading
+        # Checked now: a bad reading fails here, not at the first state.
+        self.engine = self.new_initial_state_with(engine).engine()
+
+    def new_initial_state_with(self, engine: Optional[str]) -> _native.State:
+        return _native.State(self.name, self.variant, engine=engine, **self.reading)
+
+    def new_initial_state(self) -> _native.State:
+        """The start of a game."""
+        return self.new_initial_state_with(self.engine)
+
+    def state_from_text(self, position: str) -> _native.State:
+        """A game from a position in the game's text format (``mancala-lab bao start``)."""
+        return _native.State(self.name, self.variant, engine=self.engine, position=position,
+                             **self.reading)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self.reading.items() if v is not None)
+        return f"{type(self).__module__}.Game(variant={self.variant!r}{extra}, engine={self.engine!r})"
+
+
+@dataclass
+class Batch:
+    """The games of one batch, one entry per game, in game order."""
+
+    #: Game numbers (``first`` to ``first + n - 1``).
+    game: np.ndarray
+    #: Plies played.
+    plies: np.ndarray
+    #: 0 South won, 1 North won, 2 a draw, -1 no result (cut at the ply limit, or a point the
+    #: reading leaves open).
+    winner: np.ndarray
+    #: The clause that ended each game (``ply-limit`` for a game cut short), as strings.
+    end_clause: np.ndarray
+    #: South's and North's scores, one row per game.
+    scores: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.plies)
+
+
+def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
+                   max_plies: int = 2000, first: int = 0) -> Batch:
+    """Plays games ``first .. first + n`` of ``seed`` under ``policy`` (as ``mancala-lab stats
+    --policy`` reads it, South's and North's as ``P/Q``) on every core, and returns them as numpy
+    arrays: the very games ``mancala-lab stats`` plays with the same seed and policy."""
+    if n < 0 or first < 0 or seed < 0:
+        raise ValueError("n, first and seed are counts: 0 or more")
+    plies, winner, codes, south, north, clauses = _native.batch_playouts(
+        game.name, game.variant, n, seed, policy, engine=game.engine, max_plies=max_plies,
+        first=first, **game.reading)
+    names = np.array(clauses if clauses else [""], dtype=str)
+    return Batch(
+        game=np.arange(first, first + n, dtype=np.uint64),
+        plies=plies,
+        winner=winner,
+        end_clause=names[codes] if n else np.array([], dtype=str),
+        scores=np.stack([south, north], axis=1),
+    )

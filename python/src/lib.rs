@@ -1,0 +1,222 @@
+//! `mancala_lab._native`: the Python face of the project's [`Session`] (a game played through
+//! text) and of its parallel playouts; the Python modules `mancala_lab.bao` and `.oware` wrap it.
+
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use mancala_lab::game::GameKind;
+use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
+use mancala_lab::policy::Players;
+use mancala_lab::session::Session;
+
+/// A Rust error as the `ValueError` Python code expects, with the Rust message.
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn game_kind(game: &str) -> PyResult<GameKind> {
+    game.parse().map_err(value_error)
+}
+
+fn engine_kind(engine: Option<&str>) -> PyResult<Option<EngineKind>> {
+    match engine {
+        None => Ok(None),
+        Some("optimized") => Ok(Some(EngineKind::Optimized)),
+        Some("reference") => Ok(Some(EngineKind::Reference)),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "engine {other:?}: expected 'optimized' or 'reference'"
+        ))),
+    }
+}
+
+/// A game in progress: the position, the moves played, the legal moves.
+#[pyclass(module = "mancala_lab._native")]
+#[derive(Clone)]
+struct State {
+    session: Session,
+}
+
+#[pymethods]
+impl State {
+    /// A game of `game` ('bao' or 'oware') from its start, or from the position text `position`.
+    #[new]
+    #[pyo3(signature = (game, variant, infinite=None, engine=None, position=None))]
+    fn new(
+        game: &str,
+        variant: &str,
+        infinite: Option<&str>,
+        engine: Option<&str>,
+        position: Option<&str>,
+    ) -> PyResult<State> {
+        let session = Session::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
+            .map_err(value_error)?;
+        let session = match position {
+            None => session,
+            Some(text) => session.from_position(text).map_err(value_error)?,
+        };
+        Ok(State { session })
+    }
+
+    /// The legal moves in canonical notation; empty once the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        self.session.legal_moves()
+    }
+
+    /// Plays a move written in canonical notation; `ValueError` if it is not legal (the state is
+    /// then unchanged).
+    fn play(&mut self, mv: &str) -> PyResult<()> {
+        self.session.play(mv).map_err(value_error)
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.session.ending().is_some()
+    }
+
+    /// 'South' or 'North' once one has won; 'draw', or 'none' where the rules are silent;
+    /// `None` while the game goes on.
+    fn winner(&self) -> Option<&'static str> {
+        self.session.ending().map(|e| e.winner())
+    }
+
+    /// The clause that ended the game (`silent:CLAUSE` where the rules are silent), or `None`.
+    fn end_clause(&self) -> Option<String> {
+        self.session.ending().map(|e| e.end_clause())
+    }
+
+    /// 'South' or 'North'.
+    fn to_move(&self) -> String {
+        self.session.to_move().to_string()
+    }
+
+    /// South's and North's scores (Oware: seeds taken; Bao: seeds on each side).
+    fn scores(&self) -> (u32, u32) {
+        let [s, n] = self.session.scores();
+        (s, n)
+    }
+
+    /// The position in the game's text format.
+    fn position_text(&self) -> String {
+        self.session.position_text()
+    }
+
+    /// The moves played so far, in canonical notation.
+    fn moves(&self) -> Vec<String> {
+        self.session.moves().to_vec()
+    }
+
+    /// The clause trace of `mv` played here, one step a line (the state does not change).
+    fn explain(&self, mv: &str) -> PyResult<Vec<String>> {
+        self.session.explain(mv).map_err(value_error)
+    }
+
+    /// The engine that plays: 'optimized' or 'reference'.
+    fn engine(&self) -> &'static str {
+        self.session.engine().name()
+    }
+
+    /// An independent copy of the game at this point.
+    fn clone(&self) -> State {
+        State {
+            session: self.session.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> State {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
+        self.clone()
+    }
+
+    fn __str__(&self) -> String {
+        self.session.position_text()
+    }
+}
+
+/// The columns of a batch of games: plies, winner code, end clause code, South's and North's
+/// scores, and the clause names the codes index.
+type Columns<'py> = (
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<u16>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Vec<String>,
+);
+
+/// Plays games `first .. first + n` of `seed` (the games `mancala-lab stats` plays with the same
+/// seed and policy) on every core, without holding the interpreter; the rows as numpy arrays.
+#[pyfunction]
+#[pyo3(signature = (game, variant, n, seed, policy="random", infinite=None, engine=None, max_plies=DEFAULT_MAX_PLIES, first=0))]
+#[allow(clippy::too_many_arguments)]
+fn batch_playouts<'py>(
+    py: Python<'py>,
+    game: &str,
+    variant: &str,
+    n: u64,
+    seed: u64,
+    policy: &str,
+    infinite: Option<&str>,
+    engine: Option<&str>,
+    max_plies: u32,
+    first: u64,
+) -> PyResult<Columns<'py>> {
+    let players: Players = policy.parse().map_err(value_error)?;
+    if max_plies == 0 {
+        return Err(PyValueError::new_err("max_plies 0: no game would have a move"));
+    }
+    let end = first
+        .checked_add(n)
+        .ok_or_else(|| PyValueError::new_err("first + n passes 2**64"))?;
+    let session = Session::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
+        .map_err(value_error)?;
+    let engine = session.playout_engine();
+    let play = Play::new(players, max_plies);
+    let rows = py.detach(|| engine.play_parallel(play, seed, first..end));
+    let mut clauses: Vec<String> = Vec::new();
+    let len = rows.len();
+    let (mut plies, mut winner, mut clause) = (
+        Vec::with_capacity(len),
+        Vec::with_capacity(len),
+        Vec::with_capacity(len),
+    );
+    let (mut south, mut north) = (Vec::with_capacity(len), Vec::with_capacity(len));
+    for row in &rows {
+        plies.push(row.plies);
+        winner.push(match row.winner() {
+            "South" => 0,
+            "North" => 1,
+            "draw" => 2,
+            _ => -1,
+        });
+        let name = row.end_clause();
+        let code = match clauses.iter().position(|c| *c == name) {
+            Some(i) => i,
+            None => {
+                clauses.push(name);
+                clauses.len() - 1
+            }
+        };
+        clause.push(code as u16);
+        south.push(row.scores[0]);
+        north.push(row.scores[1]);
+    }
+    Ok((
+        plies.into_pyarray(py),
+        winner.into_pyarray(py),
+        clause.into_pyarray(py),
+        south.into_pyarray(py),
+        north.into_pyarray(py),
+        clauses,
+    ))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<State>()?;
+    m.add_function(wrap_pyfunction!(batch_playouts, m)?)?;
+    Ok(())
+}

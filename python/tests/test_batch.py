@@ -1,0 +1,66 @@
+"""Batch playouts: the games the stats job plays, as numpy arrays."""
+
+import csv
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import mancala_lab
+from mancala_lab import bao, oware
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def binary():
+    """The command line built beside the package (`cargo build --release`), if there is one."""
+    path = pathlib.Path(os.environ.get("MANCALA_LAB_BIN", ROOT / "target/release/mancala-lab"))
+    return path if path.is_file() else None
+
+
+@pytest.mark.parametrize("game,policy", [(oware.Game(), "random"), (bao.Game(), "greedy"),
+                                         (oware.Game(variant="abapa"), "greedy/random")])
+def test_a_batch_is_the_stats_jobs_games(game, policy, tmp_path):
+    exe = binary()
+    if exe is None:
+        pytest.skip("no mancala-lab binary: cargo build --release, or set MANCALA_LAB_BIN")
+    out = tmp_path / "study"
+    subprocess.run([str(exe), "stats", "--game", game.name, "--variant", game.variant,
+                    "--policy", policy, "--games", "300", "--seed", "9", "--out", str(out)],
+                   check=True, capture_output=True)
+    with open(out / "games.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    b = mancala_lab.batch_playouts(game, 300, 9, policy=policy)
+    assert len(b) == 300
+    assert list(b.game) == [int(r["game"]) for r in rows]
+    assert list(b.plies) == [int(r["plies"]) for r in rows]
+    code = {"South": 0, "North": 1, "draw": 2, "none": -1}
+    assert list(b.winner) == [code[r["winner"]] for r in rows]
+    assert list(b.end_clause) == [r["end_clause"] for r in rows]
+    if game.name == "oware":
+        assert b.scores.tolist() == [[int(r["score_south"]), int(r["score_north"])] for r in rows]
+
+
+def test_engines_and_slices_give_the_same_games():
+    g = oware.Game()
+    whole = mancala_lab.batch_playouts(g, 2000, 3)
+    ref = mancala_lab.batch_playouts(oware.Game(engine="reference"), 2000, 3)
+    for field in ("plies", "winner", "end_clause", "scores"):
+        assert np.array_equal(getattr(whole, field), getattr(ref, field)), field
+    part = mancala_lab.batch_playouts(g, 500, 3, first=1500)
+    assert np.array_equal(part.plies, whole.plies[1500:])
+    assert list(part.game) == list(range(1500, 2000))
+
+
+def test_batch_arguments_are_checked():
+    g = bao.Game()
+    with pytest.raises(ValueError, match="unknown policy"):
+        mancala_lab.batch_playouts(g, 10, 1, policy="clever")
+    with pytest.raises(ValueError, match="max_plies 0"):
+        mancala_lab.batch_playouts(g, 10, 1, max_plies=0)
+    with pytest.raises(ValueError):
+        mancala_lab.batch_playouts(g, -1, 1)
+    empty = mancala_lab.batch_playouts(g, 0, 1)
+    assert len(empty) == 0 and empty.scores.shape == (0, 2)

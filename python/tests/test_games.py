@@ -1,0 +1,92 @@
+"""The game objects: moves, positions, traces and errors, worked by hand from the rules."""
+
+import copy
+
+import pytest
+
+import mancala_lab
+from mancala_lab import bao, oware
+
+
+@pytest.mark.parametrize("engine", ["optimized", "reference"])
+def test_an_oware_move_by_hand(engine):
+    # At the start every South pit holds 4 seeds: all six are legal; C's four seeds go to D, E, F
+    # and North's a (spec/oware.md, O.2.3).
+    s = oware.Game(engine=engine).new_initial_state()
+    assert s.engine() == engine
+    assert s.legal_moves() == ["A", "B", "C", "D", "E", "F"]
+    assert s.to_move() == "South"
+    assert s.explain("C") == ["[oware O.2.3] sow 4 from C, last seed in a"]
+    s.play("C")
+    assert s.position_text() == (
+        "to_move: North\nscores: 0 0\nnorth: 4 4 4 4 4 5\nsouth: 4 4 0 5 5 5\n")
+    assert str(s) == s.position_text()
+    assert s.moves() == ["C"]
+    assert s.legal_moves() == ["a", "b", "c", "d", "e", "f"]
+    assert not s.is_over() and s.winner() is None and s.end_clause() is None
+    assert s.scores() == (0, 0)
+
+
+def test_an_illegal_move_is_a_value_error_and_changes_nothing():
+    s = oware.Game().new_initial_state()
+    with pytest.raises(ValueError, match=r"move 'a' is not legal here \(legal: A B C D E F\)"):
+        s.play("a")
+    assert s.moves() == [] and s.to_move() == "South"
+    with pytest.raises(ValueError):
+        s.explain("Z")
+
+
+def test_bad_readings_are_value_errors():
+    with pytest.raises(ValueError, match="unknown Bao variant 'nope'"):
+        bao.Game(variant="nope")
+    with pytest.raises(ValueError, match="infinite"):
+        bao.Game(infinite="sometimes")
+    with pytest.raises(ValueError, match="engine"):
+        oware.Game(engine="fast")
+    with pytest.raises(ValueError):
+        oware.Game(variant="strict", engine="optimized")
+    # A reading only the reference engine plays gets it.
+    assert oware.Game(variant="strict").engine == "reference"
+    assert bao.Game(infinite="sown:500").engine == "optimized"
+
+
+def test_a_clone_is_independent():
+    s = bao.Game().new_initial_state()
+    first = s.legal_moves()[0]
+    for c in (s.clone(), copy.copy(s), copy.deepcopy(s)):
+        c.play(first)
+        assert c.moves() == [first]
+    assert s.moves() == []
+
+
+def test_a_game_from_a_position_text():
+    g = oware.Game()
+    s = g.new_initial_state()
+    s.play("C")
+    t = g.state_from_text(s.position_text())
+    assert t.position_text() == s.position_text() and t.moves() == []
+    # a received a fifth seed from C: it sows b to f.
+    assert t.explain("a") == ["[oware O.2.3] sow 5 from a, last seed in f"]
+    with pytest.raises(ValueError, match="position"):
+        g.state_from_text("north: 1 2 3")
+
+
+def test_a_bao_game_plays_to_its_end_on_both_engines():
+    # The two engines, move for move: the same legal moves, positions and ending.
+    a = bao.Game(engine="reference").new_initial_state()
+    b = bao.Game(engine="optimized").new_initial_state()
+    ply = 0
+    while not a.is_over():
+        moves = a.legal_moves()
+        assert moves == b.legal_moves()
+        assert a.position_text() == b.position_text()
+        mv = moves[(ply * 7) % len(moves)]
+        if ply % 25 == 0:
+            assert a.explain(mv) and a.explain(mv)[-1].startswith("[bao ")
+        a.play(mv)
+        b.play(mv)
+        ply += 1
+        assert ply < 2000
+    assert b.is_over() and a.winner() == b.winner() in ("South", "North")
+    assert a.end_clause() == b.end_clause()
+    assert a.legal_moves() == []
