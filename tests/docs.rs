@@ -207,7 +207,8 @@ fn placeholder(word: &str) -> bool {
 }
 
 /// `text` with each placeholder word in it replaced by 1: `FILE.svg` is `1.svg`, `K/N` is `1/1`,
-/// `sown:N` is `sown:1`; `A6<*` stays.
+/// `sown:N` is `sown:1`; `A6<*` stays. The folders of a merge are named apart (`DIR` is `dir`,
+/// `SHARD` is `shard`): a merge into one of its shards is refused.
 fn fill(text: &str) -> String {
     let mut out = String::new();
     let mut word = String::new();
@@ -216,7 +217,12 @@ fn fill(text: &str) -> String {
             word.push(c);
             continue;
         }
-        out.push_str(if placeholder(&word) { "1" } else { &word });
+        out.push_str(match word.as_str() {
+            "DIR" => "dir",
+            "SHARD" => "shard",
+            _ if placeholder(&word) => "1",
+            _ => &word,
+        });
         word.clear();
         if c != '\0' {
             out.push(c);

@@ -637,3 +637,69 @@ fn a_match_opening_is_recorded_and_varies_the_games() {
     );
     assert!(err.contains("every ply of a game would be random"), "{err}");
 }
+
+/// A merge that fails keeps what --out held, even with --force; a merge never reads from inside
+/// --out nor writes inside a shard; a failed merge into a new folder leaves no folder.
+#[test]
+fn a_failed_merge_keeps_the_match_in_out() {
+    let s: Vec<PathBuf> = (1..=2).map(|k| tmp(&format!("keep-{k}"))).collect();
+    for (k, dir) in s.iter().enumerate() {
+        ok(
+            &[&SHARDED[..], &["--shard", &format!("{}/2", k + 1)]].concat(),
+            dir,
+        );
+    }
+    let out = tmp("keep-out");
+    assert!(merge(&out, &[&s[0], &s[1]]).status.success());
+    let before: Vec<String> = FILES.iter().map(|f| read(&out.join(f))).collect();
+    // Rows changed in the last pairing of a shard: found only as the merge copies them.
+    let bad = tmp("keep-bad");
+    ok(&[&SHARDED[..], &["--shard", "2/2"]].concat(), &bad);
+    let rows = bad.join("pairs/3-2/games.csv");
+    let text = read(&rows);
+    let changed = match text.replacen(",South,", ",North,", 1) {
+        t if t != text => t,
+        _ => text.replacen(",North,", ",South,", 1),
+    };
+    std::fs::write(&rows, changed).unwrap();
+    let forced = |shards: &[&Path]| {
+        Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["match", "merge", "--force", "--out"])
+            .arg(&out)
+            .args(shards)
+            .output()
+            .unwrap()
+    };
+    let o = forced(&[&s[0], &bad]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("nothing merged"), "{err}");
+    let after: Vec<String> = FILES.iter().map(|f| read(&out.join(f))).collect();
+    assert_eq!(before, after);
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Shards inside --out, --out inside a shard.
+    let inner = out.join("pairs/part");
+    std::fs::create_dir_all(&inner).unwrap();
+    let copy = Command::new("cp")
+        .args(["-r"])
+        .arg(s[0].join("."))
+        .arg(&inner)
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    let err = String::from_utf8_lossy(&forced(&[&inner, &s[1]]).stderr).into_owned();
+    assert!(err.contains("is inside --out"), "{err}");
+    assert!(inner.join("match.json").exists());
+    let o = merge(&s[0].join("pairs"), &[&s[0], &s[1]]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is inside the shard"));
+    assert!(!s[0].join("pairs/match.json").exists());
+    // A new folder a failed merge would have made is not left behind.
+    let fresh = tmp("keep-fresh");
+    assert_eq!(merge(&fresh, &[&s[0], &bad]).status.code(), Some(2));
+    assert!(!fresh.exists());
+}

@@ -1233,3 +1233,27 @@ fn an_opening_varies_a_deterministic_players_games() {
     );
     assert!(err.contains("every ply of a game would be random"), "{err}");
 }
+
+/// A merge never writes inside one of its shards, nor reads a shard inside the folder it
+/// writes (which --force would clear).
+#[test]
+fn merge_keeps_out_and_shards_apart() {
+    let shards = [tmp("nest1"), tmp("nest2")];
+    for (k, dir) in shards.iter().enumerate() {
+        stats(&["--games", "40", "--shard", &format!("{}/2", k + 1)], dir);
+    }
+    let o = merge(&shards[0].join("sub"), &shards, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is inside the shard"), "{err}");
+    assert!(!shards[0].join("sub").exists());
+    let out = tmp("nest-out");
+    let inner = out.join("part");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::rename(&shards[1], &inner).unwrap();
+    let o = merge(&out, &[shards[0].clone(), inner.clone()], &["--force"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is inside --out"), "{err}");
+    assert!(inner.join("games.csv").exists());
+}

@@ -330,6 +330,10 @@ fn take_folder(out: &Path) -> Result<DirLock, String> {
             if stale && e.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = fs::remove_file(e.path());
             }
+            // A merge's own folder, left by a merge killed outright.
+            if name.starts_with(MERGING) && e.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = fs::remove_dir_all(e.path());
+            }
         }
     }
     Ok(lock)
@@ -413,7 +417,8 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         let dir = pair_dir(&out, (a, b));
         let resume = dir.join(mancala_lab::study::MANIFEST).exists();
         if resume {
-            let done = pair_manifest(&dir, &m, (players[a], players[b]))?;
+            let done = pair_manifest(&dir, &m, (players[a], players[b]))
+                .map_err(|e| format!("{e}; remove the folder to play it again"))?;
             // A finished pairing whose result files a failed write lost is resumed: it plays
             // nothing and writes them.
             // Rows past those counted (a write the manifest never saw) are dropped by a resume
@@ -540,7 +545,6 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         ..m.clone()
     };
     let base = whole(&parts[0]);
-    let mut ranges = Vec::new();
     for (i, m) in parts.iter().enumerate() {
         if whole(m) != base {
             let field = match_difference(&whole(m), &base);
@@ -550,6 +554,17 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
                 shown_path(shards[0].join(MATCH))
             ));
         }
+    }
+    let players = players_of(&base, &shards[0])?;
+    // Every pairing of every shard its match's, finished and whole, before the shards' ranges
+    // are read from their match.json files.
+    for (s, m) in shards.iter().zip(&parts) {
+        for (a, b) in pairings(players.len()) {
+            check_shard_pairing(s, m, (a, b), (players[a], players[b]))?;
+        }
+    }
+    let mut ranges = Vec::new();
+    for (i, m) in parts.iter().enumerate() {
         let (first, end) = shard_range(m.games, m.shard.as_deref()).map_err(|e| e.to_string())?;
         ranges.push((first, end, i));
     }
@@ -571,66 +586,136 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             base.games
         ));
     }
-    let players = players_of(&base, &shards[0])?;
-    // Every pairing of every shard finished and its own, before --out is touched.
-    for (s, m) in shards.iter().zip(&parts) {
-        for (a, b) in pairings(players.len()) {
-            let dir = pair_dir(s, (a, b));
-            let done = pair_manifest(&dir, m, (players[a], players[b]))
-                .map_err(|e| format!("{e}; is {} a whole shard?", shown_path(s)))?;
-            if done.games_done != done.end_game - done.first_game {
-                return Err(format!(
-                    "{}: unfinished; finish the shard with: mancala-lab match --resume --out {}",
-                    shown_path(&dir),
-                    shell_word(s)
-                ));
-            }
-        }
+    let created = out.symlink_metadata().is_err();
+    let lock = take_folder(out)?;
+    // Without --force a match there is refused now; with it, it is replaced only once the
+    // merged match is whole, so that a failed or stopped merge keeps it.
+    if !force {
+        clear_match(out, false, "merge into another folder, or ")?;
     }
-    let _lock = take_folder(out)?;
-    clear_match(out, force, "merge into another folder, or ")?;
-    let mut commits = std::collections::BTreeSet::new();
-    for (a, b) in pairings(players.len()) {
-        let dir = pair_dir(out, (a, b));
-        let from: Vec<PathBuf> = shards.iter().map(|s| pair_dir(s, (a, b))).collect();
-        let merged = make_dir(&out.join(PAIRS))
-            .map_err(|e| e.to_string())
-            .and_then(|()| merge_shards(&dir, false, &from, interrupt));
-        let merged = match merged {
-            Ok(Some(merged)) if !stopped() => merged,
-            failed => {
-                // What was merged so far goes: --out holds the whole match or none of it.
-                let _ = fs::remove_dir_all(out.join(PAIRS));
-                return match failed {
-                    Err(e) => Err(format!("{e}; nothing merged into {}", shown_path(out))),
-                    _ => {
-                        eprintln!("interrupted; nothing merged into {}", shown_path(out));
-                        Ok(ExitCode::from(130))
-                    }
-                };
-            }
-        };
-        commits.extend(merged.commits);
-    }
-    if commits.len() > 1 {
-        eprintln!("{}", commits_note(&commits));
-    }
+    // The merge is made in a folder of its own inside --out, removed if it fails or is stopped.
+    let work = tempfile::Builder::new()
+        .prefix(MERGING)
+        .tempdir_in(out)
+        .map_err(|e| format!("{}: {e}", shown_path(out)))?;
     let m = Match {
         version: parts[0].version.clone(),
         ..base
     };
-    save_match(out, &m)?;
-    let resume_hint = format!(
-        "the pairings are merged; write the results with: mancala-lab match --resume --out {}",
-        shell_word(out)
-    );
+    let built = merge_into(work.path(), &m, &players, shards, interrupt);
+    let (commits, table) = match built {
+        Ok(Some(done)) => done,
+        failed => {
+            drop(work);
+            if created {
+                drop(lock);
+                let _ = fs::remove_dir(out);
+            }
+            return match failed {
+                Err(e) => Err(format!("{e}; nothing merged into {}", shown_path(out))),
+                _ => {
+                    eprintln!("interrupted; nothing merged into {}", shown_path(out));
+                    Ok(ExitCode::from(130))
+                }
+            };
+        }
+    };
+    // From here on the merge is finished whatever a signal says: the old match goes, the new
+    // one takes its place, match.json last.
+    clear_match(out, true, "")?;
+    for name in [PAIRS, "games.csv", "ratings.csv", MATCH] {
+        fs::rename(work.path().join(name), out.join(name))
+            .map_err(|e| format!("{}: {e}", shown_path(out.join(name))))?;
+    }
+    drop(work);
+    if commits.len() > 1 {
+        eprintln!("{}", commits_note(&commits));
+    }
+    print_results(&m, out, &table)?;
     if stopped() {
-        eprintln!("interrupted; {resume_hint}");
+        eprintln!(
+            "interrupted as the merge was being finished; {} holds it whole",
+            shown_path(out)
+        );
         return Ok(ExitCode::from(130));
     }
-    let table = results(out, &m, &players).map_err(|e| format!("{e}; {resume_hint}"))?;
-    print_results(&m, out, &table)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The prefix of the folder a merge is made in, inside --out.
+const MERGING: &str = ".merge.";
+
+/// Merges every pairing of the checked `shards` into `dir` (empty), then writes the match's
+/// match.json, games.csv and ratings.csv there; `None` when `interrupt` stopped it.
+fn merge_into(
+    dir: &Path,
+    m: &Match,
+    players: &[Policy],
+    shards: &[PathBuf],
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<Option<(std::collections::BTreeSet<String>, Table)>, String> {
+    let mut commits = std::collections::BTreeSet::new();
+    make_dir(&dir.join(PAIRS)).map_err(|e| e.to_string())?;
+    for (a, b) in pairings(players.len()) {
+        let from: Vec<PathBuf> = shards.iter().map(|s| pair_dir(s, (a, b))).collect();
+        match merge_shards(&pair_dir(dir, (a, b)), false, &from, interrupt)? {
+            Some(merged) => commits.extend(merged.commits),
+            None => return Ok(None),
+        }
+        if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(None);
+        }
+    }
+    save_match(dir, m)?;
+    let table = results(dir, m, players)?;
+    Ok(Some((commits, table)))
+}
+
+/// Refuses a pairing of the shard `s` (of the match `m`) that a merge cannot take: missing,
+/// another job's, unfinished, or with rows past those its manifest counts.
+fn check_shard_pairing(
+    s: &Path,
+    m: &Match,
+    pair: (usize, usize),
+    players: (Policy, Policy),
+) -> Result<(), String> {
+    let dir = pair_dir(s, pair);
+    let resume = format!("mancala-lab match --resume --out {}", shell_word(s));
+    if dir
+        .join(mancala_lab::study::MANIFEST)
+        .symlink_metadata()
+        .is_err()
+    {
+        return Err(format!(
+            "{}: missing (no manifest.json); the shard is not whole: finish it with: {resume}",
+            shown_path(&dir)
+        ));
+    }
+    let done = pair_manifest(&dir, m, players).map_err(|e| {
+        format!(
+            "{e}; {} is not a shard of its own match.json",
+            shown_path(s)
+        )
+    })?;
+    if done.games_done != done.end_game - done.first_game {
+        return Err(format!(
+            "{}: unfinished ({} of {} games); finish the shard with: {resume} (once no job is \
+             playing it)",
+            shown_path(&dir),
+            done.games_done,
+            done.end_game - done.first_game
+        ));
+    }
+    let game: GameKind = done.job.game.parse().map_err(|e| format!("{e}"))?;
+    let rows = fs::metadata(dir.join("games.csv")).map_or(0, |f| f.len());
+    if rows != mancala_lab::playout::header(game).len() as u64 + done.rows_bytes {
+        return Err(format!(
+            "{}: games.csv does not hold exactly the rows manifest.json counts; finish the shard \
+             with: {resume}",
+            shown_path(&dir)
+        ));
+    }
+    Ok(())
 }
 
 /// The first field in which two matches differ, as `seed 2, not 1 as`.
@@ -687,8 +772,7 @@ fn pair_manifest(
     match differs {
         None => Ok(manifest),
         Some((field, found, want)) => Err(format!(
-            "{}: not this match's pairing ({field} {} where the match has {}); remove the \
-             folder to play it again",
+            "{}: not this match's pairing ({field} {} where the match has {})",
             shown_path(dir.join(mancala_lab::study::MANIFEST)),
             mancala_lab::text::quoted(&found),
             mancala_lab::text::quoted(&want)
@@ -719,7 +803,8 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
     let mut pairs = Vec::new();
     for (a, b) in pairings(k) {
         let dir = pair_dir(out, (a, b));
-        let manifest = pair_manifest(&dir, m, (players[a], players[b]))?;
+        let manifest = pair_manifest(&dir, m, (players[a], players[b]))
+            .map_err(|e| format!("{e}; remove the folder to play it again"))?;
         if manifest.games_done != manifest.end_game - manifest.first_game {
             return Err(format!(
                 "{}: unfinished; finish the match with --resume",

@@ -93,6 +93,26 @@ pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// `path` made absolute with its links resolved, as far as it exists (the rest appended as
+/// written): for telling whether one folder lies inside another.
+pub fn resolved(path: &std::path::Path) -> std::path::PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
 /// The text without a leading UTF-8 byte-order mark (some editors write one).
 fn without_bom(s: String) -> String {
     match s.strip_prefix('\u{feff}') {

@@ -433,7 +433,7 @@ pub fn run_job(
             "interrupted after {} of {total} games; complete rows are in {}; continue with: \
              mancala-lab stats --resume --out {}",
             manifest.games_done,
-            games_path.display(),
+            shown_path(&games_path),
             mancala_lab::text::shell_word(&args.out)
         );
         return Ok((ExitCode::from(130), None));
@@ -710,6 +710,21 @@ pub(super) fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> 
                 shown_path(out)
             ));
         }
+        let (inside, outer) = (super::resolved(out), super::resolved(s));
+        if inside.starts_with(&outer) {
+            return Err(format!(
+                "--out {} is inside the shard {}; a merge never writes into what it reads",
+                shown_path(out),
+                shown_path(s)
+            ));
+        }
+        if outer.starts_with(&inside) {
+            return Err(format!(
+                "the shard {} is inside --out {}, which the merge writes; move it out first",
+                shown_path(s),
+                shown_path(out)
+            ));
+        }
     }
     Ok(())
 }
@@ -726,9 +741,16 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         eprintln!("{}", commits_note(&merged.commits));
     }
     print_summary(
-        &format!("merged {} shards into {}", shards.len(), out.display()),
+        &format!("merged {} shards into {}", shards.len(), shown_path(out)),
         &merged.summary,
     );
+    if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+        eprintln!(
+            "interrupted as the merge was being finished; {} holds it whole",
+            shown_path(out)
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -834,30 +856,75 @@ pub(super) fn merge_shards(
         }
     }
     let commits = parts.iter().map(|m| m.commit.clone()).collect();
+    let created = out.symlink_metadata().is_err();
     make_dir(out).map_err(|e| e.to_string())?;
-    let _lock = DirLock::take(out).map_err(|e| e.to_string())?;
-    clear_for_new_run(out, force, false).map_err(|e| e.to_string())?;
+    let lock = DirLock::take(out).map_err(|e| e.to_string())?;
+    // Without --force a study there is refused now; with it, it is replaced only once the
+    // merged rows are whole, so that a failed or stopped merge keeps it.
+    if !force {
+        clear_for_new_run(out, false, false).map_err(|e| e.to_string())?;
+    }
     // A file of its own name beside games.csv (a user's games.csv.tmp is left alone), removed
     // when dropped unless renamed into place.
     let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
     // Ctrl-C stops the copy; returning drops `tmp`, which removes the partial games.csv.
-    match write_merged(out, tmp.path(), shards, &parts, &order, &base, interrupt) {
-        Err(_) if stopped() => Ok(None),
-        r => r.map(|summary| Some(Merged { summary, commits })),
-    }
+    let rows = match write_merged(tmp.path(), shards, &parts, &order, &base, interrupt) {
+        Ok(rows) => rows,
+        Err(e) => {
+            drop(tmp);
+            if created {
+                // The folder this merge made goes with it: nothing is left of the merge.
+                drop(lock);
+                let _ = fs::remove_dir(out);
+            }
+            return if stopped() { Ok(None) } else { Err(e) };
+        }
+    };
+    // From here on the merge is finished whatever a signal says: the old study goes, the new
+    // one takes its place.
+    clear_for_new_run(out, true, false).map_err(|e| e.to_string())?;
+    let tmp = tmp.into_temp_path();
+    fs::rename(&tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", shown_path(out)))?;
+    let merged = Manifest {
+        command: command_line(),
+        job: Job {
+            shard: None,
+            ..base.job.clone()
+        },
+        first_game: 0,
+        end_game: base.job.games,
+        games_done: base.job.games,
+        rows_bytes: rows.bytes,
+        rows_crc32: rows.crc32,
+        clause_events: rows.events,
+        ..base.clone()
+    };
+    write_results(out, &merged, &rows.summary).map_err(|e| e.to_string())?;
+    save_manifest(out, &merged).map_err(|e| e.to_string())?;
+    Ok(Some(Merged {
+        summary: rows.summary,
+        commits,
+    }))
 }
 
-/// Writes the merged study of the checked shards (`order`: by first game) to `out`, games.csv
-/// through `tmp`.
+/// The merged rows as written: their summary, byte count, CRC-32 and clause events.
+struct MergedRows {
+    summary: Summary,
+    bytes: u64,
+    crc32: u32,
+    events: BTreeMap<String, u64>,
+}
+
+/// Writes the merged rows of the checked shards (`order`: by first game) to `tmp`, checking
+/// each shard's rows again as they are copied; stopped by `interrupt`.
 fn write_merged(
-    out: &Path,
     tmp: &Path,
     shards: &[PathBuf],
     parts: &[Manifest],
     order: &[usize],
     base: &Manifest,
     interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<Summary, String> {
+) -> Result<MergedRows, String> {
     let game = base
         .job
         .game
@@ -865,7 +932,11 @@ fn write_merged(
         .map_err(|e| e.to_string())?;
     let mut w = BufWriter::with_capacity(
         1 << 20,
-        File::create(tmp).map_err(|e| format!("{}: {e}", shown_path(tmp)))?,
+        OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(tmp)
+            .map_err(|e| format!("{}: {e}", shown_path(tmp)))?,
     );
     let werr = |e: std::io::Error| format!("{}: {e}", shown_path(tmp));
     w.write_all(header(game).as_bytes()).map_err(werr)?;
@@ -902,25 +973,13 @@ fn write_merged(
         }
     }
     w.flush().map_err(werr)?;
-    drop(w);
-    fs::rename(tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", shown_path(out)))?;
-    let merged = Manifest {
-        command: command_line(),
-        job: Job {
-            shard: None,
-            ..base.job.clone()
-        },
-        first_game: 0,
-        end_game: base.job.games,
-        games_done: base.job.games,
-        rows_bytes: bytes,
-        rows_crc32: hasher.finalize(),
-        clause_events: events,
-        ..base.clone()
-    };
-    write_results(out, &merged, &summary).map_err(|e| e.to_string())?;
-    save_manifest(out, &merged).map_err(|e| e.to_string())?;
-    Ok(summary)
+    w.get_ref().sync_all().map_err(werr)?;
+    Ok(MergedRows {
+        summary,
+        bytes,
+        crc32: hasher.finalize(),
+        events,
+    })
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
@@ -963,7 +1022,7 @@ pub fn default_study() -> Result<ExitCode, String> {
             &format!(
                 "{game}: {games} random games ({} reading, seed 1) written to {}",
                 game.default_variant(),
-                args.out.display()
+                shown_path(&args.out)
             ),
             &summary,
         );
@@ -1025,7 +1084,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
                 m.job.variant,
                 m.job.policy,
                 m.job.engine,
-                args.run.out.display()
+                shown_path(&args.run.out)
             ),
             &summary,
         );
