@@ -1317,6 +1317,26 @@ fn explain_checks_its_svg_before_printing_the_trace() {
                 "{game} {svg}"
             );
         }
+        // A file that is not a drawing is never replaced, by --svg or a diagram's --out; an
+        // earlier drawing is.
+        let notes = tmp.path().join("notes.md");
+        std::fs::write(&notes, "my notes\n").unwrap();
+        let n = notes.to_str().unwrap();
+        for args in [
+            vec![game, "explain", "--position", p, mv, "--svg", n],
+            vec![game, "diagram", "--position", p, "--out", n],
+        ] {
+            let o = run(&args, None);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(stderr(&o).contains("not an SVG drawing"), "{}", stderr(&o));
+            assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+        }
+        let drawing = tmp.path().join("d.svg");
+        let d = drawing.to_str().unwrap();
+        for _ in 0..2 {
+            let o = run(&[game, "diagram", "--position", p, "--out", d], None);
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
         // The help says what --svg takes.
         let help = stdout(&run(&[game, "explain", "--help"], None));
         assert!(!help.contains("('-': standard output)"), "{help}");
@@ -2077,7 +2097,11 @@ fn plot_replaces_only_plots_and_diff_needs_plies() {
     };
     let o = run_plot(&note);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("is not an SVG plot"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not an SVG drawing"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read_to_string(&note).unwrap(), "precious\n");
     let svg = dir.join("p.svg");
     assert!(run_plot(&svg).status.success());

@@ -588,13 +588,14 @@ pub fn write_svg(out: &std::path::Path, svg: &str) -> Result<(), String> {
         Ok(())
     } else {
         write_svg_file("--out", out, svg)?;
-        eprintln!("wrote {}", out.display());
+        eprintln!("wrote {}", shown_path(out));
         Ok(())
     }
 }
 
 /// Writes `svg` to the file `out`, given as `option`; the error names the option.
 pub fn write_svg_file(option: &str, out: &std::path::Path, svg: &str) -> Result<(), String> {
+    super::replaces_only_svg(option, out, "a drawing replaces only an earlier drawing")?;
     mancala_lab::study::write_atomic(out, svg).map_err(|e| format!("{option} {e}"))
 }
 

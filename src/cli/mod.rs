@@ -113,6 +113,29 @@ pub fn resolved(path: &std::path::Path) -> std::path::PathBuf {
     }
 }
 
+/// Refuses to write an SVG over a file at `out` (given as `option`) that is not one: a note, a
+/// study's file or a position is never replaced, an earlier drawing is. `why` says what the
+/// command replaces.
+pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Result<(), String> {
+    use std::io::Read;
+    if !out.is_file() {
+        return Ok(());
+    }
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(out)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let text = String::from_utf8_lossy(&head[..n]);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if text.starts_with("<?xml") || text.starts_with("<svg") {
+        return Ok(());
+    }
+    Err(format!(
+        "{option} {}: the file there is not an SVG drawing; {why}, choose another {option}",
+        mancala_lab::text::shown_path(out)
+    ))
+}
+
 /// The text without a leading UTF-8 byte-order mark (some editors write one).
 fn without_bom(s: String) -> String {
     match s.strip_prefix('\u{feff}') {

@@ -233,21 +233,8 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     }
     // A file in the way that is not a plot (a study's games.csv, a manifest, a note) is never
     // replaced; an earlier plot is.
-    if args.out.as_os_str() != "-" && args.out.is_file() {
-        use std::io::Read;
-        let mut head = [0u8; 256];
-        let n = std::fs::File::open(&args.out)
-            .and_then(|mut f| f.read(&mut head))
-            .unwrap_or(0);
-        let text = String::from_utf8_lossy(&head[..n]);
-        let text = text.trim_start_matches('\u{feff}').trim_start();
-        if !(text.starts_with("<?xml") || text.starts_with("<svg")) {
-            return Err(format!(
-                "--out {}: the file there is not an SVG plot; plot replaces only its own plots, \
-                 choose another --out",
-                shown_path(&args.out)
-            ));
-        }
+    if args.out.as_os_str() != "-" {
+        super::replaces_only_svg("--out", &args.out, "plot replaces only its own plots")?;
     }
     Ok(runs)
 }
