@@ -134,7 +134,10 @@ fn bad_records_are_named_and_the_others_still_audited() {
         good.replace("\"game\":3", "\"game\":4")
             .replacen("\"A", "\"a", 1)
     );
-    std::fs::write(&input, text).unwrap();
+    // A fifth line with a byte that is not UTF-8: a bad record of its own.
+    let mut bytes = text.into_bytes();
+    bytes.extend_from_slice(b"{\"game\":\xff}\n");
+    std::fs::write(&input, bytes).unwrap();
     let out = dir.join("audit");
     let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -145,6 +148,10 @@ fn bad_records_are_named_and_the_others_still_audited() {
     );
     assert!(err.contains("records.jsonl:3: ply 1 'Z9<'"), "{err}");
     assert!(err.contains("records.jsonl:4: ply 1 "), "{err}");
+    assert!(
+        err.contains("records.jsonl:5: not UTF-8 text (byte 9 of the line is not)"),
+        "{err}"
+    );
     assert!(
         err.contains("a pit of North, but South is to move"),
         "{err}"

@@ -161,8 +161,32 @@ fn records(
     } else {
         shown_path(path)
     };
-    let text = super::read_input(path)?;
-    Ok(match format {
+    // Records one a line: a line that is not UTF-8 is a bad record of its own, named by its
+    // line, and the others are still read (the line is left empty for the reader).
+    let mut bad_lines = Vec::new();
+    let text = match format {
+        Format::Abstractplay | Format::Openspiel => {
+            let bytes = super::read_input_bytes(path)?;
+            let lines: Vec<String> = bytes
+                .split(|&b| b == b'\n')
+                .enumerate()
+                .map(|(i, line)| match std::str::from_utf8(line) {
+                    Ok(t) => t.to_string(),
+                    Err(e) => {
+                        bad_lines.push(Err(format!(
+                            "{name}:{}: not UTF-8 text (byte {} of the line is not)",
+                            i + 1,
+                            e.valid_up_to() + 1
+                        )));
+                        String::new()
+                    }
+                })
+                .collect();
+            super::without_bom(lines.join("\n"))
+        }
+        Format::Transcript => super::read_input(path)?,
+    };
+    let mut read: Vec<Result<AnyRecord, String>> = match format {
         Format::Abstractplay => mancala_lab::bao::abstractplay::read(&text)
             .into_iter()
             .map(|r| {
@@ -199,7 +223,9 @@ fn records(
                 final_board: None,
             }))]
         }
-    })
+    };
+    read.extend(bad_lines);
+    Ok(read)
 }
 
 /// The files and folder an audit writes in `--out`.

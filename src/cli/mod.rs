@@ -39,6 +39,19 @@ pub fn input_name(path: &std::path::Path) -> String {
 /// path.
 pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
     let path = path.as_ref();
+    let bytes = read_input_bytes(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {} is not)",
+            input_name(path),
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    Ok(without_bom(text))
+}
+
+/// [`read_input`]'s bytes, whatever they are.
+pub fn read_input_bytes(path: &std::path::Path) -> Result<Vec<u8>, String> {
     let stdin = path.as_os_str() == "-";
     let name = input_name(path);
     let mut bytes = Vec::new();
@@ -57,13 +70,7 @@ pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String, String> {
             MAX_INPUT >> 20
         ));
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{name}: not UTF-8 text (byte {} is not)",
-            e.utf8_error().valid_up_to() + 1
-        )
-    })?;
-    Ok(without_bom(text))
+    Ok(bytes)
 }
 
 /// The file an input path names: standard input's for `-`, so that an output can be checked
@@ -137,7 +144,7 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
 }
 
 /// The text without a leading UTF-8 byte-order mark (some editors write one).
-fn without_bom(s: String) -> String {
+pub fn without_bom(s: String) -> String {
     match s.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => s,
