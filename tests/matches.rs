@@ -559,9 +559,7 @@ fn match_merge_refuses_what_is_not_one_match() {
         err.contains("holds a match") && err.contains("--force"),
         "{err}"
     );
-    // More shards than games, and a shard given on --resume.
-    let err = refused(&[&SHARDED[..], &["--shard", "1/6"]].concat(), &tmp("six"));
-    assert!(err.contains("more shards than the 5 games"), "{err}");
+    // A shard given on --resume.
     refused(&["--resume", "--shard", "1/2"], &s[0]);
 }
 
@@ -702,4 +700,34 @@ fn a_failed_merge_keeps_the_match_in_out() {
     let fresh = tmp("keep-fresh");
     assert_eq!(merge(&fresh, &[&s[0], &bad]).status.code(), Some(2));
     assert!(!fresh.exists());
+}
+
+/// More shards than games, as a cluster array may ask: the empty shards play and rate nothing,
+/// and merge with the others into the whole match.
+#[test]
+fn empty_shards_merge_too() {
+    let small = [
+        "--game",
+        "oware",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+    ];
+    let whole = tmp("empty-whole");
+    ok(&small, &whole);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp(&format!("empty-{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        ok(
+            &[&small[..], &["--shard", &format!("{}/3", k + 1)]].concat(),
+            dir,
+        );
+    }
+    assert_eq!(read(&shards[0].join("games.csv")).lines().count(), 1);
+    assert_eq!(read(&shards[0].join("ratings.csv")).lines().count(), 1);
+    let merged = tmp("empty-merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    assert!(merge(&merged, &refs).status.success());
+    same(&whole, &merged);
 }

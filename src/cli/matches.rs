@@ -174,17 +174,6 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             m.opening, m.max_plies
         ));
     }
-    if let Some(shard) = &m.shard {
-        let (_, n) = shard.split_once('/').unwrap_or_default();
-        if n.parse::<u64>().map_or(true, |n| n > m.games) {
-            return Err(format!(
-                "--shard {shard}: more shards than the {} game{} a pairing plays each way; every \
-                 shard plays at least one",
-                m.games,
-                if m.games == 1 { "" } else { "s" }
-            ));
-        }
-    }
     // The reading is checked by the first pairing's job before anything is played; checked
     // here too, so that --parse-only and a new folder see it first.
     let engines = [EngineKind::Optimized, EngineKind::Reference]
@@ -854,9 +843,16 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
         Ok(())
     })
     .map_err(|e| e.to_string())?;
-    let ratings = bradley_terry(&points, &games).map_err(|e| e.to_string())?;
     let mut csv =
         String::from("player,policy,games,wins,draws,losses,score,elo,elo_low,elo_high\n");
+    if tally.iter().all(|t| t.iter().sum::<u64>() == 0) {
+        // A shard with no game of any pairing (more shards than games): nothing to rate.
+        write_ratings(out, &csv)?;
+        return Ok(Table {
+            text: "  no games here: nothing to rate\n".into(),
+        });
+    }
+    let ratings = bradley_terry(&points, &games).map_err(|e| e.to_string())?;
     let mut text = format!(
         "  {:>6}  {:<28} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8}  95% interval\n",
         "player", "policy", "games", "wins", "draws", "losses", "score", "elo"
@@ -886,14 +882,19 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
             policy
         );
     }
-    let ratings_path = out.join("ratings.csv");
-    replace_file(&ratings_path, |w| {
+    write_ratings(out, &csv)?;
+    Ok(Table { text })
+}
+
+/// Writes the match's ratings.csv in `out`.
+fn write_ratings(out: &Path, csv: &str) -> Result<(), String> {
+    let path = out.join("ratings.csv");
+    replace_file(&path, |w| {
         w.write_all(csv.as_bytes())
             .map_err(|source| mancala_lab::study::StudyError::Io {
-                path: ratings_path.clone(),
+                path: path.clone(),
                 source,
             })
     })
-    .map_err(|e| e.to_string())?;
-    Ok(Table { text })
+    .map_err(|e| e.to_string())
 }
