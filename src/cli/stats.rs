@@ -848,10 +848,12 @@ pub(super) fn merge_shards(
         let v = v.map_err(|e| e.to_string())?;
         if v.extra > 0 {
             return Err(format!(
-                "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with --resume",
+                "{}: {} bytes past the {} rows {MANIFEST} counts; finish the shard with: \
+                 mancala-lab stats --resume --out {}",
                 shown_path(shards[i].join(GAMES)),
                 v.extra,
-                parts[i].games_done
+                parts[i].games_done,
+                mancala_lab::text::shell_word(&shards[i])
             ));
         }
     }
