@@ -96,6 +96,58 @@ impl fmt::Debug for Session {
     }
 }
 
+/// A move as an action id: the stable integer of a move for front ends such as OpenSpiel
+/// (docs/python.md).
+pub trait Action: Copy {
+    /// How many action ids the game has (ids are `0..COUNT`).
+    const COUNT: u32;
+    /// The move's id.
+    fn action(self) -> u32;
+}
+
+impl Action for bao::Move {
+    /// 64: the mover's 16 pits (front row 1-8, then back row 1-8), by hand, by house decision.
+    const COUNT: u32 = 64;
+
+    fn action(self) -> u32 {
+        let row = match self.pit.row() {
+            bao::board::Row::Front => 0,
+            bao::board::Row::Back => 1,
+        };
+        let pit = row * 8 + u32::from(self.pit.number()) - 1;
+        let hand = match self.hand {
+            bao::board::Hand::Left => 0,
+            bao::board::Hand::Right => 1,
+        };
+        (pit * 2 + hand) * 2 + u32::from(self.play_house)
+    }
+}
+
+impl Action for oware::Move {
+    /// 6: the mover's pits from its left (A-F for South, a-f for North).
+    const COUNT: u32 = 6;
+
+    fn action(self) -> u32 {
+        u32::from(self.pit)
+    }
+}
+
+impl<G: Game> Typed<G>
+where
+    G::Move: Action,
+{
+    /// The legal moves as (action id, notation), by id.
+    fn legal_actions(&self) -> Vec<(u32, String)> {
+        let mut all: Vec<(u32, String)> = self
+            .legal()
+            .into_iter()
+            .map(|(m, n)| (m.action(), n))
+            .collect();
+        all.sort_unstable();
+        all
+    }
+}
+
 impl<G: Game> Typed<G> {
     fn legal(&self) -> Vec<(G::Move, String)> {
         let mut moves = Vec::new();
@@ -292,6 +344,76 @@ impl Session {
         self.inner = next;
         self.moves.push(written);
         Ok(())
+    }
+
+    /// How many action ids the game has: 64 for Bao, 6 for Oware ([`Action`]).
+    pub fn action_count(&self) -> u32 {
+        match self.kind {
+            GameKind::Bao => bao::Move::COUNT,
+            GameKind::Oware => oware::Move::COUNT,
+        }
+    }
+
+    /// The legal moves as (action id, canonical notation), by action id.
+    pub fn legal_actions(&self) -> Vec<(u32, String)> {
+        each!(&self.inner, t => t.legal_actions())
+    }
+
+    /// Plays the legal move whose action id is `action`. On an error the game is unchanged.
+    pub fn play_action(&mut self, action: u32) -> Result<(), SessionError> {
+        let legal = self.legal_actions();
+        match legal.iter().find(|(a, _)| *a == action) {
+            Some((_, mv)) => self.play(&mv.clone()),
+            None => Err(SessionError::Illegal {
+                mv: format!("action {action}"),
+                legal: if legal.is_empty() {
+                    "none, the game is over".into()
+                } else {
+                    let ids: Vec<String> = legal.iter().map(|(a, _)| a.to_string()).collect();
+                    ids.join(" ")
+                },
+            }),
+        }
+    }
+
+    /// The position as numbers, for learning programs (docs/python.md). Oware, 15: the seeds of
+    /// pits A-F and a-f, South's and North's scores, the player to move (0 South, 1 North).
+    /// Bao, 38: the seeds of South's 16 pits and North's (each from A1/a1 along the row, then
+    /// the back row from B8/b8), the two stores, whether each still owns its house (1 or 0), the
+    /// player to move, and the mover's kutakatia-ed pit (its place in that order, plus 1; 0 for
+    /// none).
+    pub fn observation(&self) -> Vec<f32> {
+        let mover = |side: Side| match side {
+            Side::South => 0.0,
+            Side::North => 1.0,
+        };
+        match self.kind {
+            GameKind::Oware => {
+                let pos = oware::Position::parse(&self.position_text())
+                    .expect("a position text the session printed");
+                let mut v: Vec<f32> = pos.pits().iter().map(|&n| f32::from(n)).collect();
+                v.extend([Side::South, Side::North].map(|s| f32::from(pos.score(s))));
+                v.push(mover(pos.to_move()));
+                v
+            }
+            GameKind::Bao => {
+                let pos = bao::position_text::parse(&self.position_text())
+                    .expect("a position text the session printed");
+                let mut v = Vec::with_capacity(38);
+                for side in [Side::South, Side::North] {
+                    v.extend(
+                        (0..16).map(|i| f32::from(pos.board().get(side, bao::Pit::from_ring(i)))),
+                    );
+                }
+                v.extend([Side::South, Side::North].map(|s| f32::from(pos.store(s))));
+                v.extend(
+                    [Side::South, Side::North].map(|s| f32::from(u8::from(pos.house_owned(s)))),
+                );
+                v.push(mover(pos.to_move()));
+                v.push(pos.blocked().map_or(0.0, |p| (p.ring() + 1) as f32));
+                v
+            }
+        }
     }
 
     /// The moves played, in canonical notation.

@@ -155,3 +155,71 @@ fn parallel_playouts_are_the_sequential_ones() {
         }
     }
 }
+
+/// Action ids by hand: Oware's are the mover's pits from its left; the observation lists pits
+/// A-F, a-f, the scores and the mover.
+#[test]
+fn oware_actions_and_observation_by_hand() {
+    let mut s = oware(EngineKind::Optimized);
+    assert_eq!(s.action_count(), 6);
+    let ids: Vec<(u32, String)> = s.legal_actions();
+    assert_eq!(
+        ids,
+        ["A", "B", "C", "D", "E", "F"]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (i as u32, m.to_string()))
+            .collect::<Vec<_>>()
+    );
+    s.play_action(2).unwrap();
+    assert_eq!(s.moves(), ["C"]);
+    let want: Vec<f32> = vec![
+        4.0, 4.0, 0.0, 5.0, 5.0, 5.0, 5.0, 4.0, 4.0, 4.0, 4.0, 4.0, 0.0, 0.0, 1.0,
+    ];
+    assert_eq!(s.observation(), want);
+    // North's c is action 2 too; an id with no legal move is refused.
+    assert_eq!(s.legal_actions()[2], (2, "c".to_string()));
+    let e = s.play_action(6).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "move 'action 6' is not legal here (legal: 0 1 2 3 4 5)"
+    );
+}
+
+/// Bao's action ids: distinct, below 64 and sorted at every ply of random games; playing an id
+/// is playing its move. The start position by the rules (spec/bao.md 1.1): 22 seeds in each
+/// store, 10 on each side's board, both houses owned, South to move.
+#[test]
+fn bao_actions_are_distinct_and_play_their_move() {
+    let start = Session::new(GameKind::Bao, "default", None, None).unwrap();
+    let o = start.observation();
+    assert_eq!(o.len(), 38);
+    assert_eq!(o[..16].iter().sum::<f32>(), 10.0);
+    assert_eq!(o[16..32].iter().sum::<f32>(), 10.0);
+    assert_eq!(&o[32..], &[22.0, 22.0, 1.0, 1.0, 0.0, 0.0]);
+    for g in 0..20u64 {
+        let mut a = start.clone();
+        let mut b = start.clone();
+        let mut x = g * 7919 + 1;
+        while a.ending().is_none() && a.moves().len() < 300 {
+            let legal = a.legal_actions();
+            let ids: Vec<u32> = legal.iter().map(|(i, _)| *i).collect();
+            assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+            assert!(ids.iter().all(|&i| i < 64));
+            let names: Vec<String> = legal.iter().map(|(_, n)| n.clone()).collect();
+            let mut sorted = names.clone();
+            sorted.sort();
+            let mut want = a.legal_moves();
+            want.sort();
+            assert_eq!(sorted, want);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (id, mv) = &legal[(x >> 33) as usize % legal.len()];
+            a.play_action(*id).unwrap();
+            b.play(mv).unwrap();
+            assert_eq!(a.position_text(), b.position_text());
+            assert_eq!(a.observation(), b.observation());
+        }
+    }
+}

@@ -69,6 +69,26 @@ impl State {
         self.session.play(mv).map_err(value_error)
     }
 
+    /// The legal moves as (action id, notation) pairs, by id (docs/python.md: action ids).
+    fn legal_actions(&self) -> Vec<(u32, String)> {
+        self.session.legal_actions()
+    }
+
+    /// Plays the legal move of action id `action`; `ValueError` if none is legal.
+    fn play_action(&mut self, action: u32) -> PyResult<()> {
+        self.session.play_action(action).map_err(value_error)
+    }
+
+    /// How many action ids the game has: 64 for Bao, 6 for Oware.
+    fn action_count(&self) -> u32 {
+        self.session.action_count()
+    }
+
+    /// The position as a float32 array (docs/python.md: observation).
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.session.observation().into_pyarray(py)
+    }
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.session.ending().is_some()
@@ -166,7 +186,9 @@ fn batch_playouts<'py>(
 ) -> PyResult<Columns<'py>> {
     let players: Players = policy.parse().map_err(value_error)?;
     if max_plies == 0 {
-        return Err(PyValueError::new_err("max_plies 0: no game would have a move"));
+        return Err(PyValueError::new_err(
+            "max_plies 0: no game would have a move",
+        ));
     }
     let end = first
         .checked_add(n)

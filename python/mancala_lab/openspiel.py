@@ -1,0 +1,146 @@
+"""OpenSpiel games over mancala-lab's engines: ``register()`` makes ``mancala_lab_bao`` and
+``mancala_lab_oware`` loadable with ``pyspiel.load_game``, their rule reading a game parameter
+(``pyspiel.load_game("mancala_lab_bao(variant=default)")``), so that OpenSpiel's algorithms play
+them. Needs ``pip install open-spiel``.
+
+Actions are the games' action ids (docs/python.md): Bao 0-63, Oware 0-5. Observations are the
+states' ``observation()`` arrays; the observation string is the position text.
+"""
+
+import numpy as np
+import pyspiel
+
+from . import _native
+
+#: Games end at this many plies at the latest (a draw), as OpenSpiel needs a bound.
+MAX_GAME_LENGTH = 2000
+
+_GAMES = {
+    # name: (long name, default reading, actions, observation length)
+    "bao": ("Bao la Kiswahili (mancala-lab)", "default", 64, 38),
+    "oware": ("Oware (mancala-lab)", "sheet", 6, 15),
+}
+
+
+def _game_type(name):
+    long_name, variant, _, _ = _GAMES[name]
+    return pyspiel.GameType(
+        short_name=f"mancala_lab_{name}",
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"variant": variant},
+    )
+
+
+class _State(pyspiel.State):
+    """A game in progress: OpenSpiel's state API over a mancala_lab state."""
+
+    def __init__(self, game, native):
+        super().__init__(game)
+        self._native = native
+
+    def current_player(self):
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return 0 if self._native.to_move() == "South" else 1
+
+    def _legal_actions(self, player):
+        if self.is_terminal():
+            return []
+        return [a for a, _ in self._native.legal_actions()]
+
+    def _apply_action(self, action):
+        self._native.play_action(int(action))
+
+    def _action_to_string(self, player, action):
+        for a, notation in self._native.legal_actions():
+            if a == action:
+                return notation
+        return f"action {action}"
+
+    def is_terminal(self):
+        return self._native.is_over() or len(self._native.moves()) >= MAX_GAME_LENGTH
+
+    def returns(self):
+        winner = self._native.winner()
+        if winner == "South":
+            return [1.0, -1.0]
+        if winner == "North":
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def __str__(self):
+        return self._native.position_text()
+
+    def native(self):
+        """The mancala_lab state (legal moves in notation, explain, ...)."""
+        return self._native
+
+
+class _Observer:
+    """The observation: the state's ``observation()`` array; the string is the position text."""
+
+    def __init__(self, size):
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = state.native().observation()
+
+    def string_from(self, state, player):
+        return str(state)
+
+
+def _game_class(name):
+    long_name, default, actions, observation = _GAMES[name]
+    game_type = _game_type(name)
+
+    class _Game(pyspiel.Game):
+        def __init__(self, params=None):
+            params = dict(params or {})
+            self.variant = params.get("variant", default)
+            # A reading the game does not have is refused here, with the Rust message.
+            _native.State(name, self.variant)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=actions,
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=MAX_GAME_LENGTH,
+            )
+            super().__init__(game_type, info, params)
+
+        def new_initial_state(self):
+            return _State(self, _native.State(name, self.variant))
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return _Observer(observation)
+
+    _Game.__name__ = f"MancalaLab{name.capitalize()}Game"
+    return game_type, _Game
+
+
+_registered = False
+
+
+def register():
+    """Registers ``mancala_lab_bao`` and ``mancala_lab_oware`` with OpenSpiel (once)."""
+    global _registered
+    if _registered:
+        return
+    for name in _GAMES:
+        game_type, cls = _game_class(name)
+        pyspiel.register_game(game_type, cls)
+    _registered = True

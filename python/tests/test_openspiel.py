@@ -1,0 +1,64 @@
+"""The games in OpenSpiel: its own consistency checks, its MCTS bot, and our Oware (abapa)
+against OpenSpiel's `oware` on the same random move sequences."""
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed")
+
+from mancala_lab import openspiel  # noqa: E402  (needs pyspiel)
+
+openspiel.register()
+
+
+@pytest.mark.parametrize("name", ["mancala_lab_bao", "mancala_lab_oware(variant=abapa)",
+                                  "mancala_lab_bao(variant=literal-en)"])
+def test_openspiels_random_simulation_checks(name):
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+def test_a_reading_the_game_does_not_have_is_refused():
+    with pytest.raises(ValueError, match="unknown Bao variant 'nope'"):
+        pyspiel.load_game("mancala_lab_bao(variant=nope)")
+
+
+def test_our_oware_is_openspiels_under_abapa():
+    ours = pyspiel.load_game("mancala_lab_oware(variant=abapa)")
+    theirs = pyspiel.load_game("oware")
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions() == 6
+    rng = random.Random(7)
+    for _ in range(100):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        while not b.is_terminal():
+            assert not a.is_terminal()
+            assert a.legal_actions() == b.legal_actions()
+            assert a.current_player() == b.current_player()
+            action = rng.choice(b.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.is_terminal()
+        assert a.returns() == b.returns()
+
+
+def test_openspiels_mcts_bot_plays_a_whole_bao_game():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("mancala_lab_bao")
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = bot.step(state)
+        else:
+            action = rng.choice(state.legal_actions())
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sorted(state.returns()) == [-1.0, 1.0]
+    # The observation is the state's, and the string its position text.
+    obs = state.observation_tensor(0)
+    assert len(obs) == 38 and sum(obs[:32]) + obs[32] + obs[33] == 64
+    assert str(state).startswith("to_move:")
