@@ -62,3 +62,15 @@ def test_openspiels_mcts_bot_plays_a_whole_bao_game():
     obs = state.observation_tensor(0)
     assert len(obs) == 38 and sum(obs[:32]) + obs[32] + obs[33] == 64
     assert str(state).startswith("to_move:")
+
+
+def test_the_documented_example_runs():
+    import pathlib
+    import runpy
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bao_in_openspiel.py"
+    example = runpy.run_path(str(path))
+    assert 0.0 <= example["mcts_against_random"](2, 5) <= 1.0
+    rows = example["readings_study"](2000)
+    assert [r[0] for r in rows] == ["default", "literal-en", "engines"]
+    assert all(0.0 < r[1] < 1.0 for r in rows)
