@@ -511,6 +511,70 @@ pub fn replace_file(
     Ok(())
 }
 
+/// The prefix of the folder a merge stages its files in, inside the folder it writes.
+pub const STAGING: &str = ".merge.";
+
+/// A new folder inside `dir` for files that are to take the place of `dir`'s own
+/// ([`swap_in`]); removed when dropped. Those a job killed outright left behind (`dir` locked by
+/// the caller) are removed first.
+pub fn staging_dir(dir: &Path) -> Result<tempfile::TempDir, StudyError> {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let stale = e.file_name().to_string_lossy().starts_with(STAGING);
+            if stale && e.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    tempfile::Builder::new()
+        .prefix(STAGING)
+        .tempdir_in(dir)
+        .map_err(io(dir))
+}
+
+/// Puts the files (or folders) `names` of `staging` in the place of `dir`'s, all or none: `dir`'s
+/// are first moved aside into a folder of their own, the new ones moved in, and on a failure
+/// every move is undone. The old ones are removed only once the new ones are all in place.
+pub fn swap_in(dir: &Path, staging: &Path, names: &[&str]) -> Result<(), StudyError> {
+    let aside = tempfile::Builder::new()
+        .prefix(".old.")
+        .tempdir_in(dir)
+        .map_err(io(dir))?;
+    let (mut out, mut inn) = (Vec::new(), Vec::new());
+    let mut swap = || -> Result<(), StudyError> {
+        for n in names {
+            let old = dir.join(n);
+            if old.symlink_metadata().is_ok() {
+                fs::rename(&old, aside.path().join(n)).map_err(io(&old))?;
+                out.push(*n);
+            }
+        }
+        for n in names {
+            let new = staging.join(n);
+            if new.symlink_metadata().is_ok() {
+                fs::rename(&new, dir.join(n)).map_err(io(&dir.join(n)))?;
+                inn.push(*n);
+            }
+        }
+        Ok(())
+    };
+    let swapped = swap();
+    if swapped.is_err() {
+        for n in inn.iter().rev() {
+            let _ = fs::rename(dir.join(n), staging.join(n));
+        }
+        let mut back = true;
+        for n in out.iter().rev() {
+            back &= fs::rename(aside.path().join(n), dir.join(n)).is_ok();
+        }
+        if !back {
+            // What could not be put back stays where it is, never removed.
+            let _ = aside.keep();
+        }
+    }
+    swapped
+}
+
 /// A new, uniquely named file in the folder of `path` (`.NAME.XXXXXX.tmp`), removed when dropped
 /// unless renamed, created with the mode a new file gets.
 pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyError> {
@@ -879,6 +943,39 @@ pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A swap that fails part way puts every file back: the old ones in the folder, the new
+    /// ones in the staging folder, nothing left aside.
+    #[test]
+    fn a_failed_swap_undoes_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let staging = dir.path().join(".merge.test");
+        fs::create_dir_all(staging.join("sub")).unwrap();
+        fs::write(dir.path().join("a"), "old").unwrap();
+        fs::write(dir.path().join("b"), "old b").unwrap();
+        fs::write(staging.join("a"), "new").unwrap();
+        fs::write(staging.join("b"), "new b").unwrap();
+        // `sub/x` cannot be moved in: `dir` has no `sub` (the second move in fails).
+        fs::write(staging.join("sub/x"), "new x").unwrap();
+        assert!(swap_in(dir.path(), &staging, &["a", "sub/x", "b"]).is_err());
+        assert_eq!(fs::read_to_string(dir.path().join("a")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(dir.path().join("b")).unwrap(), "old b");
+        assert_eq!(fs::read_to_string(staging.join("a")).unwrap(), "new");
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".merge.test", "a", "b"]);
+        // Whole, it replaces every file.
+        fs::create_dir_all(dir.path().join("sub")).unwrap();
+        swap_in(dir.path(), &staging, &["a", "sub/x", "b"]).unwrap();
+        assert_eq!(fs::read_to_string(dir.path().join("a")).unwrap(), "new");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("sub/x")).unwrap(),
+            "new x"
+        );
+    }
 
     /// A write that fails leaves neither the target changed nor a temporary file behind.
     #[test]

@@ -1319,17 +1319,26 @@ fn explain_checks_its_svg_before_printing_the_trace() {
         }
         // A file that is not a drawing is never replaced, by --svg or a diagram's --out; an
         // earlier drawing is.
-        let notes = tmp.path().join("notes.md");
-        std::fs::write(&notes, "my notes\n").unwrap();
-        let n = notes.to_str().unwrap();
-        for args in [
-            vec![game, "explain", "--position", p, mv, "--svg", n],
-            vec![game, "diagram", "--position", p, "--out", n],
+        for (name, text) in [
+            ("notes.md", "my notes\n"),
+            ("notes.txt", "<svg is what I call my notes\n"),
+            (
+                "c.xml",
+                "<?xml version=\"1.0\"?>\n<config><svg/></config>\n",
+            ),
         ] {
-            let o = run(&args, None);
-            assert_eq!(o.status.code(), Some(2), "{args:?}");
-            assert!(stderr(&o).contains("not an SVG drawing"), "{}", stderr(&o));
-            assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+            let notes = tmp.path().join(name);
+            std::fs::write(&notes, text).unwrap();
+            let n = notes.to_str().unwrap();
+            for args in [
+                vec![game, "explain", "--position", p, mv, "--svg", n],
+                vec![game, "diagram", "--position", p, "--out", n],
+            ] {
+                let o = run(&args, None);
+                assert_eq!(o.status.code(), Some(2), "{args:?}");
+                assert!(stderr(&o).contains("not an SVG drawing"), "{}", stderr(&o));
+                assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+            }
         }
         let drawing = tmp.path().join("d.svg");
         let d = drawing.to_str().unwrap();

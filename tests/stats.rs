@@ -1247,6 +1247,23 @@ fn merge_keeps_out_and_shards_apart() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("is inside the shard"), "{err}");
     assert!(!shards[0].join("sub").exists());
+    // Through a folder that does not exist yet and `..`: the shard itself.
+    let sneaky = shards[0]
+        .join("../nope/..")
+        .join(shards[0].file_name().unwrap());
+    let o = merge(&sneaky, &shards, &["--force"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is inside the shard"), "{err}");
+    // A match's folder is not a study's.
+    let m = tmp("nest-match");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(m.join("match.json"), "{}").unwrap();
+    let o = merge(&m, &shards, &["--force"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("holds a match"), "{err}");
+    assert!(!m.join("games.csv").exists());
     let out = tmp("nest-out");
     let inner = out.join("part");
     std::fs::create_dir_all(&out).unwrap();

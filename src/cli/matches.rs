@@ -320,7 +320,9 @@ fn take_folder(out: &Path) -> Result<DirLock, String> {
                 let _ = fs::remove_file(e.path());
             }
             // A merge's own folder, left by a merge killed outright.
-            if name.starts_with(MERGING) && e.file_type().is_ok_and(|t| t.is_dir()) {
+            if name.starts_with(mancala_lab::study::STAGING)
+                && e.file_type().is_ok_and(|t| t.is_dir())
+            {
                 let _ = fs::remove_dir_all(e.path());
             }
         }
@@ -583,10 +585,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         clear_match(out, false, "merge into another folder, or ")?;
     }
     // The merge is made in a folder of its own inside --out, removed if it fails or is stopped.
-    let work = tempfile::Builder::new()
-        .prefix(MERGING)
-        .tempdir_in(out)
-        .map_err(|e| format!("{}: {e}", shown_path(out)))?;
+    let work = mancala_lab::study::staging_dir(out).map_err(|e| e.to_string())?;
     let m = Match {
         version: parts[0].version.clone(),
         ..base
@@ -609,13 +608,14 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
             };
         }
     };
-    // From here on the merge is finished whatever a signal says: the old match goes, the new
-    // one takes its place, match.json last.
-    clear_match(out, true, "")?;
-    for name in [PAIRS, "games.csv", "ratings.csv", MATCH] {
-        fs::rename(work.path().join(name), out.join(name))
-            .map_err(|e| format!("{}: {e}", shown_path(out.join(name))))?;
-    }
+    // From here on the merge is finished whatever a signal says: the new match takes the old
+    // one's place, all files or none, match.json last.
+    mancala_lab::study::swap_in(
+        out,
+        work.path(),
+        &[PAIRS, "games.csv", "ratings.csv", MATCH],
+    )
+    .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
     drop(work);
     if commits.len() > 1 {
         eprintln!("{}", commits_note(&commits));
@@ -630,9 +630,6 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// The prefix of the folder a merge is made in, inside --out.
-const MERGING: &str = ".merge.";
 
 /// Merges every pairing of the checked `shards` into `dir` (empty), then writes the match's
 /// match.json, games.csv and ratings.csv there; `None` when `interrupt` stopped it.

@@ -100,24 +100,29 @@ pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-/// `path` made absolute with its links resolved, as far as it exists (the rest appended as
-/// written): for telling whether one folder lies inside another.
+/// `path` made absolute with its links resolved, component by component: a part that exists is
+/// resolved by the system, the rest as written (`..` leaving the folder before it), as folders
+/// are made. For telling whether one folder lies inside another.
 pub fn resolved(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            return rest.iter().rev().fold(real, |p, part| p.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
+    let mut out = std::path::PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            Component::Prefix(_) | Component::RootDir => out.push(part.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
             }
-            _ => return absolute,
+            Component::Normal(name) => {
+                out.push(name);
+                if let Ok(real) = std::fs::canonicalize(&out) {
+                    out = real;
+                }
+            }
         }
     }
+    out
 }
 
 /// Refuses to write an SVG over a file at `out` (given as `option`) that is not one: a note, a
@@ -128,13 +133,24 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
     if !out.is_file() {
         return Ok(());
     }
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(out)
-        .and_then(|mut f| f.read(&mut head))
-        .unwrap_or(0);
-    let text = String::from_utf8_lossy(&head[..n]);
-    let text = text.trim_start_matches('\u{feff}').trim_start();
-    if text.starts_with("<?xml") || text.starts_with("<svg") {
+    // An SVG document: an XML declaration or comments, then the `svg` root element of the SVG
+    // namespace, closed at the very end. Read whole only if small enough to be a drawing.
+    let mut text = String::new();
+    let len = std::fs::metadata(out).map_or(u64::MAX, |m| m.len());
+    let read = len <= 64 << 20
+        && std::fs::File::open(out)
+            .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
+            .is_ok();
+    let body = text.trim_start_matches('\u{feff}').trim();
+    let root = body.find("<svg").map(|i| &body[i..]);
+    let drawing = read
+        && (body.starts_with("<?xml") || body.starts_with("<svg") || body.starts_with("<!--"))
+        && root.is_some_and(|r| {
+            let tag = &r[..r.find('>').unwrap_or(r.len())];
+            tag.contains("http://www.w3.org/2000/svg")
+        })
+        && body.ends_with("</svg>");
+    if drawing {
         return Ok(());
     }
     Err(format!(

@@ -234,7 +234,7 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     // A file in the way that is not a plot (a study's games.csv, a manifest, a note) is never
     // replaced; an earlier plot is.
     if args.out.as_os_str() != "-" {
-        super::replaces_only_svg("--out", &args.out, "plot replaces only its own plots")?;
+        super::replaces_only_svg("--out", &args.out, "plot replaces only an SVG drawing")?;
     }
     Ok(runs)
 }

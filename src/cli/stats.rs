@@ -731,6 +731,12 @@ pub(super) fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> 
 
 fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
     check_merge(out, shards)?;
+    if out.join("match.json").symlink_metadata().is_ok() {
+        return Err(format!(
+            "--out {} holds a match (match.json); a study needs a folder of its own",
+            shown_path(out)
+        ));
+    }
     // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.
     let interrupt = super::interrupt_on_ctrl_c_with(String::new);
     let Some(merged) = merge_shards(out, force, shards, interrupt)? else {
@@ -866,14 +872,37 @@ pub(super) fn merge_shards(
     if !force {
         clear_for_new_run(out, false, false).map_err(|e| e.to_string())?;
     }
-    // A file of its own name beside games.csv (a user's games.csv.tmp is left alone), removed
-    // when dropped unless renamed into place.
-    let tmp = mancala_lab::study::temporary_beside(&out.join(GAMES)).map_err(|e| e.to_string())?;
-    // Ctrl-C stops the copy; returning drops `tmp`, which removes the partial games.csv.
-    let rows = match write_merged(tmp.path(), shards, &parts, &order, &base, interrupt) {
-        Ok(rows) => rows,
+    // The merged study is made in a folder of its own inside --out, removed if the merge fails
+    // or is stopped, and swapped in whole.
+    let staging = mancala_lab::study::staging_dir(out).map_err(|e| e.to_string())?;
+    let games = staging.path().join(GAMES);
+    let made = File::create(&games)
+        .map_err(|e| format!("{}: {e}", shown_path(&games)))
+        .and_then(|_| write_merged(&games, shards, &parts, &order, &base, interrupt))
+        .and_then(|rows| {
+            let merged = Manifest {
+                command: command_line(),
+                job: Job {
+                    shard: None,
+                    ..base.job.clone()
+                },
+                first_game: 0,
+                end_game: base.job.games,
+                games_done: base.job.games,
+                rows_bytes: rows.bytes,
+                rows_crc32: rows.crc32,
+                clause_events: rows.events,
+                ..base.clone()
+            };
+            write_results(staging.path(), &merged, &rows.summary)
+                .and_then(|()| save_manifest(staging.path(), &merged))
+                .map_err(|e| e.to_string())?;
+            Ok(rows.summary)
+        });
+    let summary = match made {
+        Ok(summary) => summary,
         Err(e) => {
-            drop(tmp);
+            drop(staging);
             if created {
                 // The folder this merge made goes with it: nothing is left of the merge.
                 drop(lock);
@@ -882,31 +911,15 @@ pub(super) fn merge_shards(
             return if stopped() { Ok(None) } else { Err(e) };
         }
     };
-    // From here on the merge is finished whatever a signal says: the old study goes, the new
-    // one takes its place.
-    clear_for_new_run(out, true, false).map_err(|e| e.to_string())?;
-    let tmp = tmp.into_temp_path();
-    fs::rename(&tmp, out.join(GAMES)).map_err(|e| format!("{}: {e}", shown_path(out)))?;
-    let merged = Manifest {
-        command: command_line(),
-        job: Job {
-            shard: None,
-            ..base.job.clone()
-        },
-        first_game: 0,
-        end_game: base.job.games,
-        games_done: base.job.games,
-        rows_bytes: rows.bytes,
-        rows_crc32: rows.crc32,
-        clause_events: rows.events,
-        ..base.clone()
-    };
-    write_results(out, &merged, &rows.summary).map_err(|e| e.to_string())?;
-    save_manifest(out, &merged).map_err(|e| e.to_string())?;
-    Ok(Some(Merged {
-        summary: rows.summary,
-        commits,
-    }))
+    // From here on the merge is finished whatever a signal says: the new study takes the old
+    // one's place, all files or none.
+    mancala_lab::study::swap_in(
+        out,
+        staging.path(),
+        &[GAMES, "clauses.csv", "summary.csv", MANIFEST],
+    )
+    .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
+    Ok(Some(Merged { summary, commits }))
 }
 
 /// The merged rows as written: their summary, byte count, CRC-32 and clause events.
