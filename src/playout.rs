@@ -375,6 +375,20 @@ impl AnyEngine {
     /// shared among the threads of the current rayon pool: the rows [`AnyEngine::play`] gives,
     /// whatever the thread count.
     pub fn play_parallel(&self, play: Play, seed: u64, games: std::ops::Range<u64>) -> Vec<Row> {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.play_parallel_until(play, seed, games, &NEVER)
+            .expect("never stopped")
+    }
+
+    /// [`AnyEngine::play_parallel`], given up (`None`) as soon as `stop` is set: searches under
+    /// way stop at once.
+    pub fn play_parallel_until(
+        &self,
+        play: Play,
+        seed: u64,
+        games: std::ops::Range<u64>,
+        stop: &'static AtomicBool,
+    ) -> Option<Vec<Row>> {
         use rayon::prelude::*;
         let random = play.players == Players::both(Policy::Random);
         let chunk: u64 = match self {
@@ -389,11 +403,11 @@ impl AnyEngine {
                 let from = games.start + c * chunk;
                 let part = from..(from + chunk).min(games.end);
                 let mut rows = Vec::with_capacity((part.end - part.start) as usize);
-                self.play(play, seed, part, |row, _| rows.push(row));
-                rows
+                let whole = self.play_until(play, (seed, part), stop, |row, _| rows.push(row));
+                whole.then_some(rows)
             })
-            .collect();
-        parts.concat()
+            .collect::<Option<_>>()?;
+        Some(parts.concat())
     }
 
     /// The clause events every engine of this game reports.

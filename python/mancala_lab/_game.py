@@ -37,6 +37,8 @@ class Game:
 
     def state_from_text(self, position: str) -> _native.State:
         """A game from a position in the game's text format (``mancala-lab bao start``)."""
+        if not isinstance(position, str):
+            raise TypeError(f"position: expected the position text, a str, not {type(position).__name__}")
         return _native.State(self.name, self.variant, engine=self.engine, position=position,
                              **self.reading)
 

@@ -1,6 +1,8 @@
 //! `mancala_lab._native`: the Python face of the project's [`Session`] (a game played through
 //! text) and of its parallel playouts; the Python modules `mancala_lab.bao` and `.oware` wrap it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -167,8 +169,55 @@ type Columns<'py> = (
     Vec<String>,
 );
 
+/// The most games one call plays (their columns take 15 bytes a game); more are played in
+/// slices with `first`.
+const MAX_BATCH: u64 = 50_000_000;
+
+/// Games played between two looks at Python's signals' effect on the stop flag, at most.
+const SLICE: u64 = 1 << 20;
+
+/// Set when Ctrl-C (Python's KeyboardInterrupt) stops a batch: its searches stop at once.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The rows of a batch as columns.
+#[derive(Default)]
+struct Gathered {
+    plies: Vec<u32>,
+    winner: Vec<i8>,
+    clause: Vec<u16>,
+    south: Vec<u32>,
+    north: Vec<u32>,
+    clauses: Vec<String>,
+}
+
+impl Gathered {
+    fn add(&mut self, rows: &[mancala_lab::playout::Row]) {
+        for row in rows {
+            self.plies.push(row.plies);
+            self.winner.push(match row.winner() {
+                "South" => 0,
+                "North" => 1,
+                "draw" => 2,
+                _ => -1,
+            });
+            let name = row.end_clause();
+            let code = match self.clauses.iter().position(|c| *c == name) {
+                Some(i) => i,
+                None => {
+                    self.clauses.push(name);
+                    self.clauses.len() - 1
+                }
+            };
+            self.clause.push(code as u16);
+            self.south.push(row.scores[0]);
+            self.north.push(row.scores[1]);
+        }
+    }
+}
+
 /// Plays games `first .. first + n` of `seed` (the games `mancala-lab stats` plays with the same
 /// seed and policy) on every core, without holding the interpreter; the rows as numpy arrays.
+/// Ctrl-C stops it (KeyboardInterrupt), searches under way included.
 #[pyfunction]
 #[pyo3(signature = (game, variant, n, seed, policy="random", infinite=None, engine=None, max_plies=DEFAULT_MAX_PLIES, first=0))]
 #[allow(clippy::too_many_arguments)]
@@ -190,6 +239,11 @@ fn batch_playouts<'py>(
             "max_plies 0: no game would have a move",
         ));
     }
+    if n > MAX_BATCH {
+        return Err(PyValueError::new_err(format!(
+            "n {n}: at most {MAX_BATCH} games a call; play more in slices with first="
+        )));
+    }
     let end = first
         .checked_add(n)
         .ok_or_else(|| PyValueError::new_err("first + n passes 2**64"))?;
@@ -197,47 +251,61 @@ fn batch_playouts<'py>(
         .map_err(value_error)?;
     let engine = session.playout_engine();
     let play = Play::new(players, max_plies);
-    let rows = py.detach(|| engine.play_parallel(play, seed, first..end));
-    let mut clauses: Vec<String> = Vec::new();
-    let len = rows.len();
-    let (mut plies, mut winner, mut clause) = (
-        Vec::with_capacity(len),
-        Vec::with_capacity(len),
-        Vec::with_capacity(len),
-    );
-    let (mut south, mut north) = (Vec::with_capacity(len), Vec::with_capacity(len));
-    for row in &rows {
-        plies.push(row.plies);
-        winner.push(match row.winner() {
-            "South" => 0,
-            "North" => 1,
-            "draw" => 2,
-            _ => -1,
+    STOP.store(false, Ordering::SeqCst);
+    let mut gathered = Gathered::default();
+    let mut from = first;
+    while from < end {
+        let slice = from..end.min(from.saturating_add(SLICE));
+        from = slice.end;
+        // Played on a thread of its own while this one, without the interpreter, looks at
+        // Python's signals every 20 ms: Ctrl-C sets the stop flag and is raised here.
+        let engine = &engine;
+        let (rows, signal) = py.detach(|| {
+            std::thread::scope(|scope| {
+                let (done, finished) = std::sync::mpsc::channel::<()>();
+                let worker = scope.spawn(move || {
+                    let rows = engine.play_parallel_until(play, seed, slice, &STOP);
+                    let _ = done.send(());
+                    rows
+                });
+                let mut signal = None;
+                let wait = std::time::Duration::from_millis(20);
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    finished.recv_timeout(wait)
+                {
+                    if signal.is_none() {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            STOP.store(true, Ordering::SeqCst);
+                            signal = Some(e);
+                        }
+                    }
+                }
+                (worker.join(), signal)
+            })
         });
-        let name = row.end_clause();
-        let code = match clauses.iter().position(|c| *c == name) {
-            Some(i) => i,
-            None => {
-                clauses.push(name);
-                clauses.len() - 1
-            }
-        };
-        clause.push(code as u16);
-        south.push(row.scores[0]);
-        north.push(row.scores[1]);
+        if let Some(e) = signal {
+            return Err(e);
+        }
+        let rows = rows
+            .map_err(|_| PyValueError::new_err("a game panicked; please report it"))?
+            .ok_or_else(|| PyValueError::new_err("stopped"))?;
+        gathered.add(&rows);
     }
+    let g = gathered;
     Ok((
-        plies.into_pyarray(py),
-        winner.into_pyarray(py),
-        clause.into_pyarray(py),
-        south.into_pyarray(py),
-        north.into_pyarray(py),
-        clauses,
+        g.plies.into_pyarray(py),
+        g.winner.into_pyarray(py),
+        g.clause.into_pyarray(py),
+        g.south.into_pyarray(py),
+        g.north.into_pyarray(py),
+        g.clauses,
     ))
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // NumPy's C interface, loaded now: loaded later, a pending KeyboardInterrupt could fail it.
+    let _ = PyArray1::<u32>::zeros(m.py(), 0, false);
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(batch_playouts, m)?)?;
     Ok(())

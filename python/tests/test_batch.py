@@ -64,3 +64,34 @@ def test_batch_arguments_are_checked():
         mancala_lab.batch_playouts(g, -1, 1)
     empty = mancala_lab.batch_playouts(g, 0, 1)
     assert len(empty) == 0 and empty.scores.shape == (0, 2)
+
+
+def test_ctrl_c_stops_a_batch_under_way():
+    import signal
+    import sys
+    import time
+
+    code = (
+        "from mancala_lab import oware, batch_playouts\n"
+        "import time\n"
+        "start = time.time()\n"
+        "try:\n"
+        "    batch_playouts(oware.Game(), 10, 1, policy='mcts:sims=50000')\n"
+        "    print('finished')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped after', time.time() - start)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out.startswith("stopped after"), out
+    assert float(out.split()[-1]) < 10, out
+
+
+def test_too_many_games_for_one_call_is_a_value_error():
+    with pytest.raises(ValueError, match="at most 50000000 games a call"):
+        mancala_lab.batch_playouts(oware.Game(), 2**40, 1)
+    with pytest.raises(TypeError, match="position text"):
+        oware.Game().state_from_text(None)
