@@ -364,3 +364,32 @@ fn an_openspiel_game_index_must_be_a_whole_number() {
     }
     assert!(read_openspiel("game 18446744073709551615 C:3f:0.0 final 0 0 0\n")[0].is_ok());
 }
+
+/// A transcript that is not UTF-8, or does not parse, is a bad record of its own, named by its
+/// file and line; the other files are still audited.
+#[test]
+fn a_bad_transcript_file_is_one_bad_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    let ill = dir.path().join("ill.txt");
+    let good = dir.path().join("good.txt");
+    std::fs::write(&bad, b"1. C f\n2. A \xff a\n").unwrap();
+    std::fs::write(&ill, "1. C f\n2. A Z\n").unwrap();
+    std::fs::write(&good, "1. C f\n2. A a\n").unwrap();
+    let out = dir.path().join("audit");
+    let o = run_audit(
+        &["--format", "transcript", "--game", "oware"],
+        &out,
+        &[&bad, &ill, &good],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.txt:2: not UTF-8 text (byte 6 of the line is not)"),
+        "{err}"
+    );
+    assert!(err.contains("ill.txt: line 2, column 6"), "{err}");
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 2, "{games}");
+    assert!(games.contains("good.txt"), "{games}");
+}

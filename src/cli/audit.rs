@@ -184,7 +184,27 @@ fn records(
                 .collect();
             super::without_bom(lines.join("\n"))
         }
-        Format::Transcript => super::read_input(path)?,
+        // A transcript is one record: a file that is not UTF-8 is a bad record, named by the
+        // line of its first bad byte.
+        Format::Transcript => {
+            let bytes = super::read_input_bytes(path)?;
+            match String::from_utf8(bytes) {
+                Ok(text) => super::without_bom(text),
+                Err(e) => {
+                    let bad = e.utf8_error().valid_up_to();
+                    let bytes = e.as_bytes();
+                    let line = bytes[..bad].iter().filter(|&&b| b == b'\n').count() + 1;
+                    let start = bytes[..bad]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |i| i + 1);
+                    return Ok(vec![Err(format!(
+                        "{name}:{line}: not UTF-8 text (byte {} of the line is not)",
+                        bad - start + 1
+                    ))]);
+                }
+            }
+        }
     };
     let mut read: Vec<Result<AnyRecord, String>> = match format {
         Format::Abstractplay => mancala_lab::bao::abstractplay::read(&text)
@@ -208,13 +228,15 @@ fn records(
             })
             .collect(),
         Format::Transcript if game == GameKind::Oware => {
-            let r = mancala_lab::oware::audit::from_transcript(&name, &text)
-                .map_err(|e| format!("{name}: {e}"))?;
-            vec![Ok(AnyRecord::Oware(r))]
+            vec![mancala_lab::oware::audit::from_transcript(&name, &text)
+                .map(AnyRecord::Oware)
+                .map_err(|e| format!("{name}: {e}"))]
         }
         Format::Transcript => {
-            let t = mancala_lab::bao::transcript::Transcript::parse(&text)
-                .map_err(|e| format!("{name}: {e}"))?;
+            let t = match mancala_lab::bao::transcript::Transcript::parse(&text) {
+                Ok(t) => t,
+                Err(e) => return Ok(vec![Err(format!("{name}: {e}"))]),
+            };
             vec![Ok(AnyRecord::Bao(mancala_lab::bao::audit::Record {
                 game: name.clone(),
                 source: name,
