@@ -130,7 +130,9 @@ pub fn resolved(path: &std::path::Path) -> std::path::PathBuf {
 /// command replaces.
 pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Result<(), String> {
     use std::io::Read;
-    if !out.is_file() {
+    // A device or a stream of the process (`/dev/stdout`) is not written at all: the write
+    // says so.
+    if !out.is_file() || out.starts_with("/dev") || out.starts_with("/proc") {
         return Ok(());
     }
     // An SVG document: an XML declaration or comments, then the `svg` root element of the SVG
