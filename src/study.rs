@@ -403,7 +403,10 @@ impl DirLock {
                 .set_len(0)
                 .and_then(|()| writeln!(file, "{} {}", std::process::id(), host_name()));
             noted.map_err(io(&path))?;
-            return Ok(DirLock { path, _file: file });
+            let lock = DirLock { path, _file: file };
+            // A swap a killed job left part way is undone first: the folder is as it was.
+            recover_swap(dir)?;
+            return Ok(lock);
         }
         Err(StudyError::LockNotTaken(path))
     }
@@ -514,65 +517,163 @@ pub fn replace_file(
 /// The prefix of the folder a merge stages its files in, inside the folder it writes.
 pub const STAGING: &str = ".merge.";
 
+/// The file that marks a folder as one of ours (a staging or an aside folder): only those are
+/// ever removed as left behind.
+const OURS: &str = ".mancala-lab";
+
+/// The journal of a swap under way (`swap_in`), in the folder swapped.
+const JOURNAL: &str = ".swap.json";
+
+/// What a swap is doing, written before its first move: enough to undo it after a kill.
+#[derive(Serialize, Deserialize)]
+struct Journal {
+    /// The folder (in `dir`) the new files come from.
+    staging: String,
+    /// The folder (in `dir`) the old files are moved into.
+    aside: String,
+    /// The names swapped, and which of them `dir` held before.
+    names: Vec<String>,
+    present: Vec<String>,
+}
+
+/// A new folder of ours in `dir` (prefix `prefix`), marked as ours.
+fn our_folder(dir: &Path, prefix: &str) -> Result<tempfile::TempDir, StudyError> {
+    let made = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(dir)
+        .map_err(io(dir))?;
+    fs::write(made.path().join(OURS), "").map_err(io(made.path()))?;
+    Ok(made)
+}
+
 /// A new folder inside `dir` for files that are to take the place of `dir`'s own
-/// ([`swap_in`]); removed when dropped. Those a job killed outright left behind (`dir` locked by
-/// the caller) are removed first.
+/// ([`swap_in`]); removed when dropped. Folders of ours a job killed outright left behind
+/// (`dir` locked by the caller) are removed first; a folder of the user's is never touched.
 pub fn staging_dir(dir: &Path) -> Result<tempfile::TempDir, StudyError> {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
-            let stale = e.file_name().to_string_lossy().starts_with(STAGING);
-            if stale && e.file_type().is_ok_and(|t| t.is_dir()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let ours = (name.starts_with(STAGING) || name.starts_with(".old."))
+                && e.file_type().is_ok_and(|t| t.is_dir())
+                && e.path().join(OURS).is_file();
+            if ours {
                 let _ = fs::remove_dir_all(e.path());
             }
         }
     }
-    tempfile::Builder::new()
-        .prefix(STAGING)
-        .tempdir_in(dir)
-        .map_err(io(dir))
+    our_folder(dir, STAGING)
 }
 
-/// Puts the files (or folders) `names` of `staging` in the place of `dir`'s, all or none: `dir`'s
-/// are first moved aside into a folder of their own, the new ones moved in, and on a failure
-/// every move is undone. The old ones are removed only once the new ones are all in place.
+/// Puts the files (or folders) `names` of `staging` (a folder in `dir`) in the place of
+/// `dir`'s, all or none: `dir`'s are first moved aside into a folder of their own, the new ones
+/// moved in, and on a failure every move is undone. A journal written first lets the next job
+/// to lock `dir` undo a swap a kill cut short ([`DirLock::take`]). The old files are removed
+/// only once the new ones are all in place.
 pub fn swap_in(dir: &Path, staging: &Path, names: &[&str]) -> Result<(), StudyError> {
-    let aside = tempfile::Builder::new()
-        .prefix(".old.")
-        .tempdir_in(dir)
-        .map_err(io(dir))?;
-    let (mut out, mut inn) = (Vec::new(), Vec::new());
-    let mut swap = || -> Result<(), StudyError> {
-        for n in names {
-            let old = dir.join(n);
-            if old.symlink_metadata().is_ok() {
-                fs::rename(&old, aside.path().join(n)).map_err(io(&old))?;
-                out.push(*n);
-            }
+    let aside = our_folder(dir, ".old.")?.keep();
+    let name_of = |p: &Path| {
+        p.file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let journal = Journal {
+        staging: name_of(staging),
+        aside: name_of(&aside),
+        names: names.iter().map(|n| n.to_string()).collect(),
+        present: names
+            .iter()
+            .filter(|n| dir.join(n).symlink_metadata().is_ok())
+            .map(|n| n.to_string())
+            .collect(),
+    };
+    let text = serde_json::to_string(&journal)?;
+    write_atomic(&dir.join(JOURNAL), &text)?;
+    let swap = || -> Result<(), StudyError> {
+        for n in &journal.present {
+            fs::rename(dir.join(n), aside.join(n)).map_err(io(&dir.join(n)))?;
         }
         for n in names {
             let new = staging.join(n);
             if new.symlink_metadata().is_ok() {
                 fs::rename(&new, dir.join(n)).map_err(io(&dir.join(n)))?;
-                inn.push(*n);
             }
         }
         Ok(())
     };
-    let swapped = swap();
-    if swapped.is_err() {
-        for n in inn.iter().rev() {
-            let _ = fs::rename(dir.join(n), staging.join(n));
+    match swap() {
+        Ok(()) => {
+            // The journal goes first: from here on the new files are the folder's.
+            fs::remove_file(dir.join(JOURNAL)).map_err(io(&dir.join(JOURNAL)))?;
+            let _ = fs::remove_dir_all(&aside);
+            Ok(())
         }
-        let mut back = true;
-        for n in out.iter().rev() {
-            back &= fs::rename(aside.path().join(n), dir.join(n)).is_ok();
+        Err(e) => match undo_swap(dir, &journal) {
+            Ok(()) => Err(e),
+            Err(undo) => Err(StudyError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::other(format!(
+                    "{e}; undoing the swap failed too ({undo}): the old files are in {}, and \
+                     the next job in the folder undoes the swap",
+                    crate::text::shown_path(&aside)
+                )),
+            }),
+        },
+    }
+}
+
+/// Undoes the swap `journal` records in `dir`: new files moved back out (removed), old ones
+/// moved back in; then the journal and the swap's folders go.
+fn undo_swap(dir: &Path, journal: &Journal) -> Result<(), StudyError> {
+    let (staging, aside) = (dir.join(&journal.staging), dir.join(&journal.aside));
+    for n in &journal.names {
+        let here = dir.join(n);
+        let old_aside = aside.join(n).symlink_metadata().is_ok();
+        let was = journal.present.contains(n);
+        // What is in `dir` under this name is the new file if the old one is aside, or if
+        // there was none.
+        if here.symlink_metadata().is_ok() && (old_aside || !was) {
+            let gone = if here.is_dir() && !here.is_symlink() {
+                fs::remove_dir_all(&here)
+            } else {
+                fs::remove_file(&here)
+            };
+            gone.map_err(io(&here))?;
         }
-        if !back {
-            // What could not be put back stays where it is, never removed.
-            let _ = aside.keep();
+        if old_aside {
+            fs::rename(aside.join(n), &here).map_err(io(&here))?;
         }
     }
-    swapped
+    fs::remove_file(dir.join(JOURNAL)).map_err(io(&dir.join(JOURNAL)))?;
+    let _ = fs::remove_dir_all(staging);
+    let _ = fs::remove_dir_all(aside);
+    Ok(())
+}
+
+/// Undoes a swap a killed job left part way in `dir` (its journal there), if any.
+fn recover_swap(dir: &Path) -> Result<(), StudyError> {
+    let path = dir.join(JOURNAL);
+    if path.symlink_metadata().is_err() {
+        return Ok(());
+    }
+    let text = manifest_text(&path)?;
+    let journal: Journal =
+        serde_json::from_str(&text).map_err(|source| StudyError::BadManifest {
+            path: path.clone(),
+            source,
+        })?;
+    // Only names of this folder: a journal never points elsewhere.
+    let plain = |n: &String| {
+        !n.is_empty() && !n.contains('/') && !n.contains('\\') && n != "." && n != ".."
+    };
+    let ours = journal.staging.starts_with(STAGING) && journal.aside.starts_with(".old.");
+    if !ours || !journal.names.iter().all(plain) || !journal.present.iter().all(plain) {
+        return Err(StudyError::Io {
+            path,
+            source: std::io::Error::other("not a journal of a swap of this folder's files"),
+        });
+    }
+    undo_swap(dir, &journal)
 }
 
 /// A new, uniquely named file in the folder of `path` (`.NAME.XXXXXX.tmp`), removed when dropped
@@ -944,37 +1045,97 @@ pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), 
 mod tests {
     use super::*;
 
-    /// A swap that fails part way puts every file back: the old ones in the folder, the new
-    /// ones in the staging folder, nothing left aside.
-    #[test]
-    fn a_failed_swap_undoes_itself() {
-        let dir = tempfile::tempdir().unwrap();
-        let staging = dir.path().join(".merge.test");
-        fs::create_dir_all(staging.join("sub")).unwrap();
-        fs::write(dir.path().join("a"), "old").unwrap();
-        fs::write(dir.path().join("b"), "old b").unwrap();
-        fs::write(staging.join("a"), "new").unwrap();
-        fs::write(staging.join("b"), "new b").unwrap();
-        // `sub/x` cannot be moved in: `dir` has no `sub` (the second move in fails).
-        fs::write(staging.join("sub/x"), "new x").unwrap();
-        assert!(swap_in(dir.path(), &staging, &["a", "sub/x", "b"]).is_err());
-        assert_eq!(fs::read_to_string(dir.path().join("a")).unwrap(), "old");
-        assert_eq!(fs::read_to_string(dir.path().join("b")).unwrap(), "old b");
-        assert_eq!(fs::read_to_string(staging.join("a")).unwrap(), "new");
-        let mut left: Vec<String> = fs::read_dir(dir.path())
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut left: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, [".merge.test", "a", "b"]);
-        // Whole, it replaces every file.
-        fs::create_dir_all(dir.path().join("sub")).unwrap();
-        swap_in(dir.path(), &staging, &["a", "sub/x", "b"]).unwrap();
+        left
+    }
+
+    /// A swap that fails part way puts the old files back and leaves nothing of itself.
+    #[test]
+    fn a_failed_swap_undoes_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("a"), "old").unwrap();
+        fs::write(dir.path().join("b"), "old b").unwrap();
+        let staging = staging_dir(dir.path()).unwrap();
+        fs::create_dir_all(staging.path().join("sub")).unwrap();
+        fs::write(staging.path().join("a"), "new").unwrap();
+        fs::write(staging.path().join("b"), "new b").unwrap();
+        // `sub/x` cannot be moved in: `dir` has no `sub` (the second move in fails).
+        fs::write(staging.path().join("sub/x"), "new x").unwrap();
+        assert!(swap_in(dir.path(), staging.path(), &["a", "sub/x", "b"]).is_err());
+        assert_eq!(fs::read_to_string(dir.path().join("a")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(dir.path().join("b")).unwrap(), "old b");
+        assert_eq!(names(dir.path()), ["a", "b"]);
+        // Whole, it replaces every file and leaves nothing of itself.
+        let staging = staging_dir(dir.path()).unwrap();
+        fs::write(staging.path().join("a"), "new").unwrap();
+        fs::write(staging.path().join("c"), "new c").unwrap();
+        swap_in(dir.path(), staging.path(), &["a", "b", "c"]).unwrap();
+        drop(staging);
         assert_eq!(fs::read_to_string(dir.path().join("a")).unwrap(), "new");
-        assert_eq!(
-            fs::read_to_string(dir.path().join("sub/x")).unwrap(),
-            "new x"
-        );
+        assert_eq!(names(dir.path()), ["a", "c"]);
+    }
+
+    /// A swap a kill cut short is undone by the next job to lock the folder, whatever move it
+    /// stopped at; a folder of the user's named like a staging folder is never removed.
+    #[test]
+    fn a_swap_cut_short_is_undone_by_the_next_lock() {
+        for stopped_after in 0..=5 {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            fs::write(d.join("a"), "old a").unwrap();
+            fs::write(d.join("b"), "old b").unwrap();
+            fs::create_dir_all(d.join(".merge.mine")).unwrap();
+            fs::write(d.join(".merge.mine/thesis.tex"), "mine").unwrap();
+            let staging = staging_dir(d).unwrap().keep();
+            let aside = our_folder(d, ".old.").unwrap().keep();
+            for n in ["a", "b", "c"] {
+                fs::write(staging.join(n), format!("new {n}")).unwrap();
+            }
+            let journal = Journal {
+                staging: staging.file_name().unwrap().to_string_lossy().into_owned(),
+                aside: aside.file_name().unwrap().to_string_lossy().into_owned(),
+                names: vec!["a".into(), "b".into(), "c".into()],
+                present: vec!["a".into(), "b".into()],
+            };
+            fs::write(d.join(JOURNAL), serde_json::to_string(&journal).unwrap()).unwrap();
+            // The moves swap_in makes, in order, cut short after `stopped_after` of them.
+            let moves = [
+                (d.join("a"), aside.join("a")),
+                (d.join("b"), aside.join("b")),
+                (staging.join("a"), d.join("a")),
+                (staging.join("b"), d.join("b")),
+                (staging.join("c"), d.join("c")),
+            ];
+            for (from, to) in &moves[..stopped_after] {
+                fs::rename(from, to).unwrap();
+            }
+            let lock = DirLock::take(d).unwrap();
+            drop(lock);
+            assert_eq!(
+                fs::read_to_string(d.join("a")).unwrap(),
+                "old a",
+                "{stopped_after}"
+            );
+            assert_eq!(
+                fs::read_to_string(d.join("b")).unwrap(),
+                "old b",
+                "{stopped_after}"
+            );
+            assert_eq!(names(d), [".merge.mine", "a", "b"], "{stopped_after}");
+            assert_eq!(
+                fs::read_to_string(d.join(".merge.mine/thesis.tex")).unwrap(),
+                "mine"
+            );
+            // The user's folder survives a new staging folder too.
+            drop(staging_dir(d).unwrap());
+            assert!(d.join(".merge.mine/thesis.tex").is_file());
+        }
     }
 
     /// A write that fails leaves neither the target changed nor a temporary file behind.

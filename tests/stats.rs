@@ -1264,6 +1264,15 @@ fn merge_keeps_out_and_shards_apart() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("holds a match"), "{err}");
     assert!(!m.join("games.csv").exists());
+    // Nor is a match a shard of a study.
+    let o = merge(
+        &tmp("nest-from-match"),
+        &[m.clone(), shards[0].clone()],
+        &[],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("match merge"), "{err}");
     let out = tmp("nest-out");
     let inner = out.join("part");
     std::fs::create_dir_all(&out).unwrap();

@@ -72,8 +72,17 @@ def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
     """Plays games ``first .. first + n`` of ``seed`` under ``policy`` (as ``mancala-lab stats
     --policy`` reads it, South's and North's as ``P/Q``) on every core, and returns them as numpy
     arrays: the very games ``mancala-lab stats`` plays with the same seed and policy."""
-    if n < 0 or first < 0 or seed < 0:
-        raise ValueError("n, first and seed are counts: 0 or more")
+    if not isinstance(game, Game):
+        raise TypeError(f"game: expected a mancala_lab.bao.Game or mancala_lab.oware.Game, "
+                        f"not {type(game).__name__}")
+    for name, value, top in (("n", n, 2**64), ("seed", seed, 2**64), ("first", first, 2**64),
+                             ("max_plies", max_plies, 2**32)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name}: expected an int, not {type(value).__name__}")
+        if not 0 <= value < top:
+            raise ValueError(f"{name} {value}: expected 0 to 2**{top.bit_length() - 1} - 1")
+    if not isinstance(policy, str):
+        raise TypeError(f"policy: expected a policy text such as 'random', not {type(policy).__name__}")
     plies, winner, codes, south, north, clauses = _native.batch_playouts(
         game.name, game.variant, n, seed, policy, engine=game.engine, max_plies=max_plies,
         first=first, **game.reading)

@@ -95,3 +95,19 @@ def test_too_many_games_for_one_call_is_a_value_error():
         mancala_lab.batch_playouts(oware.Game(), 2**40, 1)
     with pytest.raises(TypeError, match="position text"):
         oware.Game().state_from_text(None)
+
+
+@pytest.mark.parametrize("args,error,says", [
+    (("oware", 10, 1), TypeError, "game: expected"),
+    ((None, 10, 1), TypeError, "game: expected"),
+    ((oware.Game(), "10", 1), TypeError, "n: expected an int"),
+    ((oware.Game(), True, 1), TypeError, "n: expected an int"),
+    ((oware.Game(), 10, None), TypeError, "seed: expected an int"),
+    ((oware.Game(), 10, 2**64), ValueError, "seed 18446744073709551616"),
+    ((oware.Game(), 2**70, 1), ValueError, "n 1180591620717411303424"),
+])
+def test_batch_argument_types_are_named(args, error, says):
+    with pytest.raises(error, match=says):
+        mancala_lab.batch_playouts(*args)
+    with pytest.raises(ValueError, match="max_plies -1"):
+        mancala_lab.batch_playouts(oware.Game(), 3, 1, max_plies=-1)

@@ -319,12 +319,6 @@ fn take_folder(out: &Path) -> Result<DirLock, String> {
             if stale && e.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = fs::remove_file(e.path());
             }
-            // A merge's own folder, left by a merge killed outright.
-            if name.starts_with(mancala_lab::study::STAGING)
-                && e.file_type().is_ok_and(|t| t.is_dir())
-            {
-                let _ = fs::remove_dir_all(e.path());
-            }
         }
     }
     Ok(lock)
@@ -610,11 +604,13 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     };
     // From here on the merge is finished whatever a signal says: the new match takes the old
     // one's place, all files or none, match.json last.
-    mancala_lab::study::swap_in(
-        out,
-        work.path(),
-        &[PAIRS, "games.csv", "ratings.csv", MATCH],
-    )
+    super::uninterrupted(|| {
+        mancala_lab::study::swap_in(
+            out,
+            work.path(),
+            &[PAIRS, "games.csv", "ratings.csv", MATCH],
+        )
+    })
     .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
     drop(work);
     if commits.len() > 1 {

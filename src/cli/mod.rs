@@ -181,6 +181,10 @@ pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> &
     static INTERRUPT: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(move || {
         if INTERRUPT.swap(true, Ordering::SeqCst) {
+            if UNINTERRUPTED.load(Ordering::SeqCst) {
+                eprintln!("\nputting the new files in place; a moment");
+                return;
+            }
             let hint = hint();
             if !hint.is_empty() {
                 eprintln!("\n{hint}");
@@ -190,6 +194,17 @@ pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> &
         eprintln!("\nstopping (Ctrl-C again to stop at once)");
     });
     &INTERRUPT
+}
+
+/// Set while files are being swapped into place: a second Ctrl-C then waits for the swap.
+static UNINTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Runs `work` (a few renames) without letting a second Ctrl-C stop the process half way.
+pub fn uninterrupted<T>(work: impl FnOnce() -> T) -> T {
+    UNINTERRUPTED.store(true, Ordering::SeqCst);
+    let done = work();
+    UNINTERRUPTED.store(false, Ordering::SeqCst);
+    done
 }
 
 /// A progress bar over `games` games on standard error (drawn on a terminal only).

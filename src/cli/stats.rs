@@ -792,6 +792,13 @@ pub(super) fn merge_shards(
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
     let mut parts: Vec<Manifest> = Vec::new();
     for s in shards {
+        if s.join("match.json").symlink_metadata().is_ok() {
+            return Err(format!(
+                "{} holds a match (match.json), not a stats study; a match's shards are joined \
+                 by `mancala-lab match merge`",
+                shown_path(s)
+            ));
+        }
         parts.push(read_manifest(s).map_err(|e| e.to_string())?);
     }
     let mut order: Vec<usize> = (0..parts.len()).collect();
@@ -913,11 +920,13 @@ pub(super) fn merge_shards(
     };
     // From here on the merge is finished whatever a signal says: the new study takes the old
     // one's place, all files or none.
-    mancala_lab::study::swap_in(
-        out,
-        staging.path(),
-        &[GAMES, "clauses.csv", "summary.csv", MANIFEST],
-    )
+    super::uninterrupted(|| {
+        mancala_lab::study::swap_in(
+            out,
+            staging.path(),
+            &[GAMES, "clauses.csv", "summary.csv", MANIFEST],
+        )
+    })
     .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
     Ok(Some(Merged { summary, commits }))
 }
