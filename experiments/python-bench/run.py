@@ -85,7 +85,7 @@ def main():
         subprocess.run([str(exe), "stats", "--game", "oware", "--games", str(a.games), "--seed",
                         "1", "--out", out + "/study"], check=True, capture_output=True)
         job = a.games / (time.perf_counter() - start)
-    print(f"  mancala-lab stats (CSV included)        {job:12,.0f} games/s")
+    print(f"  the stats job (CSV included)            {job:12,.0f} games/s")
     print(f"  ratio {batch / job:.2f}x")
 
 
