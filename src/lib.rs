@@ -10,6 +10,8 @@ pub mod bao;
 pub mod bot;
 pub mod checks;
 pub mod coverage;
+#[cfg(feature = "diagram")]
+pub mod diagram;
 pub mod diff;
 pub mod engine;
 pub mod game;

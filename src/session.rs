@@ -462,14 +462,77 @@ impl Session {
         }
     }
 
+    /// The position text the game started from; `None` for the game's own start.
+    pub fn start_text(&self) -> Option<&str> {
+        self.start.as_deref()
+    }
+
     /// The clause trace of `mv` played here, one step a line, as the reference engine gives it
     /// (the game is replayed on the reference engine from its start, so that a history the
     /// rules read is the game's own). The game does not change.
     pub fn explain(&self, mv: &str) -> Result<Vec<String>, SessionError> {
         // The move is checked here first: the error is the one `play` gives.
         self.clone().play(mv)?;
-        let replay_failed =
-            |e: String| SessionError::Position(format!("replay on the reference engine: {e}"));
+        Ok(match self.replay()? {
+            Replayed::Bao(rules, pos) => replay_bao(&rules, &pos, mv)?
+                .trace
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            Replayed::Oware(rules, game) => replay_oware(&rules, &game, mv)?
+                .trace
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        })
+    }
+
+    /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `mv`, that
+    /// move's path and clause steps on it. The game does not change.
+    #[cfg(feature = "diagram")]
+    pub fn diagram(&self, mv: Option<&str>) -> Result<String, SessionError> {
+        use crate::diagram;
+        if let Some(mv) = mv {
+            self.clone().play(mv)?;
+        }
+        let drawing = |e: diagram::DiagramError| SessionError::Position(e.to_string());
+        match self.replay()? {
+            Replayed::Bao(rules, pos) => {
+                let title = diagram::bao_title_under(&rules, &pos, mv);
+                let steps = match mv {
+                    None => Vec::new(),
+                    Some(mv) => replay_bao(&rules, &pos, mv)?.trace,
+                };
+                diagram::bao_svg(&pos, &title, &steps).map_err(drawing)
+            }
+            Replayed::Oware(rules, game) => {
+                let p = game.position();
+                let (pits, scores) = (p.pits(), [p.score(Side::South), p.score(Side::North)]);
+                let Some(mv) = mv else {
+                    let title = diagram::oware_title(&game);
+                    return diagram::oware_svg(&pits, scores, p.to_move(), &title, None)
+                        .map_err(drawing);
+                };
+                let played = replay_oware(&rules, &game, mv)?;
+                let steps: Vec<(&'static str, String)> = played
+                    .trace
+                    .iter()
+                    .map(|s| (s.clause, s.text.clone()))
+                    .collect();
+                let pit = oware_pit(mv)?;
+                let m = diagram::OwareMove {
+                    from: pit.index(p.to_move()),
+                    captured: played.captured,
+                    steps: &steps,
+                };
+                let title = format!("{} plays {mv}", p.to_move());
+                diagram::oware_svg(&pits, scores, p.to_move(), &title, Some(&m)).map_err(drawing)
+            }
+        }
+    }
+
+    /// The game so far replayed on the reference engine of its reading.
+    fn replay(&self) -> Result<Replayed, SessionError> {
         match &self.reading {
             Reading::Bao(v) => {
                 let rules = bao::Rules::new(*v);
@@ -479,21 +542,10 @@ impl Session {
                         bao::position_text::parse(text).map_err(|e| replay_failed(e.to_string()))?
                     }
                 };
-                let play = |pos: &bao::Position, m: &str| {
-                    let text = bao::MoveText::parse(m).map_err(|e| replay_failed(e.to_string()))?;
-                    rules
-                        .play_text(pos, &text)
-                        .map(|(_, played)| played)
-                        .map_err(|e| replay_failed(e.to_string()))
-                };
                 for m in &self.moves {
-                    pos = play(&pos, m)?.position;
+                    pos = replay_bao(&rules, &pos, m)?.position;
                 }
-                Ok(play(&pos, mv)?
-                    .trace
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect())
+                Ok(Replayed::Bao(rules, pos))
             }
             Reading::Oware(v) => {
                 let rules = oware::Rules::new(*v);
@@ -503,26 +555,56 @@ impl Session {
                         oware::Position::parse(text).map_err(|e| replay_failed(e.to_string()))?,
                     ),
                 };
-                let play = |game: &oware::Game, m: &str| {
-                    let letter = m.chars().next().and_then(oware::Move::from_letter);
-                    let Some((_, pit)) = letter else {
-                        return Err(replay_failed(format!("{} is not a move", quoted(m))));
-                    };
-                    rules
-                        .play(game, pit)
-                        .map_err(|e| replay_failed(e.to_string()))
-                };
                 for m in &self.moves {
-                    game = play(&game, m)?.game;
+                    game = replay_oware(&rules, &game, m)?.game;
                 }
-                Ok(play(&game, mv)?
-                    .trace
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect())
+                Ok(Replayed::Oware(rules, game))
             }
         }
     }
+}
+
+/// A game replayed on the reference engine: its rules and where the game stands.
+enum Replayed {
+    Bao(bao::Rules, bao::Position),
+    Oware(oware::Rules, oware::Game),
+}
+
+/// A replay on the reference engine that failed (the engines disagree, or the start is bad).
+fn replay_failed(e: String) -> SessionError {
+    SessionError::Position(format!("replay on the reference engine: {e}"))
+}
+
+/// `mv` played on the reference Bao engine from `pos`.
+fn replay_bao(
+    rules: &bao::Rules,
+    pos: &bao::Position,
+    mv: &str,
+) -> Result<bao::rules::Played, SessionError> {
+    let text = bao::MoveText::parse(mv).map_err(|e| replay_failed(e.to_string()))?;
+    rules
+        .play_text(pos, &text)
+        .map(|(_, played)| played)
+        .map_err(|e| replay_failed(e.to_string()))
+}
+
+/// The pit an Oware move in notation empties.
+fn oware_pit(mv: &str) -> Result<oware::Move, SessionError> {
+    match mv.chars().next().and_then(oware::Move::from_letter) {
+        Some((_, pit)) => Ok(pit),
+        None => Err(replay_failed(format!("{} is not a move", quoted(mv)))),
+    }
+}
+
+/// `mv` played on the reference Oware engine from `game`.
+fn replay_oware(
+    rules: &oware::Rules,
+    game: &oware::Game,
+    mv: &str,
+) -> Result<oware::rules::Played, SessionError> {
+    rules
+        .play(game, oware_pit(mv)?)
+        .map_err(|e| replay_failed(e.to_string()))
 }
 
 /// The reference engine of `reading`, at the game's start.

@@ -18,9 +18,11 @@ MAX_PLIES = 2000
 
 class MancalaEnv(AECEnv):
     """One game of Bao or Oware between ``south`` and ``north``; the winner is rewarded +1, the
-    loser -1, a draw 0. ``render_mode="ansi"`` renders the position text."""
+    loser -1, a draw 0. ``render_mode="ansi"`` renders the position text, ``"svg"`` the board as
+    an SVG diagram (``mancala-lab bao diagram``'s drawing)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "mancala_lab_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "svg"], "name": "mancala_lab_v0",
+                "is_parallelizable": False}
 
     def __init__(self, game="bao", variant=None, render_mode=None, max_plies=MAX_PLIES):
         super().__init__()
@@ -30,8 +32,8 @@ class MancalaEnv(AECEnv):
         self.game, self.variant = game, default if variant is None else variant
         # A reading the game does not have is refused here, with the Rust message.
         _native.State(self.game, self.variant)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: expected None or 'ansi'")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'svg'")
         self.render_mode, self.max_plies = render_mode, max_plies
         self.metadata = dict(self.metadata, name=f"mancala_lab_{game}_v0")
         self.possible_agents = ["south", "north"]
@@ -94,6 +96,8 @@ class MancalaEnv(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        if self.render_mode == "svg":
+            return self._state.svg()
         return self._state.position_text()
 
     def close(self):

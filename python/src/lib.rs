@@ -37,7 +37,17 @@ fn engine_kind(engine: Option<&str>) -> PyResult<Option<EngineKind>> {
 #[derive(Clone)]
 struct State {
     session: Session,
+    /// The game, preset and infinite-move reading it was made with: a pickle remakes it so.
+    made: (String, String, Option<String>),
 }
+
+/// What pickling a state stores: the class, the arguments that make the game's start, and
+/// the moves played since.
+type Reduced<'py> = (
+    Bound<'py, pyo3::types::PyType>,
+    (String, String, Option<String>, &'static str, Option<String>),
+    Vec<String>,
+);
 
 #[pymethods]
 impl State {
@@ -57,7 +67,10 @@ impl State {
             None => session,
             Some(text) => session.from_position(text).map_err(value_error)?,
         };
-        Ok(State { session })
+        Ok(State {
+            session,
+            made: (game.into(), variant.into(), infinite.map(String::from)),
+        })
     }
 
     /// The legal moves in canonical notation; empty once the game is over.
@@ -140,9 +153,46 @@ impl State {
 
     /// An independent copy of the game at this point.
     fn clone(&self) -> State {
-        State {
-            session: self.session.clone(),
+        Clone::clone(self)
+    }
+
+    /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `move`,
+    /// that move's path and clause steps; `ValueError` if the move is not legal.
+    #[pyo3(signature = (r#move=None))]
+    fn svg(&self, r#move: Option<&str>) -> PyResult<String> {
+        self.session.diagram(r#move).map_err(value_error)
+    }
+
+    /// Pickled as the game's start and the moves played: unpickling replays them.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduced<'py> {
+        let (game, variant, infinite) = self.made.clone();
+        let start = self.session.start_text().map(String::from);
+        (
+            py.get_type::<State>(),
+            (game, variant, infinite, self.engine(), start),
+            self.session.moves().to_vec(),
+        )
+    }
+
+    /// Replays `moves` from the game's start (unpickling).
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        let (game, variant, infinite) = &self.made;
+        let start = Session::new(
+            game_kind(game)?,
+            variant,
+            infinite.as_deref(),
+            Some(self.session.engine()),
+        )
+        .map_err(value_error)?;
+        let mut session = match self.session.start_text() {
+            None => start,
+            Some(text) => start.from_position(text).map_err(value_error)?,
+        };
+        for mv in &moves {
+            session.play(mv).map_err(value_error)?;
         }
+        self.session = session;
+        Ok(())
     }
 
     fn __copy__(&self) -> State {

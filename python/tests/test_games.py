@@ -1,6 +1,8 @@
 """The game objects: moves, positions, traces and errors, worked by hand from the rules."""
 
 import copy
+import pickle
+import re
 
 import pytest
 
@@ -90,3 +92,50 @@ def test_a_bao_game_plays_to_its_end_on_both_engines():
     assert b.is_over() and a.winner() == b.winner() in ("South", "North")
     assert a.end_clause() == b.end_clause()
     assert a.legal_moves() == []
+
+
+@pytest.mark.parametrize("engine", ["optimized", "reference"])
+def test_a_pickled_state_is_the_same_game(engine):
+    s = oware.Game(engine=engine).new_initial_state()
+    s.play("C")
+    t = pickle.loads(pickle.dumps(s))
+    assert t.engine() == engine and t.moves() == ["C"]
+    assert t.position_text() == (
+        "to_move: North\nscores: 0 0\nnorth: 4 4 4 4 4 5\nsouth: 4 4 0 5 5 5\n")
+    # From a position: the start text travels with the moves.
+    u = oware.Game(engine=engine).state_from_text(t.position_text())
+    u.play("a")
+    v = pickle.loads(pickle.dumps(u))
+    assert v.moves() == ["a"] and str(v) == str(u)
+
+
+def test_a_pickled_bao_state_keeps_its_reading():
+    s = bao.Game(variant="literal-en", infinite="sown:500").new_initial_state()
+    s.play(s.legal_moves()[0])
+    t = pickle.loads(pickle.dumps(s))
+    assert t.moves() == s.moves() and str(t) == str(s)
+    assert pickle.loads(pickle.dumps(t)).__reduce__()[1][:3] == ("bao", "literal-en", "sown:500")
+
+
+def test_a_pickle_with_an_illegal_move_is_refused():
+    s = oware.Game().new_initial_state()
+    cls, args, _ = s.__reduce__()
+    t = cls(*args)
+    with pytest.raises(ValueError, match="not legal"):
+        t.__setstate__(["a"])
+
+
+def test_the_diagram_shows_the_position_and_the_move():
+    s = oware.Game().new_initial_state()
+    board = s.svg()
+    assert re.search(r">\s*South to move\s*<", board)
+    assert sorted(int(t) for t in re.findall(r">\s*(\d+)\s*<", board)[:12]) == [4] * 12
+    move = s.svg("C")
+    assert re.search(r">\s*South plays C\s*<", move)
+    assert "[oware O.2.3] sow 4 from C, last seed in a" in move
+    assert s.moves() == []
+    with pytest.raises(ValueError, match="not legal"):
+        s.svg("a")
+    # Bao: the start position, South to move in the kunamua stage (bao 1.5).
+    b = bao.Game().new_initial_state()
+    assert "South to move (kunamua stage)" in b.svg()

@@ -17,7 +17,20 @@ openspiel.register()
                                   "mancala_lab_bao(variant=literal-en)"])
 def test_openspiels_random_simulation_checks(name):
     game = pyspiel.load_game(name)
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["mancala_lab_bao", "mancala_lab_oware"])
+def test_a_serialized_state_comes_back_with_its_history(name):
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(9):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.history() == state.history()
+    assert str(again) == str(state)
+    assert again.native().moves() == state.native().moves()
 
 
 def test_a_reading_the_game_does_not_have_is_refused():

@@ -1,5 +1,7 @@
 """The PettingZoo environments: PettingZoo's API test, and whole games played by the masks."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -35,8 +37,22 @@ def test_a_game_played_by_the_masks_ends_with_a_result(game):
         assert env.render().startswith("to_move:")
 
 
+def test_the_svg_rendering_draws_the_board():
+    env = pz.env("oware", render_mode="svg")
+    env.reset()
+    env.step(2)  # South's C: 4 seeds to D, E, F and North's a (O.2.3)
+    svg = env.render()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert re.search(r">\s*North to move\s*<", svg)
+    # The counts after C, by hand: South 4 4 0 5 5 5, North a-f 5 4 4 4 4 4.
+    counts = [int(t) for t in re.findall(r">\s*(\d+)\s*<", svg)]
+    assert sorted(counts[:12]) == sorted([4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4])
+
+
 def test_bad_settings_are_value_errors():
     with pytest.raises(ValueError, match="expected 'bao' or 'oware'"):
         pz.env("chess")
     with pytest.raises(ValueError, match="unknown Oware variant"):
         pz.env("oware", variant="nope")
+    with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
+        pz.env("oware", render_mode="rgb_array")
