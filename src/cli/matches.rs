@@ -40,17 +40,7 @@ pub struct MatchArgs {
 #[derive(Subcommand)]
 enum MatchCommand {
     /// Join the folders of a match's shards into the files one run would have written.
-    Merge {
-        /// Where to write the merged match (not one of the shards).
-        #[arg(long)]
-        out: PathBuf,
-        /// Replace a match already in --out.
-        #[arg(long)]
-        force: bool,
-        /// The shard folders (`match --shard K/N`), in any order.
-        #[arg(required = true)]
-        shards: Vec<PathBuf>,
-    },
+    Merge(super::MergeArgs),
 }
 
 /// The options of a match played (whole, or one shard).
@@ -225,8 +215,8 @@ fn recorded(m: Match) -> Result<Match, String> {
 
 /// What `match` refuses before it plays (also for `--parse-only`).
 pub fn check(args: &MatchArgs) -> Result<(), String> {
-    if let Some(MatchCommand::Merge { out, shards, .. }) = &args.merge {
-        return check_merge(out, shards);
+    if let Some(MatchCommand::Merge(m)) = &args.merge {
+        return check_merge(&m.out, &m.shards);
     }
     let args = &args.run;
     if args.resume {
@@ -259,7 +249,7 @@ fn match_files(out: &Path) -> [PathBuf; 4] {
 
 pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     match args.merge {
-        Some(MatchCommand::Merge { out, force, shards }) => merge(&out, force, &shards),
+        Some(MatchCommand::Merge(m)) => merge(&m.out, m.force, &m.shards),
         None => play(args.run),
     }
 }

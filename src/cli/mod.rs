@@ -23,6 +23,20 @@ use std::sync::mpsc;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+/// The options of `stats merge` and `match merge`: where the merged files go and the shards.
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Where to write the merged files (not one of the shards).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Replace the finished run or match already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// The shard folders (`--shard K/N`), in any order.
+    #[arg(required = true)]
+    pub shards: Vec<std::path::PathBuf>,
+}
+
 /// The most bytes a position, move list or transcript input may hold (far beyond any game).
 pub const MAX_INPUT: u64 = 256 << 20;
 

@@ -38,17 +38,7 @@ pub struct StatsArgs {
 #[derive(Subcommand)]
 enum StatsCommand {
     /// Join the output folders of shards into the files one run would have written.
-    Merge {
-        /// Where to write the merged files (not one of the shards).
-        #[arg(long)]
-        out: PathBuf,
-        /// Replace a finished run already in --out.
-        #[arg(long)]
-        force: bool,
-        /// The shard folders, in any order.
-        #[arg(required = true)]
-        shards: Vec<PathBuf>,
-    },
+    Merge(super::MergeArgs),
 }
 
 /// The options of a run. Those that define the job are optional so that `--resume` can take
@@ -1059,8 +1049,8 @@ pub fn default_study() -> Result<ExitCode, String> {
 /// of some game.
 pub fn check(args: &StatsArgs) -> Result<(), String> {
     let a = &args.run;
-    if let Some(StatsCommand::Merge { out, shards, .. }) = &args.merge {
-        return check_merge(out, shards);
+    if let Some(StatsCommand::Merge(m)) = &args.merge {
+        return check_merge(&m.out, &m.shards);
     }
     if !a.resume {
         return check_job(a).map(drop);
@@ -1082,8 +1072,8 @@ pub fn check(args: &StatsArgs) -> Result<(), String> {
 }
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
-    if let Some(StatsCommand::Merge { out, force, shards }) = args.merge {
-        return merge(&out, force, &shards);
+    if let Some(StatsCommand::Merge(m)) = args.merge {
+        return merge(&m.out, m.force, &m.shards);
     }
     let out = mancala_lab::text::shell_word(&args.run.out);
     // The manifest on disk always names rows that are whole: a run stopped at any point resumes.
