@@ -20,6 +20,9 @@ pub enum SessionError {
     /// The position text does not parse, or is not a position of the game.
     #[error("position: {0}")]
     Position(String),
+    /// A diagram could not be drawn.
+    #[error("{0}")]
+    Drawing(String),
     /// The move is not one of the legal moves of the position.
     #[error("move {} is not legal here (legal: {legal})", quoted(.mv))]
     Illegal {
@@ -495,7 +498,7 @@ impl Session {
         if let Some(mv) = mv {
             self.clone().play(mv)?;
         }
-        let drawing = |e: diagram::DiagramError| SessionError::Position(e.to_string());
+        let drawing = |e: diagram::DiagramError| SessionError::Drawing(e.to_string());
         match self.replay()? {
             Replayed::Bao(rules, pos) => {
                 let title = diagram::bao_title_under(&rules, &pos, mv);

@@ -223,3 +223,43 @@ fn bao_actions_are_distinct_and_play_their_move() {
         }
     }
 }
+
+/// A diagram draws where the game stands, whichever engine plays, and a move's steps as the
+/// reference engine traces them; by hand: after South's C, North's a holds 5 seeds and sows them
+/// into b to f. An illegal move is refused and the game does not change.
+#[test]
+fn a_diagram_draws_the_game_and_a_move() {
+    let drawn: Vec<[String; 2]> = [EngineKind::Reference, EngineKind::Optimized]
+        .into_iter()
+        .map(|engine| {
+            let mut s = oware(engine);
+            s.play("C").unwrap();
+            let board = s.diagram(None).unwrap();
+            assert!(board.contains("North to move"), "{board}");
+            let mv = s.diagram(Some("a")).unwrap();
+            assert!(mv.contains("North plays a"));
+            assert!(
+                mv.contains("[oware O.2.3] sow 5 from a, last seed in f"),
+                "{mv}"
+            );
+            assert!(matches!(
+                s.diagram(Some("A")),
+                Err(SessionError::Illegal { .. })
+            ));
+            assert_eq!(s.moves(), ["C"]);
+            [board, mv]
+        })
+        .collect();
+    assert_eq!(drawn[0], drawn[1]);
+}
+
+/// A game from a position keeps the text it started from (what a Python pickle stores).
+#[test]
+fn a_game_from_a_position_keeps_its_start() {
+    let start = oware(EngineKind::Optimized);
+    assert_eq!(start.start_text(), None);
+    let text = "to_move: North\nscores: 0 0\nnorth: 4 4 4 4 4 5\nsouth: 4 4 0 5 5 5\n";
+    let mut s = start.from_position(text).unwrap();
+    s.play("a").unwrap();
+    assert_eq!(s.start_text(), Some(text));
+}
