@@ -1,4 +1,4 @@
-//! `mancala_lab._native`: the Python face of the project's [`Session`] (a game played through
+//! `mancala_lab._native`: the Python face of the project's [`TextGame`] (a game played through
 //! text) and of its parallel playouts; the Python modules `mancala_lab.bao` and `.oware` wrap it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
-use mancala_lab::session::Session;
+use mancala_lab::textgame::TextGame;
 
 /// A Rust error as the `ValueError` Python code expects, with the Rust message.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -36,7 +36,7 @@ fn engine_kind(engine: Option<&str>) -> PyResult<Option<EngineKind>> {
 #[pyclass(module = "mancala_lab._native")]
 #[derive(Clone)]
 struct State {
-    session: Session,
+    game: TextGame,
     /// The game, preset and infinite-move reading it was made with: a pickle remakes it so.
     made: (String, String, Option<String>),
 }
@@ -61,94 +61,94 @@ impl State {
         engine: Option<&str>,
         position: Option<&str>,
     ) -> PyResult<State> {
-        let session = Session::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
+        let text_game = TextGame::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
             .map_err(value_error)?;
-        let session = match position {
-            None => session,
-            Some(text) => session.from_position(text).map_err(value_error)?,
+        let text_game = match position {
+            None => text_game,
+            Some(text) => text_game.from_position(text).map_err(value_error)?,
         };
         Ok(State {
-            session,
+            game: text_game,
             made: (game.into(), variant.into(), infinite.map(String::from)),
         })
     }
 
     /// The legal moves in canonical notation; empty once the game is over.
     fn legal_moves(&self) -> Vec<String> {
-        self.session.legal_moves()
+        self.game.legal_moves()
     }
 
     /// Plays a move written in canonical notation; `ValueError` if it is not legal (the state is
     /// then unchanged).
     fn play(&mut self, mv: &str) -> PyResult<()> {
-        self.session.play(mv).map_err(value_error)
+        self.game.play(mv).map_err(value_error)
     }
 
     /// The legal moves as (action id, notation) pairs, by id (docs/python.md: action ids).
     fn legal_actions(&self) -> Vec<(u32, String)> {
-        self.session.legal_actions()
+        self.game.legal_actions()
     }
 
     /// Plays the legal move of action id `action`; `ValueError` if none is legal.
     fn play_action(&mut self, action: u32) -> PyResult<()> {
-        self.session.play_action(action).map_err(value_error)
+        self.game.play_action(action).map_err(value_error)
     }
 
     /// How many action ids the game has: 64 for Bao, 6 for Oware.
     fn action_count(&self) -> u32 {
-        self.session.action_count()
+        self.game.action_count()
     }
 
     /// The position as a float32 array (docs/python.md: observation).
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        self.session.observation().into_pyarray(py)
+        self.game.observation().into_pyarray(py)
     }
 
     /// Whether the game is over.
     fn is_over(&self) -> bool {
-        self.session.ending().is_some()
+        self.game.ending().is_some()
     }
 
     /// 'South' or 'North' once one has won; 'draw', or 'none' where the rules are silent;
     /// `None` while the game goes on.
     fn winner(&self) -> Option<&'static str> {
-        self.session.ending().map(|e| e.winner())
+        self.game.ending().map(|e| e.winner())
     }
 
     /// The clause that ended the game (`silent:CLAUSE` where the rules are silent), or `None`.
     fn end_clause(&self) -> Option<String> {
-        self.session.ending().map(|e| e.end_clause())
+        self.game.ending().map(|e| e.end_clause())
     }
 
     /// 'South' or 'North'.
     fn to_move(&self) -> String {
-        self.session.to_move().to_string()
+        self.game.to_move().to_string()
     }
 
     /// South's and North's scores (Oware: seeds taken; Bao: seeds on each side).
     fn scores(&self) -> (u32, u32) {
-        let [s, n] = self.session.scores();
+        let [s, n] = self.game.scores();
         (s, n)
     }
 
     /// The position in the game's text format.
     fn position_text(&self) -> String {
-        self.session.position_text()
+        self.game.position_text()
     }
 
     /// The moves played so far, in canonical notation.
     fn moves(&self) -> Vec<String> {
-        self.session.moves().to_vec()
+        self.game.moves().to_vec()
     }
 
     /// The clause trace of `mv` played here, one step a line (the state does not change).
     fn explain(&self, mv: &str) -> PyResult<Vec<String>> {
-        self.session.explain(mv).map_err(value_error)
+        self.game.explain(mv).map_err(value_error)
     }
 
     /// The engine that plays: 'optimized' or 'reference'.
     fn engine(&self) -> &'static str {
-        self.session.engine().name()
+        self.game.engine().name()
     }
 
     /// An independent copy of the game at this point.
@@ -160,38 +160,38 @@ impl State {
     /// that move's path and clause steps; `ValueError` if the move is not legal.
     #[pyo3(signature = (r#move=None))]
     fn svg(&self, r#move: Option<&str>) -> PyResult<String> {
-        self.session.diagram(r#move).map_err(value_error)
+        self.game.diagram(r#move).map_err(value_error)
     }
 
     /// Pickled as the game's start and the moves played: unpickling replays them.
     fn __reduce__<'py>(&self, py: Python<'py>) -> Reduced<'py> {
         let (game, variant, infinite) = self.made.clone();
-        let start = self.session.start_text().map(String::from);
+        let start = self.game.start_text().map(String::from);
         (
             py.get_type::<State>(),
             (game, variant, infinite, self.engine(), start),
-            self.session.moves().to_vec(),
+            self.game.moves().to_vec(),
         )
     }
 
     /// Replays `moves` from the game's start (unpickling).
     fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
         let (game, variant, infinite) = &self.made;
-        let start = Session::new(
+        let start = TextGame::new(
             game_kind(game)?,
             variant,
             infinite.as_deref(),
-            Some(self.session.engine()),
+            Some(self.game.engine()),
         )
         .map_err(value_error)?;
-        let mut session = match self.session.start_text() {
+        let mut text_game = match self.game.start_text() {
             None => start,
             Some(text) => start.from_position(text).map_err(value_error)?,
         };
         for mv in &moves {
-            session.play(mv).map_err(value_error)?;
+            text_game.play(mv).map_err(value_error)?;
         }
-        self.session = session;
+        self.game = text_game;
         Ok(())
     }
 
@@ -204,7 +204,7 @@ impl State {
     }
 
     fn __str__(&self) -> String {
-        self.session.position_text()
+        self.game.position_text()
     }
 }
 
@@ -297,9 +297,9 @@ fn batch_playouts<'py>(
     let end = first
         .checked_add(n)
         .ok_or_else(|| PyValueError::new_err("first + n passes 2**64"))?;
-    let session = Session::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
+    let text_game = TextGame::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
         .map_err(value_error)?;
-    let engine = session.playout_engine();
+    let engine = text_game.playout_engine();
     let play = Play::new(players, max_plies);
     STOP.store(false, Ordering::SeqCst);
     let mut gathered = Gathered::default();

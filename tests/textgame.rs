@@ -1,12 +1,12 @@
-//! `session::Session`, the text-level game the Python package stands on: moves, positions,
+//! `textgame::TextGame`, the text-level game the Python package stands on: moves, positions,
 //! traces and errors, the reference and optimized engines in agreement.
 
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::EngineKind;
-use mancala_lab::session::{Session, SessionError};
+use mancala_lab::textgame::{TextGame, TextGameError};
 
-fn oware(engine: EngineKind) -> Session {
-    Session::new(GameKind::Oware, "sheet", None, Some(engine)).unwrap()
+fn oware(engine: EngineKind) -> TextGame {
+    TextGame::new(GameKind::Oware, "sheet", None, Some(engine)).unwrap()
 }
 
 /// Worked by hand from the rules: at the start every South pit holds 4 seeds, so all six are
@@ -38,7 +38,7 @@ fn an_illegal_move_changes_nothing() {
     let mut s = oware(EngineKind::Optimized);
     let before = s.position_text();
     let e = s.play("a").unwrap_err();
-    assert!(matches!(e, SessionError::Illegal { .. }), "{e:?}");
+    assert!(matches!(e, TextGameError::Illegal { .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
         "move 'a' is not legal here (legal: A B C D E F)"
@@ -52,29 +52,29 @@ fn an_illegal_move_changes_nothing() {
 /// does not have is refused.
 #[test]
 fn readings_pick_their_engine_or_are_refused() {
-    let strict = Session::new(GameKind::Oware, "strict", None, None).unwrap();
+    let strict = TextGame::new(GameKind::Oware, "strict", None, None).unwrap();
     assert_eq!(strict.engine(), EngineKind::Reference);
-    assert!(Session::new(GameKind::Oware, "strict", None, Some(EngineKind::Optimized)).is_err());
-    let bao = Session::new(GameKind::Bao, "default", Some("sown:100"), None).unwrap();
+    assert!(TextGame::new(GameKind::Oware, "strict", None, Some(EngineKind::Optimized)).is_err());
+    let bao = TextGame::new(GameKind::Bao, "default", Some("sown:100"), None).unwrap();
     assert_eq!(bao.engine(), EngineKind::Optimized);
     for (game, variant, infinite) in [
         (GameKind::Oware, "sheet", Some("exact")),
         (GameKind::Bao, "nope", None),
         (GameKind::Bao, "default", Some("sometimes")),
     ] {
-        let e = Session::new(game, variant, infinite, None).unwrap_err();
-        assert!(matches!(e, SessionError::Reading(_)), "{e:?}");
+        let e = TextGame::new(game, variant, infinite, None).unwrap_err();
+        assert!(matches!(e, TextGameError::Reading(_)), "{e:?}");
     }
 }
 
-/// The two engines of each game, through sessions, along random games: the same legal moves,
+/// The two engines of each game, through text games, along random games: the same legal moves,
 /// positions, scores and endings at every ply; and every trace replays.
 #[test]
-fn both_engines_agree_through_sessions() {
+fn both_engines_agree_through_text_games() {
     for (game, variant) in [(GameKind::Bao, "default"), (GameKind::Oware, "abapa")] {
         for g in 0..30u64 {
-            let mut a = Session::new(game, variant, None, Some(EngineKind::Reference)).unwrap();
-            let mut b = Session::new(game, variant, None, Some(EngineKind::Optimized)).unwrap();
+            let mut a = TextGame::new(game, variant, None, Some(EngineKind::Reference)).unwrap();
+            let mut b = TextGame::new(game, variant, None, Some(EngineKind::Optimized)).unwrap();
             let mut x = g.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
             for ply in 0..400 {
                 let legal = a.legal_moves();
@@ -103,7 +103,7 @@ fn both_engines_agree_through_sessions() {
 /// A position text gives a game from there, printed back as it was read.
 #[test]
 fn a_game_from_a_position_text() {
-    let start = Session::new(GameKind::Bao, "default", None, None).unwrap();
+    let start = TextGame::new(GameKind::Bao, "default", None, None).unwrap();
     let text = start.position_text();
     let again = start.from_position(&text).unwrap();
     assert_eq!(again.position_text(), text);
@@ -119,7 +119,7 @@ fn a_game_from_a_position_text() {
         ["[oware O.2.3] sow 5 from a, last seed in f"]
     );
     let e = start.from_position("north: 1 2 3").unwrap_err();
-    assert!(matches!(e, SessionError::Position(_)), "{e:?}");
+    assert!(matches!(e, TextGameError::Position(_)), "{e:?}");
 }
 
 /// Many games at once: the rows one engine plays game by game, in game order, on any number of
@@ -129,7 +129,7 @@ fn parallel_playouts_are_the_sequential_ones() {
     use mancala_lab::playout::Play;
     use mancala_lab::policy::Policy;
     for (game, variant) in [(GameKind::Bao, "default"), (GameKind::Oware, "sheet")] {
-        let engine = Session::new(game, variant, None, None)
+        let engine = TextGame::new(game, variant, None, None)
             .unwrap()
             .playout_engine();
         for policy in [Policy::Random, Policy::Greedy] {
@@ -191,7 +191,7 @@ fn oware_actions_and_observation_by_hand() {
 /// store, 10 on each side's board, both houses owned, South to move.
 #[test]
 fn bao_actions_are_distinct_and_play_their_move() {
-    let start = Session::new(GameKind::Bao, "default", None, None).unwrap();
+    let start = TextGame::new(GameKind::Bao, "default", None, None).unwrap();
     let o = start.observation();
     assert_eq!(o.len(), 38);
     assert_eq!(o[..16].iter().sum::<f32>(), 10.0);
@@ -244,7 +244,7 @@ fn a_diagram_draws_the_game_and_a_move() {
             );
             assert!(matches!(
                 s.diagram(Some("A")),
-                Err(SessionError::Illegal { .. })
+                Err(TextGameError::Illegal { .. })
             ));
             assert_eq!(s.moves(), ["C"]);
             [board, mv]

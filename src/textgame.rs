@@ -11,9 +11,9 @@ use crate::playout::{AnyEngine, EngineKind};
 use crate::side::Side;
 use crate::text::quoted;
 
-/// Why a session refused a reading, a position or a move.
+/// Why a text game refused a reading, a position or a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SessionError {
+pub enum TextGameError {
     /// The reading (variant, infinite-move definition, engine) is not one the game has.
     #[error("{0}")]
     Reading(String),
@@ -79,7 +79,7 @@ macro_rules! each {
 /// A game under way: its engine and reading, the position it started from, the moves played
 /// and the state they lead to. Cloning copies the game at this point.
 #[derive(Clone)]
-pub struct Session {
+pub struct TextGame {
     kind: GameKind,
     reading: Reading,
     engine: EngineKind,
@@ -89,9 +89,9 @@ pub struct Session {
     inner: Inner,
 }
 
-impl fmt::Debug for Session {
+impl fmt::Debug for TextGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Session")
+        f.debug_struct("TextGame")
             .field("game", &self.kind)
             .field("engine", &self.engine)
             .field("moves", &self.moves)
@@ -161,11 +161,11 @@ impl<G: Game> Typed<G> {
             .collect()
     }
 
-    fn play(&mut self, text: &str) -> Result<String, SessionError> {
+    fn play(&mut self, text: &str) -> Result<String, TextGameError> {
         let legal = self.legal();
         let Some((mv, written)) = legal.iter().find(|(_, n)| n == text).cloned() else {
             let names: Vec<&str> = legal.iter().map(|(_, n)| n.as_str()).collect();
-            return Err(SessionError::Illegal {
+            return Err(TextGameError::Illegal {
                 mv: text.to_string(),
                 legal: if names.is_empty() {
                     "none, the game is over".into()
@@ -177,14 +177,14 @@ impl<G: Game> Typed<G> {
         self.game
             .play_in_place(&mut self.state, mv)
             .map(|_| written)
-            .map_err(|silent| SessionError::Silent {
+            .map_err(|silent| TextGameError::Silent {
                 mv: text.to_string(),
                 clause: silent.0,
             })
     }
 }
 
-impl Session {
+impl TextGame {
     /// A game of `kind` from its start, under the preset `variant` (Bao: `infinite`, when given,
     /// overrides the reading's definition of an infinite move, as `exact` or `sown:N`), played by
     /// `engine` (`None`: the optimized engine where it plays the reading, else the reference).
@@ -193,34 +193,34 @@ impl Session {
         variant: &str,
         infinite: Option<&str>,
         engine: Option<EngineKind>,
-    ) -> Result<Session, SessionError> {
+    ) -> Result<TextGame, TextGameError> {
         let reading = match kind {
             GameKind::Bao => {
                 let mut v: bao::Variant = variant
                     .parse()
-                    .map_err(|e| SessionError::Reading(format!("variant: {e}")))?;
+                    .map_err(|e| TextGameError::Reading(format!("variant: {e}")))?;
                 if let Some(inf) = infinite {
                     let inf: bao::variant::InfiniteMoves = inf
                         .parse()
-                        .map_err(|e| SessionError::Reading(format!("infinite: {e}")))?;
+                        .map_err(|e| TextGameError::Reading(format!("infinite: {e}")))?;
                     v = v.with_infinite_moves(inf);
                 }
                 Reading::Bao(v)
             }
             GameKind::Oware => {
                 if infinite.is_some() {
-                    return Err(SessionError::Reading(
+                    return Err(TextGameError::Reading(
                         "infinite: Oware has no infinite moves (a Bao setting)".into(),
                     ));
                 }
                 Reading::Oware(
                     variant
                         .parse()
-                        .map_err(|e| SessionError::Reading(format!("variant: {e}")))?,
+                        .map_err(|e| TextGameError::Reading(format!("variant: {e}")))?,
                 )
             }
         };
-        let optimized = |engine: Option<EngineKind>| -> Result<Option<Inner>, SessionError> {
+        let optimized = |engine: Option<EngineKind>| -> Result<Option<Inner>, TextGameError> {
             if engine == Some(EngineKind::Reference) {
                 return Ok(None);
             }
@@ -241,7 +241,7 @@ impl Session {
                     )),
                     Err(e) => {
                         return match engine {
-                            Some(_) => Err(SessionError::Reading(e.to_string())),
+                            Some(_) => Err(TextGameError::Reading(e.to_string())),
                             None => Ok(None),
                         }
                     }
@@ -249,7 +249,7 @@ impl Session {
             };
             match (made, engine) {
                 (Ok(inner), _) => Ok(Some(inner)),
-                (Err(e), Some(_)) => Err(SessionError::Reading(e.to_string())),
+                (Err(e), Some(_)) => Err(TextGameError::Reading(e.to_string())),
                 (Err(_), None) => Ok(None),
             }
         };
@@ -257,7 +257,7 @@ impl Session {
             Some(inner) => (inner, EngineKind::Optimized),
             None => (reference(&reading), EngineKind::Reference),
         };
-        Ok(Session {
+        Ok(TextGame {
             kind,
             reading,
             engine,
@@ -269,8 +269,8 @@ impl Session {
 
     /// The same game and engine from the position `text` (the game's position text format),
     /// with no moves played.
-    pub fn from_position(&self, text: &str) -> Result<Session, SessionError> {
-        let bad = |e: String| SessionError::Position(e);
+    pub fn from_position(&self, text: &str) -> Result<TextGame, TextGameError> {
+        let bad = |e: String| TextGameError::Position(e);
         let inner = match &self.inner {
             Inner::BaoReference(t) => Inner::BaoReference(Typed {
                 game: t.game,
@@ -305,7 +305,7 @@ impl Session {
                 )
             }
         };
-        Ok(Session {
+        Ok(TextGame {
             start: Some(text.to_string()),
             moves: Vec::new(),
             inner,
@@ -339,9 +339,9 @@ impl Session {
         each!(&self.inner, t => t.legal().into_iter().map(|(_, n)| n).collect())
     }
 
-    /// Plays the move written `mv` (canonical notation, as [`Session::legal_moves`] gives it).
+    /// Plays the move written `mv` (canonical notation, as [`TextGame::legal_moves`] gives it).
     /// On an error the game is unchanged.
-    pub fn play(&mut self, mv: &str) -> Result<(), SessionError> {
+    pub fn play(&mut self, mv: &str) -> Result<(), TextGameError> {
         let mut next = self.inner.clone();
         let written = each!(&mut next, t => t.play(mv))?;
         self.inner = next;
@@ -363,11 +363,11 @@ impl Session {
     }
 
     /// Plays the legal move whose action id is `action`. On an error the game is unchanged.
-    pub fn play_action(&mut self, action: u32) -> Result<(), SessionError> {
+    pub fn play_action(&mut self, action: u32) -> Result<(), TextGameError> {
         let legal = self.legal_actions();
         match legal.iter().find(|(a, _)| *a == action) {
             Some((_, mv)) => self.play(&mv.clone()),
-            None => Err(SessionError::Illegal {
+            None => Err(TextGameError::Illegal {
                 mv: format!("action {action}"),
                 legal: if legal.is_empty() {
                     "none, the game is over".into()
@@ -393,7 +393,7 @@ impl Session {
         match self.kind {
             GameKind::Oware => {
                 let pos = oware::Position::parse(&self.position_text())
-                    .expect("a position text the session printed");
+                    .expect("a position text the text game printed");
                 let mut v: Vec<f32> = pos.pits().iter().map(|&n| f32::from(n)).collect();
                 v.extend([Side::South, Side::North].map(|s| f32::from(pos.score(s))));
                 v.push(mover(pos.to_move()));
@@ -401,7 +401,7 @@ impl Session {
             }
             GameKind::Bao => {
                 let pos = bao::position_text::parse(&self.position_text())
-                    .expect("a position text the session printed");
+                    .expect("a position text the text game printed");
                 let mut v = Vec::with_capacity(38);
                 for side in [Side::South, Side::North] {
                     v.extend(
@@ -473,7 +473,7 @@ impl Session {
     /// The clause trace of `mv` played here, one step a line, as the reference engine gives it
     /// (the game is replayed on the reference engine from its start, so that a history the
     /// rules read is the game's own). The game does not change.
-    pub fn explain(&self, mv: &str) -> Result<Vec<String>, SessionError> {
+    pub fn explain(&self, mv: &str) -> Result<Vec<String>, TextGameError> {
         // The move is checked here first: the error is the one `play` gives.
         self.clone().play(mv)?;
         Ok(match self.replay()? {
@@ -493,12 +493,12 @@ impl Session {
     /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `mv`, that
     /// move's path and clause steps on it. The game does not change.
     #[cfg(feature = "diagram")]
-    pub fn diagram(&self, mv: Option<&str>) -> Result<String, SessionError> {
+    pub fn diagram(&self, mv: Option<&str>) -> Result<String, TextGameError> {
         use crate::diagram;
         if let Some(mv) = mv {
             self.clone().play(mv)?;
         }
-        let drawing = |e: diagram::DiagramError| SessionError::Drawing(e.to_string());
+        let drawing = |e: diagram::DiagramError| TextGameError::Drawing(e.to_string());
         match self.replay()? {
             Replayed::Bao(rules, pos) => {
                 let title = diagram::bao_title_under(&rules, &pos, mv);
@@ -535,7 +535,7 @@ impl Session {
     }
 
     /// The game so far replayed on the reference engine of its reading.
-    fn replay(&self) -> Result<Replayed, SessionError> {
+    fn replay(&self) -> Result<Replayed, TextGameError> {
         match &self.reading {
             Reading::Bao(v) => {
                 let rules = bao::Rules::new(*v);
@@ -574,8 +574,8 @@ enum Replayed {
 }
 
 /// A replay on the reference engine that failed (the engines disagree, or the start is bad).
-fn replay_failed(e: String) -> SessionError {
-    SessionError::Position(format!("replay on the reference engine: {e}"))
+fn replay_failed(e: String) -> TextGameError {
+    TextGameError::Position(format!("replay on the reference engine: {e}"))
 }
 
 /// `mv` played on the reference Bao engine from `pos`.
@@ -583,7 +583,7 @@ fn replay_bao(
     rules: &bao::Rules,
     pos: &bao::Position,
     mv: &str,
-) -> Result<bao::rules::Played, SessionError> {
+) -> Result<bao::rules::Played, TextGameError> {
     let text = bao::MoveText::parse(mv).map_err(|e| replay_failed(e.to_string()))?;
     rules
         .play_text(pos, &text)
@@ -592,7 +592,7 @@ fn replay_bao(
 }
 
 /// The pit an Oware move in notation empties.
-fn oware_pit(mv: &str) -> Result<oware::Move, SessionError> {
+fn oware_pit(mv: &str) -> Result<oware::Move, TextGameError> {
     match mv.chars().next().and_then(oware::Move::from_letter) {
         Some((_, pit)) => Ok(pit),
         None => Err(replay_failed(format!("{} is not a move", quoted(mv)))),
@@ -604,7 +604,7 @@ fn replay_oware(
     rules: &oware::Rules,
     game: &oware::Game,
     mv: &str,
-) -> Result<oware::rules::Played, SessionError> {
+) -> Result<oware::rules::Played, TextGameError> {
     rules
         .play(game, oware_pit(mv)?)
         .map_err(|e| replay_failed(e.to_string()))
