@@ -390,18 +390,17 @@ impl TextGame {
             Side::South => 0.0,
             Side::North => 1.0,
         };
-        match self.kind {
-            GameKind::Oware => {
-                let pos = oware::Position::parse(&self.position_text())
-                    .expect("a position text the text game printed");
+        match self
+            .standing()
+            .expect("the engine's state is a position of the game")
+        {
+            Standing::Oware(pos) => {
                 let mut v: Vec<f32> = pos.pits().iter().map(|&n| f32::from(n)).collect();
                 v.extend([Side::South, Side::North].map(|s| f32::from(pos.score(s))));
                 v.push(mover(pos.to_move()));
                 v
             }
-            GameKind::Bao => {
-                let pos = bao::position_text::parse(&self.position_text())
-                    .expect("a position text the text game printed");
+            Standing::Bao(pos) => {
                 let mut v = Vec::with_capacity(38);
                 for side in [Side::South, Side::North] {
                     v.extend(
@@ -442,15 +441,24 @@ impl TextGame {
 
     /// The position in the game's text format.
     pub fn position_text(&self) -> String {
+        match self.standing() {
+            Ok(Standing::Bao(pos)) => bao::position_text::print(&pos),
+            Ok(Standing::Oware(pos)) => pos.print(),
+            Err(e) => format!("invalid position: {e}\n"),
+        }
+    }
+
+    /// Where the game stands, as the reference engines' position of the game; an error only if
+    /// the optimized engine's state is no position (a bug of that engine).
+    fn standing(&self) -> Result<Standing, String> {
         match &self.inner {
-            Inner::BaoReference(t) => bao::position_text::print(&t.state),
+            Inner::BaoReference(t) => Ok(Standing::Bao(t.state.clone())),
             Inner::BaoOptimized(t) => {
-                match bao::Position::from_setup(bao::engines::from_fast(&t.state.pos)) {
-                    Ok(pos) => bao::position_text::print(&pos),
-                    Err(e) => format!("invalid position: {e}\n"),
-                }
+                bao::Position::from_setup(bao::engines::from_fast(&t.state.pos))
+                    .map(Standing::Bao)
+                    .map_err(|e| e.to_string())
             }
-            Inner::OwareReference(t) => t.state.position().print(),
+            Inner::OwareReference(t) => Ok(Standing::Oware(t.state.position().clone())),
             Inner::OwareOptimized(t, _) => oware::Position::new(
                 t.state.pits(),
                 t.state.scores(),
@@ -460,8 +468,8 @@ impl TextGame {
                     Side::North
                 },
             )
-            .map(|p| p.print())
-            .unwrap_or_else(|e| format!("invalid position: {e}\n")),
+            .map(Standing::Oware)
+            .map_err(|e| e.to_string()),
         }
     }
 
@@ -565,6 +573,12 @@ impl TextGame {
             }
         }
     }
+}
+
+/// Where a game stands, in the reference engines' position types.
+enum Standing {
+    Bao(bao::Position),
+    Oware(oware::Position),
 }
 
 /// A game replayed on the reference engine: its rules and where the game stands.
