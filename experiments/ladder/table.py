@@ -66,12 +66,15 @@ def plot(points, path):
 
 def main():
     here, out = Path(sys.argv[1]), Path(sys.argv[2])
+    # "-opening-K" for a ladder whose games open with K random plies.
+    suffix = sys.argv[3] if len(sys.argv) > 3 else ""
+    opening = f", {suffix.rsplit('-', 1)[1]} random plies first" if suffix else ""
     points = {}
     for game in ("oware", "bao"):
-        with open(here / f"{game}-ratings.csv", newline="") as f:
+        with open(here / f"{game}-ratings{suffix}.csv", newline="") as f:
             rows = list(csv.DictReader(f))
         games = rows[0]["games"]
-        print(f"## {game}: {games} games per player (each pair both ways), seed 1\n")
+        print(f"## {game}: {games} games per player (each pair both ways), seed 1{opening}\n")
         print("| policy | score | Elo [95% interval] | ms a move |")
         print("|---|---|---|---|")
         points[game] = []
@@ -82,7 +85,7 @@ def main():
             print(f"| `{r['policy']}` | {float(r['score']):.3f} | {float(r['elo']):.0f} "
                   f"[{float(r['elo_low']):.0f}, {float(r['elo_high']):.0f}] | {ms:.2f} |")
         print()
-    plot(points, here / "strength.svg")
+    plot(points, here / f"strength{suffix}.svg")
 
 
 if __name__ == "__main__":
