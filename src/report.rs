@@ -348,6 +348,13 @@ pub fn linked_files(report: &Report, scan: &Scan) -> BTreeSet<String> {
     files
 }
 
+/// Whether `text` is a page of a coverage report ([`game_page`] or [`source_page`]): what a
+/// report may replace.
+pub fn is_report_page(text: &str) -> bool {
+    text.starts_with("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+        && text.contains(&format!("<style>{STYLE}</style>"))
+}
+
 /// A source file as a page with an anchor per line (`#L12`).
 pub fn source_page(file: &SourceFile) -> String {
     let mut out = String::new();

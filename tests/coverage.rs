@@ -180,3 +180,46 @@ fn mutation_runs_are_recorded_only_against_the_code_they_ran_on() {
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), recorded);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `coverage --html` replaces only pages of an earlier report: a file of the user's at a page's
+/// place, or a link to one, stops it with exit 2 before anything is written.
+#[test]
+fn the_html_report_replaces_only_an_earlier_report() {
+    let dir = std::env::temp_dir().join(format!("mancala-coverage-keep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = |game: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(["coverage", "--game", game, "--quiet", "--html"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    // A report, written twice: the second replaces the first.
+    for _ in 0..2 {
+        let o = html("oware");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // The user's notes where the Bao page would go.
+    std::fs::write(dir.join("bao.html"), "my notes\n").unwrap();
+    let o = html("bao");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bao.html: the file there is not a page of a coverage report"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bao.html")).unwrap(),
+        "my notes\n"
+    );
+    // A link at the Oware page's place to a file of the user's: the file is kept.
+    let notes = dir.join("important.txt");
+    std::fs::write(&notes, "important\n").unwrap();
+    std::fs::remove_file(dir.join("oware.html")).unwrap();
+    std::os::unix::fs::symlink(&notes, dir.join("oware.html")).unwrap();
+    let o = html("oware");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "important\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

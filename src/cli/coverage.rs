@@ -78,21 +78,52 @@ fn write_html(option: &str, dir: &Path, c: &Checked) -> Result<PathBuf, String> 
             mancala_lab::text::shown_path(dir)
         ));
     }
+    // Every page first, then each checked to replace only an earlier report's page, then
+    // written: a file that is not a report stops the report before anything is written.
+    let mut pages = Vec::new();
     for file in report::linked_files(&c.report, &c.scan) {
-        let Some(source) = c.files.iter().find(|f| f.path == file) else {
-            continue;
-        };
-        let page = dir.join(report::source_href(&file));
-        if let Some(parent) = page.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        if let Some(source) = c.files.iter().find(|f| f.path == file) {
+            pages.push((
+                dir.join(report::source_href(&file)),
+                report::source_page(source),
+            ));
         }
-        mancala_lab::study::write_atomic(&page, &report::source_page(source))
-            .map_err(|e| format!("{option} {e}"))?;
     }
     let page = dir.join(format!("{}.html", c.report.game));
-    mancala_lab::study::write_atomic(&page, &report::game_page(&c.report, &c.scan, &c.spec))
-        .map_err(|e| format!("{option} {e}"))?;
+    pages.push((page.clone(), report::game_page(&c.report, &c.scan, &c.spec)));
+    for (path, _) in &pages {
+        replaces_only_a_report(option, path)?;
+    }
+    for (path, text) in &pages {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        mancala_lab::study::write_atomic(path, text).map_err(|e| format!("{option} {e}"))?;
+    }
     Ok(page)
+}
+
+/// Refuses to write the report page `path` over a file that is not a page of an earlier report
+/// (a link is judged by the file it leads to).
+fn replaces_only_a_report(option: &str, path: &Path) -> Result<(), String> {
+    use std::io::Read;
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(());
+    }
+    let mut text = String::new();
+    let page = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 64 << 20)
+        && std::fs::File::open(path)
+            .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
+            .is_ok()
+        && mancala_lab::report::is_report_page(&text);
+    if page {
+        return Ok(());
+    }
+    Err(format!(
+        "{option} {}: the file there is not a page of a coverage report; a report replaces only \
+         an earlier report, choose another folder",
+        mancala_lab::text::shown_path(path)
+    ))
 }
 
 fn checked_report(
