@@ -31,14 +31,6 @@ pub enum TextGameError {
         /// The legal moves, or why there are none.
         legal: String,
     },
-    /// The move reaches a point the reading leaves open: it has no result.
-    #[error("move {} reaches a point the reading leaves open ({clause})", quoted(.mv))]
-    Silent {
-        /// The move as given.
-        mv: String,
-        /// The clause that is silent.
-        clause: &'static str,
-    },
 }
 
 /// A rule reading of one game: the preset and, for Bao, the definition of an infinite move.
@@ -86,6 +78,9 @@ pub struct TextGame {
     /// The position text the game started from; `None` for the game's start.
     start: Option<String>,
     moves: Vec<String>,
+    /// Set when the last move reached a point the reading leaves open (its clause): the game
+    /// stopped there, with no result, in the position before that move.
+    silent: Option<&'static str>,
     inner: Inner,
 }
 
@@ -161,7 +156,9 @@ impl<G: Game> Typed<G> {
             .collect()
     }
 
-    fn play(&mut self, text: &str) -> Result<String, TextGameError> {
+    /// Plays the move written `text`: its canonical notation and, for a move that reaches a point
+    /// the reading leaves open, the silent clause (the state is then unusable).
+    fn play(&mut self, text: &str) -> Result<(String, Option<&'static str>), TextGameError> {
         let legal = self.legal();
         let Some((mv, written)) = legal.iter().find(|(_, n)| n == text).cloned() else {
             let names: Vec<&str> = legal.iter().map(|(_, n)| n.as_str()).collect();
@@ -174,13 +171,8 @@ impl<G: Game> Typed<G> {
                 },
             });
         };
-        self.game
-            .play_in_place(&mut self.state, mv)
-            .map(|_| written)
-            .map_err(|silent| TextGameError::Silent {
-                mv: text.to_string(),
-                clause: silent.0,
-            })
+        let silent = self.game.play_in_place(&mut self.state, mv).err();
+        Ok((written, silent.map(|s| s.0)))
     }
 }
 
@@ -263,6 +255,7 @@ impl TextGame {
             engine,
             start: None,
             moves: Vec::new(),
+            silent: None,
             inner,
         })
     }
@@ -308,6 +301,7 @@ impl TextGame {
         Ok(TextGame {
             start: Some(text.to_string()),
             moves: Vec::new(),
+            silent: None,
             inner,
             ..self.clone()
         })
@@ -336,15 +330,29 @@ impl TextGame {
 
     /// The legal moves in canonical notation and order; empty once the game is over.
     pub fn legal_moves(&self) -> Vec<String> {
+        if self.silent.is_some() {
+            return Vec::new();
+        }
         each!(&self.inner, t => t.legal().into_iter().map(|(_, n)| n).collect())
     }
 
     /// Plays the move written `mv` (canonical notation, as [`TextGame::legal_moves`] gives it).
-    /// On an error the game is unchanged.
+    /// On an error the game is unchanged. A move that reaches a point the reading leaves open
+    /// (the `strict` readings) ends the game there with no result (`ending` says which clause is
+    /// silent), in the position before the move, as the stats job ends such a game.
     pub fn play(&mut self, mv: &str) -> Result<(), TextGameError> {
+        if self.silent.is_some() {
+            return Err(TextGameError::Illegal {
+                mv: mv.to_string(),
+                legal: "none, the game is over".into(),
+            });
+        }
         let mut next = self.inner.clone();
-        let written = each!(&mut next, t => t.play(mv))?;
-        self.inner = next;
+        let (written, silent) = each!(&mut next, t => t.play(mv))?;
+        match silent {
+            None => self.inner = next,
+            Some(clause) => self.silent = Some(clause),
+        }
         self.moves.push(written);
         Ok(())
     }
@@ -359,6 +367,9 @@ impl TextGame {
 
     /// The legal moves as (action id, canonical notation), by action id.
     pub fn legal_actions(&self) -> Vec<(u32, String)> {
+        if self.silent.is_some() {
+            return Vec::new();
+        }
         each!(&self.inner, t => t.legal_actions())
     }
 
@@ -430,6 +441,12 @@ impl TextGame {
 
     /// The ending once the game is over: the verdict and its clause.
     pub fn ending(&self) -> Option<Ending> {
+        if let Some(clause) = self.silent {
+            return Some(Ending {
+                verdict: crate::game::Verdict::RulesSilent,
+                clause,
+            });
+        }
         each!(&self.inner, t => t.game.ending(&t.state))
     }
 
@@ -542,6 +559,12 @@ impl TextGame {
         }
     }
 
+    /// The moves that lead to the position: all but a last one the reading is silent on.
+    fn moves_to_position(&self) -> &[String] {
+        let n = self.moves.len() - usize::from(self.silent.is_some());
+        &self.moves[..n]
+    }
+
     /// The game so far replayed on the reference engine of its reading.
     fn replay(&self) -> Result<Replayed, TextGameError> {
         match &self.reading {
@@ -553,7 +576,7 @@ impl TextGame {
                         bao::position_text::parse(text).map_err(|e| replay_failed(e.to_string()))?
                     }
                 };
-                for m in &self.moves {
+                for m in self.moves_to_position() {
                     pos = replay_bao(&rules, &pos, m)?.position;
                 }
                 Ok(Replayed::Bao(rules, pos))
@@ -566,7 +589,7 @@ impl TextGame {
                         oware::Position::parse(text).map_err(|e| replay_failed(e.to_string()))?,
                     ),
                 };
-                for m in &self.moves {
+                for m in self.moves_to_position() {
                     game = replay_oware(&rules, &game, m)?.game;
                 }
                 Ok(Replayed::Oware(rules, game))

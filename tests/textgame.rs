@@ -263,3 +263,45 @@ fn a_game_from_a_position_keeps_its_start() {
     s.play("a").unwrap();
     assert_eq!(s.start_text(), Some(text));
 }
+
+/// Under Bao's `strict` reading a move can reach the one point the rules leave open (2.1.2
+/// against 1.3, spec/bao.md): the game stops there with no result, in the position before that
+/// move, which is recorded; nothing more is legal, and the moves replayed stop it again (how a
+/// pickled state comes back).
+#[test]
+fn a_move_the_rules_are_silent_on_ends_the_game_without_a_result() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut found = 0;
+    for _ in 0..2000 {
+        let mut s = TextGame::new(GameKind::Bao, "strict", None, None).unwrap();
+        while s.ending().is_none() && s.moves().len() < 600 {
+            let legal = s.legal_moves();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mv = legal[(x % legal.len() as u64) as usize].clone();
+            let before = s.position_text();
+            s.play(&mv).unwrap();
+            let Some(end) = s.ending().filter(|e| e.winner() == "none") else {
+                continue;
+            };
+            assert_eq!(end.end_clause(), "silent:2.1.2");
+            assert_eq!(s.position_text(), before);
+            assert_eq!(s.moves().last(), Some(&mv));
+            assert!(s.legal_moves().is_empty() && s.legal_actions().is_empty());
+            assert!(matches!(s.play(&mv), Err(TextGameError::Illegal { .. })));
+            let mut again = TextGame::new(GameKind::Bao, "strict", None, None).unwrap();
+            for m in s.moves() {
+                again.play(m).unwrap();
+            }
+            assert_eq!(again.ending(), s.ending());
+            assert_eq!(again.position_text(), before);
+            assert!(s.diagram(None).is_ok());
+            found += 1;
+        }
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} strict games of 2000 stopped where the rules are silent");
+}

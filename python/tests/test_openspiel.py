@@ -87,3 +87,14 @@ def test_the_documented_example_runs():
     rows = example["readings_study"](2000)
     assert [r[0] for r in rows] == ["default", "literal-en", "engines"]
     assert all(0.0 < r[1] < 1.0 for r in rows)
+
+
+def test_a_game_stops_without_a_result_where_strict_rules_are_silent(silent_bao_actions):
+    game = pyspiel.load_game("mancala_lab_bao(variant=strict)")
+    state = game.new_initial_state()
+    for a in silent_bao_actions:
+        assert not state.is_terminal()
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert state.native().end_clause() == "silent:2.1.2"

@@ -49,6 +49,17 @@ def test_the_svg_rendering_draws_the_board():
     assert sorted(counts[:12]) == sorted([4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4])
 
 
+def test_a_game_ends_level_where_strict_rules_are_silent(silent_bao_actions):
+    env = pz.env("bao", variant="strict")
+    env.reset()
+    for a in silent_bao_actions:
+        obs, _, terminated, _, _ = env.last()
+        assert not terminated and obs["action_mask"][a] == 1
+        env.step(a)
+    _, reward, terminated, _, _ = env.last()
+    assert terminated and reward == 0
+
+
 def test_bad_settings_are_value_errors():
     with pytest.raises(ValueError, match="expected 'bao' or 'oware'"):
         pz.env("chess")
