@@ -45,9 +45,54 @@ def _game_type(name):
 class _State(pyspiel.State):
     """A game in progress: OpenSpiel's state API over a mancala_lab state."""
 
-    def __init__(self, game, native):
+    def __init__(self, game, native, reading):
         super().__init__(game)
-        self._native = native
+        # The game's name and reading, (name, variant): what a state set on this one must have.
+        super().__setattr__("_reading", reading)
+        super().__setattr__("_state", native)
+        super().__setattr__("_unchecked", False)
+
+    def __setattr__(self, name, value):
+        # OpenSpiel deserializes a state (and clones one) by setting the attributes it pickled
+        # (copied) on a new initial state of the game, and its history before (after) them. So a
+        # state set here must be of the game's reading; with the history already there, it must
+        # be that history's game (it is remade from it); else its length is checked at first use.
+        if name == "_reading":
+            if value != self._reading:
+                raise ValueError(f"serialized state: made under {value}, not the game's "
+                                 f"{self._reading}")
+        elif name == "_state":
+            game, variant = self._reading
+            made = value.__reduce__()[1] if isinstance(value, _native.State) else None
+            if made is None or made[:3] != (game, variant, None) or made[4] is not None:
+                raise ValueError(f"serialized state: not a state of {game} under {variant}")
+            history = self.history()
+            if history:
+                value = self._remade(value, history)
+            super().__setattr__("_unchecked", not history)
+            super().__setattr__("_state", value)
+        elif name != "_unchecked":
+            super().__setattr__(name, value)
+
+    def _remade(self, pickled, history):
+        game, variant = self._reading
+        state = _native.State(game, variant)
+        for i, action in enumerate(history):
+            try:
+                state.play_action(action)
+            except ValueError as e:
+                raise ValueError(f"serialized state: action {i + 1} of its history: {e}") from None
+        if pickled.moves() != state.moves():
+            raise ValueError("serialized state: its moves are not those of its history")
+        return state
+
+    @property
+    def _native(self):
+        if self._unchecked:
+            if len(self.history()) != len(self._state.moves()):
+                raise ValueError("serialized state: its moves are not those of its history")
+            super().__setattr__("_unchecked", False)
+        return self._state
 
     def current_player(self):
         if self.is_terminal():
@@ -123,7 +168,7 @@ def _game_class(name):
             super().__init__(game_type, info, params)
 
         def new_initial_state(self):
-            return _State(self, _native.State(name, self.variant))
+            return _State(self, _native.State(name, self.variant), (name, self.variant))
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             return _Observer(observation)

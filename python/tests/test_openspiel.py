@@ -33,6 +33,24 @@ def test_a_serialized_state_comes_back_with_its_history(name):
     assert again.native().moves() == state.native().moves()
 
 
+@pytest.mark.parametrize("change", [
+    ("variant=sheet", "variant=abapa"),                        # another reading's game
+    ("mancala_lab_oware(variant=sheet)", "mancala_lab_bao()"),  # another game
+    ("history=0:2,1:5", "history=0:0,1:1"),                    # another history, same length
+    ("history=0:2,1:5", "history=0:0,1:1,0:3"),                # a longer one
+    ("history=0:2,1:5", "history=0:2,1:9"),                    # an illegal action
+])
+def test_a_tampered_serialization_is_refused(change):
+    game = pyspiel.load_game("mancala_lab_oware(variant=sheet)")
+    state = game.new_initial_state()
+    state.apply_action(2)   # South's C
+    state.apply_action(5)   # North's f
+    text = pyspiel.serialize_game_and_state(game, state)
+    assert change[0] in text
+    with pytest.raises(ValueError, match="serialized state"):
+        pyspiel.deserialize_game_and_state(text.replace(*change))
+
+
 def test_a_reading_the_game_does_not_have_is_refused():
     with pytest.raises(ValueError, match="unknown Bao variant 'nope'"):
         pyspiel.load_game("mancala_lab_bao(variant=nope)")
