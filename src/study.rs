@@ -136,6 +136,21 @@ pub enum StudyError {
         /// The process id and host the lock names.
         holder: String,
     },
+    /// A job is writing a folder a merge would read.
+    #[error(
+        "{} is being written by another stats or match job (lock {}, process {holder}); merge \
+         its shards once it has finished",
+        crate::text::shown_path(.dir),
+        crate::text::shown_path(.lock)
+    )]
+    BeingWritten {
+        /// The folder.
+        dir: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+        /// The process id and host the lock names.
+        holder: String,
+    },
     /// The lock file kept changing under the job taking it.
     #[error("{}: could not take the lock", crate::text::shown_path(.0))]
     LockNotTaken(PathBuf),
@@ -379,17 +394,10 @@ impl DirLock {
             match file.try_lock() {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {
-                    let text = fs::read_to_string(&path).unwrap_or_default();
-                    let mut words = text.split_whitespace();
-                    let holder = match (words.next(), words.next()) {
-                        (Some(pid), Some(host)) => format!("{pid} on {host}"),
-                        (Some(pid), None) => pid.to_string(),
-                        _ => "unknown, the lock is being made".into(),
-                    };
                     return Err(StudyError::Locked {
                         dir: dir.to_path_buf(),
+                        holder: lock_holder(&path),
                         lock: path,
-                        holder,
                     });
                 }
                 Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
@@ -436,6 +444,75 @@ fn host_name() -> String {
         .ok()
         .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
         .unwrap_or_else(|| "unknown-host".into())
+}
+
+/// A shared hold on `DIR/.lock` while a job reads DIR (a merge its shards): a job that would
+/// write DIR is refused meanwhile, as this one is while a job writes DIR. Unlike [`DirLock`] it
+/// leaves the lock file in place, as other readers may hold it too.
+pub struct ReadLock {
+    /// The open file, locked shared; closing it lets go.
+    _file: File,
+}
+
+impl ReadLock {
+    /// Takes a shared hold on the lock of `dir`, or says which job writes it. A folder this
+    /// process may not write is read without a hold (`None`): no job writes it either.
+    pub fn take(dir: &Path) -> Result<Option<ReadLock>, StudyError> {
+        let path = dir.join(LOCK);
+        for _ in 0..3 {
+            let opened = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path);
+            let mut file = match opened {
+                Ok(file) => file,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::PermissionDenied
+                            | std::io::ErrorKind::ReadOnlyFilesystem
+                    ) =>
+                {
+                    return Ok(None)
+                }
+                Err(e) => return Err(io(&path)(e)),
+            };
+            match file.try_lock_shared() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(StudyError::BeingWritten {
+                        dir: dir.to_path_buf(),
+                        holder: lock_holder(&path),
+                        lock: path,
+                    });
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+            }
+            // A writer removes its lock file before it lets go: see `DirLock::take`.
+            if !same_file(&file, &path) {
+                continue;
+            }
+            // Named as the holder, so that a job refused meanwhile says who reads the folder.
+            let _ = file
+                .set_len(0)
+                .and_then(|()| writeln!(file, "{} {}", std::process::id(), host_name()));
+            return Ok(Some(ReadLock { _file: file }));
+        }
+        Err(StudyError::LockNotTaken(path))
+    }
+}
+
+/// The process (and host) a lock file names.
+fn lock_holder(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let mut words = text.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(pid), Some(host)) => format!("{pid} on {host}"),
+        (Some(pid), None) => pid.to_string(),
+        _ => "unknown, the lock is being made".into(),
+    }
 }
 
 impl Drop for DirLock {

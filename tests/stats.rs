@@ -1283,3 +1283,46 @@ fn merge_keeps_out_and_shards_apart() {
     assert!(err.contains("is inside --out"), "{err}");
     assert!(inner.join("games.csv").exists());
 }
+
+/// A merge holds its shards while it reads them: a shard a job is writing is refused as such
+/// (not as a broken folder), and a job that would write a shard being merged is refused.
+#[test]
+fn a_merge_and_a_job_on_its_shards_exclude_each_other() {
+    let shards: Vec<PathBuf> = (1..=2).map(|k| tmp(&format!("busy{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        stats(
+            &[
+                "--game",
+                "oware",
+                "--games",
+                "40",
+                "--shard",
+                &format!("{}/2", k + 1),
+            ],
+            dir,
+        );
+    }
+    // A job writing shard 1 (its lock, as a stats job holds it).
+    let writing = mancala_lab::study::DirLock::take(&shards[0]).unwrap();
+    let merged = tmp("busymerged");
+    let o = merge(&merged, &shards, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is being written by another stats or match job"),
+        "{err}"
+    );
+    assert!(!merged.join("games.csv").exists());
+    drop(writing);
+    // A merge reading shard 2 (its hold, as a merge takes it): a job on shard 2 is refused.
+    let reading = mancala_lab::study::ReadLock::take(&shards[1]).unwrap();
+    let err = refused(&["--resume"], &shards[1]);
+    assert!(
+        err.contains("is in use by another stats or match job"),
+        "{err}"
+    );
+    // Two merges may read the same shards at once.
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    drop(reading);
+}

@@ -510,6 +510,11 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.
     let interrupt = super::interrupt_on_ctrl_c_with(String::new);
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    // Held until the merge is done: no match writes a shard while it is read.
+    let _reading = shards
+        .iter()
+        .map(|s| mancala_lab::study::ReadLock::take(s).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut parts = Vec::new();
     for s in shards {
         parts.push(read_match(s, "match merge")?);

@@ -18,8 +18,8 @@ use mancala_lab::policy::{Players, Policy};
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
     canonical_shard, clear_for_new_run, make_dir, read_manifest, read_manifest_unsealed,
-    save_manifest, shard_range, verify_rows, write_results, DirLock, Job, Manifest, StudyError,
-    GAMES, MANIFEST,
+    save_manifest, shard_range, verify_rows, write_results, DirLock, Job, Manifest, ReadLock,
+    StudyError, GAMES, MANIFEST,
 };
 
 use mancala_lab::text::{escaped, quoted, shown_path};
@@ -780,6 +780,11 @@ pub(super) fn merge_shards(
     interrupt: &AtomicBool,
 ) -> Result<Option<Merged>, String> {
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    // Held until the merge is done: no job writes a shard while it is read.
+    let _reading = shards
+        .iter()
+        .map(|s| ReadLock::take(s).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut parts: Vec<Manifest> = Vec::new();
     for s in shards {
         if s.join("match.json").symlink_metadata().is_ok() {
