@@ -393,3 +393,46 @@ fn a_bad_transcript_file_is_one_bad_record() {
     assert_eq!(games.lines().count(), 2, "{games}");
     assert!(games.contains("good.txt"), "{games}");
 }
+
+/// A signal while the audit waits for its input (a pipe that stays open) stops it at once, with
+/// nothing written: one SIGTERM, as `timeout` sends, is enough.
+#[test]
+fn a_signal_stops_an_audit_waiting_for_its_input() {
+    let out = std::env::temp_dir().join(format!("mancala-audit-wait-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args([
+            "audit",
+            "--format",
+            "transcript",
+            "--game",
+            "oware",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Standard input stays open (held here) and empty: the audit waits on it.
+    let _input = child.stdin.take();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut waited = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(waited < 200, "the audit still runs 20 s after SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    };
+    assert!(!status.success());
+    assert!(!out.join("games.csv").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}

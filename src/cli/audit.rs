@@ -318,13 +318,15 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     check(&args)?;
     let reading = reading(&args)?;
     check_out(&args)?;
-    let interrupt = super::interrupt_on_ctrl_c();
-    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
+    // The inputs are read before Ctrl-C is caught: a signal while a read waits (a pipe or a
+    // FIFO that stays open) stops the audit at once, with nothing written.
     let mut all = Vec::new();
     let mut bad = 0u64;
     for path in &args.files {
         all.extend(records(args.format, args.format.game(args.game), path)?);
     }
+    let interrupt = super::interrupt_on_ctrl_c();
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
     let bar = super::games_bar(all.len() as u64)?;
     let mut audits: Vec<GameAudit> = Vec::new();
     for r in all {
