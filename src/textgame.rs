@@ -263,6 +263,8 @@ impl TextGame {
     /// The same game and engine from the position `text` (the game's position text format),
     /// with no moves played.
     pub fn from_position(&self, text: &str) -> Result<TextGame, TextGameError> {
+        // A byte-order mark some editors write is no part of the position (as on the command line).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let bad = |e: String| TextGameError::Position(e);
         let inner = match &self.inner {
             Inner::BaoReference(t) => Inner::BaoReference(Typed {

@@ -616,16 +616,16 @@ fn game_ranges_reaching_the_last_index_play_every_game() {
     let top = u64::MAX;
     for (args, want) in [
         (
-            vec!["diff", "--game", "bao", "--games", "0", "--first"],
-            (top, 0),
+            vec!["diff", "--game", "bao", "--games", "1", "--first"],
+            (top - 1, 1),
         ),
         (
             vec!["diff", "--game", "oware", "--games", "1", "--first"],
             (top - 1, 1),
         ),
         (
-            vec!["diff", "--game", "bao", "--rows", "--games", "0", "--first"],
-            (top, 0),
+            vec!["diff", "--game", "bao", "--rows", "--games", "1", "--first"],
+            (top - 1, 1),
         ),
         (
             vec![
@@ -802,7 +802,15 @@ fn cutoffs_writes_its_rows_and_never_overwrites_them() {
     assert!(rows.lines().nth(30).unwrap().starts_with("29,"));
     let o = run(&["bao", "cutoffs", "--games", "5", "--csv", c], None);
     assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("something is there already"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), rows);
+    // A diff of no games checks nothing: refused.
+    let o = run(&["diff", "--game", "oware", "--games", "0"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     // A write that fails (the file-size limit, its signal ignored) leaves whole rows only.
     #[cfg(unix)]
     {

@@ -105,7 +105,7 @@ class _State(pyspiel.State):
         return [a for a, _ in self._native.legal_actions()]
 
     def _apply_action(self, action):
-        self._native.play_action(int(action))
+        self._native.play_action(action)
 
     def _action_to_string(self, player, action):
         for a, notation in self._native.legal_actions():

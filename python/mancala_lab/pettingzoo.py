@@ -79,7 +79,8 @@ class MancalaEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self._state.play_action(int(action))
+        # An int or a numpy integer (not a float or a bool: they are refused with TypeError).
+        self._state.play_action(action)
         if self._state.is_over():
             winner = self._state.winner()
             for a in self.agents:

@@ -4,13 +4,42 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use mancala_lab::game::GameKind;
 use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
 use mancala_lab::textgame::TextGame;
+
+/// The name of `value`'s type, for messages.
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".into(), |n| n.to_string())
+}
+
+/// `action` as an action id below `count`: `TypeError` for what is not an int (a bool
+/// included), `ValueError` naming the action for an int out of range.
+fn action_id(action: &Bound<'_, PyAny>, count: u32) -> PyResult<u32> {
+    let is_int = action.is_instance_of::<pyo3::types::PyInt>()
+        || action.hasattr("__index__").unwrap_or(false);
+    if action.is_instance_of::<pyo3::types::PyBool>() || !is_int {
+        return Err(PyTypeError::new_err(format!(
+            "action: expected an action id, an int, not {}",
+            type_name(action)
+        )));
+    }
+    let index = action.call_method0("__index__")?;
+    match index.extract::<u32>() {
+        Ok(id) if id < count => Ok(id),
+        _ => Err(PyValueError::new_err(format!(
+            "action {index}: expected an action id 0 to {}",
+            count - 1
+        ))),
+    }
+}
 
 /// A Rust error as the `ValueError` Python code expects, with the Rust message.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -90,8 +119,9 @@ impl State {
     }
 
     /// Plays the legal move of action id `action`; `ValueError` if none is legal.
-    fn play_action(&mut self, action: u32) -> PyResult<()> {
-        self.game.play_action(action).map_err(value_error)
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = action_id(action, self.game.action_count())?;
+        self.game.play_action(id).map_err(value_error)
     }
 
     /// How many action ids the game has: 64 for Bao, 6 for Oware.
@@ -175,7 +205,18 @@ impl State {
     }
 
     /// Replays `moves` from the game's start (unpickling).
-    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+    fn __setstate__(&mut self, moves: &Bound<'_, PyAny>) -> PyResult<()> {
+        let moves: Vec<String> = if moves.is_instance_of::<pyo3::types::PyString>() {
+            None
+        } else {
+            moves.extract().ok()
+        }
+        .ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "state: expected the list of moves played (str), not {}",
+                type_name(moves)
+            ))
+        })?;
         let (game, variant, infinite) = &self.made;
         let start = TextGame::new(
             game_kind(game)?,

@@ -4,6 +4,7 @@ import copy
 import pickle
 import re
 
+import numpy as np
 import pytest
 
 import mancala_lab
@@ -139,3 +140,25 @@ def test_the_diagram_shows_the_position_and_the_move():
     # Bao: the start position, South to move in the kunamua stage (bao 1.5).
     b = bao.Game().new_initial_state()
     assert "South to move (kunamua stage)" in b.svg()
+
+
+def test_bad_action_ids_and_pickled_moves_are_named():
+    s = oware.Game().new_initial_state()
+    for bad in (-1, 6, 2**63):
+        with pytest.raises(ValueError, match=f"action {bad}: expected an action id 0 to 5"):
+            s.play_action(bad)
+    for bad in (2.0, True, "2", None):
+        with pytest.raises(TypeError, match="action: expected an action id, an int"):
+            s.play_action(bad)
+    s.play_action(np.int64(2))   # a numpy integer is an int: South's C
+    assert s.moves() == ["C"]
+    cls, args, _ = s.__reduce__()
+    for bad in ("C", 3, None):
+        with pytest.raises(TypeError, match="state: expected the list of moves"):
+            cls(*args).__setstate__(bad)
+
+
+def test_a_byte_order_mark_before_a_position_is_no_part_of_it():
+    text = oware.Game().new_initial_state().position_text()
+    s = oware.Game().state_from_text("\ufeff" + text)
+    assert s.position_text() == text

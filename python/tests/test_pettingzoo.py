@@ -67,3 +67,7 @@ def test_bad_settings_are_value_errors():
         pz.env("oware", variant="nope")
     with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
         pz.env("oware", render_mode="rgb_array")
+    env = pz.raw_env("oware")
+    env.reset()
+    with pytest.raises(TypeError, match="action: expected an action id"):
+        env.step(3.5)

@@ -334,7 +334,14 @@ fn cutoffs(
                 .write(true)
                 .create_new(true)
                 .open(path)
-                .map_err(|e| format!("--csv {}: {e}", shown_path(path)))?;
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => format!(
+                        "--csv {}: something is there already; cutoffs writes a new file, \
+                         choose another name (or remove it)",
+                        shown_path(path)
+                    ),
+                    _ => format!("--csv {}: {e}", shown_path(path)),
+                })?;
             // Rows are written whole, one write each (the games cost far more), so that a
             // failed write can be cut back to the last whole row.
             let header = "game,plies,longest_legal_move,infinite_candidates\n";

@@ -20,8 +20,8 @@ pub struct DiffArgs {
     /// The rule reading (preset name of that game).
     #[arg(long)]
     variant: Option<String>,
-    /// Number of random games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of random games, at least 1.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Master seed: game i draws its move bytes from ChaCha8 stream i.
     #[arg(long, default_value_t = 1)]
