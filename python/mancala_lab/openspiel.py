@@ -50,13 +50,16 @@ class _State(pyspiel.State):
         # The game's name and reading, (name, variant): what a state set on this one must have.
         super().__setattr__("_reading", reading)
         super().__setattr__("_state", native)
-        super().__setattr__("_unchecked", False)
+        # Checked at first use against the history: a deserialized state whose pickle lacks
+        # its mancala_lab state keeps this one, at the start, whatever its history.
+        super().__setattr__("_unchecked", True)
 
     def __setattr__(self, name, value):
         # OpenSpiel deserializes a state (and clones one) by setting the attributes it pickled
         # (copied) on a new initial state of the game, and its history before (after) them. So a
         # state set here must be of the game's reading; with the history already there, it must
-        # be that history's game (it is remade from it); else its length is checked at first use.
+        # be that history's game (it is remade from it). Either way its length, and the move
+        # number, are checked against the history at first use.
         if name == "_reading":
             if value != self._reading:
                 raise ValueError(f"serialized state: made under {value}, not the game's "
@@ -69,7 +72,7 @@ class _State(pyspiel.State):
             history = self.history()
             if history:
                 value = self._remade(value, history)
-            super().__setattr__("_unchecked", not history)
+            super().__setattr__("_unchecked", True)
             super().__setattr__("_state", value)
         elif name != "_unchecked":
             super().__setattr__(name, value)
@@ -89,7 +92,8 @@ class _State(pyspiel.State):
     @property
     def _native(self):
         if self._unchecked:
-            if len(self.history()) != len(self._state.moves()):
+            plies = len(self.history())
+            if plies != len(self._state.moves()) or plies != self.move_number():
                 raise ValueError("serialized state: its moves are not those of its history")
             super().__setattr__("_unchecked", False)
         return self._state
