@@ -138,9 +138,10 @@ pub fn serve<G: Game>(
                     }
                 }
             },
-            [command @ ("go" | "legal" | "quit"), ..] => format!(
-                "error '{command}' takes no arguments (the budget is the policy's: bot --policy)"
-            ),
+            ["go", ..] => {
+                "error 'go' takes no arguments (the budget is the policy's: bot --policy)".into()
+            }
+            [command @ ("legal" | "quit"), ..] => format!("error '{command}' takes no arguments"),
             [command, ..] => format!(
                 "error unknown command {} (known: position, go, legal, quit)",
                 crate::text::quoted(command)

@@ -220,6 +220,11 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
     let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
     refused(&o, "is not a witness an audit writes");
     assert_eq!(read(&notes), "mine");
+    // A file as --out is named before any record is read.
+    let o = run_audit(&["--format", "abstractplay"], &notes, &[&input]);
+    refused(&o, "not a folder; an audit is a folder of files");
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("bad record"));
+    assert_eq!(read(&notes), "mine");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -39,7 +39,7 @@ fn each_command_is_answered() {
         &game,
         "alphabeta:depth=2",
         "legal\nposition startpos moves C\nlegal\n\nfrobnicate\nposition startpos moves C C\n\
-         position\ngo movetime 100\ngo\nquit\nlegal\n",
+         position\ngo movetime 100\ngo\nquit now\nquit\nlegal\n",
     );
     assert_eq!(got[0], "legal A B C D E F");
     assert_eq!(got[1], "ok");
@@ -67,8 +67,9 @@ fn each_command_is_answered() {
     assert!(got[7].starts_with("bestmove "), "{}", got[7]);
     let mv = &got[7]["bestmove ".len()..];
     assert!(["a", "b", "c", "d", "e", "f"].contains(&mv), "{mv}");
+    assert_eq!(got[8], "error 'quit' takes no arguments");
     // Nothing after quit.
-    assert_eq!(got.len(), 8);
+    assert_eq!(got.len(), 9);
 }
 
 /// A whole game through the protocol, the bot's moves played back into it: every move it

@@ -213,7 +213,7 @@ impl State {
         }
         .ok_or_else(|| {
             PyTypeError::new_err(format!(
-                "state: expected the list of moves played (str), not {}",
+                "state: expected the list of the moves played (each a str), not a {}",
                 type_name(moves)
             ))
         })?;

@@ -154,7 +154,7 @@ def test_bad_action_ids_and_pickled_moves_are_named():
     assert s.moves() == ["C"]
     cls, args, _ = s.__reduce__()
     for bad in ("C", 3, None):
-        with pytest.raises(TypeError, match="state: expected the list of moves"):
+        with pytest.raises(TypeError, match="state: expected the list of the moves played"):
             cls(*args).__setstate__(bad)
 
 

@@ -257,6 +257,12 @@ const OUTPUTS: [&str; 3] = ["games.csv", "summary.csv", "witnesses"];
 /// `--force`, one whose outputs would replace an input or a file no audit writes.
 fn check_out(args: &AuditArgs) -> Result<(), String> {
     let out = &args.out;
+    if out.exists() && !out.is_dir() {
+        return Err(format!(
+            "--out {}: not a folder; an audit is a folder of files, name one",
+            shown_path(out)
+        ));
+    }
     let found: Vec<&str> = OUTPUTS
         .into_iter()
         .filter(|name| out.join(name).symlink_metadata().is_ok())
