@@ -456,7 +456,8 @@ pub struct ReadLock {
 
 impl ReadLock {
     /// Takes a shared hold on the lock of `dir`, or says which job writes it. A folder this
-    /// process may not write is read without a hold (`None`): no job writes it either.
+    /// process may not write is read without a hold (`None`): no job writes it either; nor is
+    /// one that is not there (its reader says so).
     pub fn take(dir: &Path) -> Result<Option<ReadLock>, StudyError> {
         let path = dir.join(LOCK);
         for _ in 0..3 {
@@ -468,11 +469,14 @@ impl ReadLock {
                 .open(&path);
             let mut file = match opened {
                 Ok(file) => file,
+                // A folder that is not there is named by the reading that follows.
                 Err(e)
                     if matches!(
                         e.kind(),
                         std::io::ErrorKind::PermissionDenied
                             | std::io::ErrorKind::ReadOnlyFilesystem
+                            | std::io::ErrorKind::NotFound
+                            | std::io::ErrorKind::NotADirectory
                     ) =>
                 {
                     return Ok(None)

@@ -69,18 +69,23 @@ class _State(pyspiel.State):
             made = value.__reduce__()[1] if isinstance(value, _native.State) else None
             if made is None or made[:3] != (game, variant, None) or made[4] is not None:
                 raise ValueError(f"serialized state: not a state of {game} under {variant}")
-            history = self.history()
-            if history:
-                value = self._remade(value, history)
+            if self.history():
+                value = self._remade(value)
             super().__setattr__("_unchecked", True)
             super().__setattr__("_state", value)
+        elif name.startswith("__") or hasattr(type(self), name):
+            raise ValueError(f"serialized state: attribute {name!r} would replace the state's own")
         elif name != "_unchecked":
             super().__setattr__(name, value)
 
-    def _remade(self, pickled, history):
+    def _remade(self, pickled):
         game, variant = self._reading
         state = _native.State(game, variant)
-        for i, action in enumerate(history):
+        for i, (player, action) in enumerate((h.player, h.action) for h in self.full_history()):
+            mover = 0 if state.to_move() == "South" else 1
+            if player != mover:
+                raise ValueError(f"serialized state: action {i + 1} of its history is player "
+                                 f"{player}'s, but player {mover} is to move")
             try:
                 state.play_action(action)
             except ValueError as e:
@@ -132,8 +137,9 @@ class _State(pyspiel.State):
         return self._native.position_text()
 
     def native(self):
-        """The mancala_lab state (legal moves in notation, explain, ...)."""
-        return self._native
+        """A copy of the mancala_lab state (legal moves in notation, explain, ...): a move
+        played on it does not change this state, whose history OpenSpiel keeps."""
+        return self._native.clone()
 
 
 class _Observer:
@@ -144,41 +150,59 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        self.tensor[:] = state.native().observation()
+        self.tensor[:] = state._native.observation()
 
     def string_from(self, state, player):
         return str(state)
 
 
-def _game_class(name):
-    long_name, default, actions, observation = _GAMES[name]
-    game_type = _game_type(name)
+class _Game(pyspiel.Game):
+    """A game of OpenSpiel over a mancala_lab game under one reading (its ``variant`` parameter)."""
 
-    class _Game(pyspiel.Game):
-        def __init__(self, params=None):
-            params = dict(params or {})
-            self.variant = params.get("variant", default)
-            # A reading the game does not have is refused here, with the Rust message.
-            _native.State(name, self.variant)
-            info = pyspiel.GameInfo(
-                num_distinct_actions=actions,
-                max_chance_outcomes=0,
-                num_players=2,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=MAX_GAME_LENGTH,
-            )
-            super().__init__(game_type, info, params)
+    #: The game's name in mancala_lab ('bao' or 'oware').
+    name = ""
 
-        def new_initial_state(self):
-            return _State(self, _native.State(name, self.variant), (name, self.variant))
+    def __init__(self, params=None):
+        long_name, default, actions, _ = _GAMES[self.name]
+        params = dict(params or {})
+        variant = params.get("variant", default)
+        # A reading the game does not have is refused here, with the Rust message.
+        _native.State(self.name, variant)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(_game_type(self.name), info, params)
 
-        def make_py_observer(self, iig_obs_type=None, params=None):
-            return _Observer(observation)
+    @property
+    def variant(self):
+        """The reading, a preset of the game (from the game's parameters: an unpickled game has
+        no attributes of its own)."""
+        return self.get_parameters().get("variant", _GAMES[self.name][1])
 
-    _Game.__name__ = f"MancalaLab{name.capitalize()}Game"
-    return game_type, _Game
+    def new_initial_state(self):
+        variant = self.variant
+        return _State(self, _native.State(self.name, variant), (self.name, variant))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return _Observer(_GAMES[self.name][3])
+
+
+class MancalaLabBaoGame(_Game):
+    """Bao la Kiswahili in OpenSpiel (``mancala_lab_bao``)."""
+
+    name = "bao"
+
+
+class MancalaLabOwareGame(_Game):
+    """Oware in OpenSpiel (``mancala_lab_oware``)."""
+
+    name = "oware"
 
 
 _registered = False
@@ -189,7 +213,6 @@ def register():
     global _registered
     if _registered:
         return
-    for name in _GAMES:
-        game_type, cls = _game_class(name)
-        pyspiel.register_game(game_type, cls)
+    for cls in (MancalaLabBaoGame, MancalaLabOwareGame):
+        pyspiel.register_game(_game_type(cls.name), cls)
     _registered = True

@@ -34,6 +34,10 @@ class MancalaEnv(AECEnv):
         _native.State(self.game, self.variant)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'svg'")
+        if not isinstance(max_plies, int) or isinstance(max_plies, bool):
+            raise TypeError(f"max_plies: expected an int, not {type(max_plies).__name__}")
+        if max_plies < 1:
+            raise ValueError(f"max_plies {max_plies}: expected at least 1 (no game would have a move)")
         self.render_mode, self.max_plies = render_mode, max_plies
         self.metadata = dict(self.metadata, name=f"mancala_lab_{game}_v0")
         self.possible_agents = ["south", "north"]

@@ -32,6 +32,12 @@ fn action_id(action: &Bound<'_, PyAny>, count: u32) -> PyResult<u32> {
         )));
     }
     let index = action.call_method0("__index__")?;
+    if !index.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "action: its __index__ gave a {}, not an int",
+            type_name(&index)
+        )));
+    }
     match index.extract::<u32>() {
         Ok(id) if id < count => Ok(id),
         _ => Err(PyValueError::new_err(format!(
@@ -212,9 +218,14 @@ impl State {
             moves.extract().ok()
         }
         .ok_or_else(|| {
+            let what = match moves.try_iter() {
+                Ok(_) if !moves.is_instance_of::<pyo3::types::PyString>() => {
+                    format!("a {} of something else", type_name(moves))
+                }
+                _ => format!("a {}", type_name(moves)),
+            };
             PyTypeError::new_err(format!(
-                "state: expected the list of the moves played (each a str), not a {}",
-                type_name(moves)
+                "state: expected the list of the moves played (each a str), not {what}"
             ))
         })?;
         let (game, variant, infinite) = &self.made;

@@ -150,10 +150,16 @@ def test_bad_action_ids_and_pickled_moves_are_named():
     for bad in (2.0, True, "2", None):
         with pytest.raises(TypeError, match="action: expected an action id, an int"):
             s.play_action(bad)
+
+    class Odd:
+        def __index__(self):
+            return "2"
+    with pytest.raises(TypeError, match="action: its __index__ gave a str"):
+        s.play_action(Odd())
     s.play_action(np.int64(2))   # a numpy integer is an int: South's C
     assert s.moves() == ["C"]
     cls, args, _ = s.__reduce__()
-    for bad in ("C", 3, None):
+    for bad in ("C", 3, None, [1]):
         with pytest.raises(TypeError, match="state: expected the list of the moves played"):
             cls(*args).__setstate__(bad)
 

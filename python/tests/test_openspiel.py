@@ -42,6 +42,7 @@ def test_a_serialized_state_comes_back_with_its_history(name):
     ("history=0:2,1:5", "history=0:0,1:1,0:3"),                # a longer one
     ("history=0:2,1:5", "history=0:2,1:9"),                    # an illegal action
     ("move_number=2", "move_number=3"),                        # another move number
+    ("history=0:2,1:5", "history=1:2,1:5"),                    # another player's move
 ])
 def test_a_tampered_serialization_is_refused(change):
     game = pyspiel.load_game("mancala_lab_oware(variant=sheet)")
@@ -66,6 +67,31 @@ def test_a_serialization_without_the_state_is_refused_at_first_use():
     _, loaded = pyspiel.deserialize_game_and_state(text)
     with pytest.raises(ValueError, match="serialized state"):
         str(loaded)
+
+
+@pytest.mark.parametrize("key", ["current_player", "history", "_native", "__class__"])
+def test_a_serialized_attribute_that_would_replace_the_states_own_is_refused(key):
+    game = pyspiel.load_game("mancala_lab_oware")
+    state = game.new_initial_state()
+    state.apply_action(2)
+    head, body = pyspiel.serialize_game_and_state(game, state).split("__dict__=")
+    attributes = pickle.loads(base64.b64decode(body))
+    attributes[key] = 1
+    text = head + "__dict__=" + base64.b64encode(pickle.dumps(attributes)).decode() + "\n"
+    with pytest.raises(ValueError, match=f"attribute '{key}' would replace"):
+        pyspiel.deserialize_game_and_state(text)
+
+
+def test_native_is_a_copy_and_games_pickle():
+    game = pyspiel.load_game("mancala_lab_oware(variant=abapa)")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    n = state.native()
+    n.play_action(n.legal_actions()[0][0])
+    assert state.native().moves() == ["A"] and state.current_player() == 1
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.variant == "abapa"
+    assert pickle.loads(pickle.dumps(state)).history() == [0]
 
 
 def test_a_reading_the_game_does_not_have_is_refused():

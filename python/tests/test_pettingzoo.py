@@ -67,6 +67,9 @@ def test_bad_settings_are_value_errors():
         pz.env("oware", variant="nope")
     with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
         pz.env("oware", render_mode="rgb_array")
+    for bad, error in ((0, ValueError), (-1, ValueError), ("x", TypeError), (None, TypeError)):
+        with pytest.raises(error, match="max_plies"):
+            pz.raw_env("oware", max_plies=bad)
     env = pz.raw_env("oware")
     env.reset()
     with pytest.raises(TypeError, match="action: expected an action id"):
