@@ -384,37 +384,22 @@ impl DirLock {
         )?;
         let path = dir.join(LOCK);
         for _ in 0..3 {
-            let mut file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(io(&path))?;
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(fs::TryLockError::WouldBlock) => {
+            match try_lock_file(&path, Hold::Alone).map_err(io(&path))? {
+                Attempt::Held(file) => {
+                    let lock = DirLock { path, _file: file };
+                    // A swap a killed job left part way is undone first: the folder is as it was.
+                    recover_swap(dir)?;
+                    return Ok(lock);
+                }
+                Attempt::Busy => {
                     return Err(StudyError::Locked {
                         dir: dir.to_path_buf(),
                         holder: lock_holder(&path),
                         lock: path,
-                    });
+                    })
                 }
-                Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+                Attempt::Replaced => continue,
             }
-            // The job that held the lock removes its file before it lets go: a file locked
-            // after that is no longer the one at `path`, so take the lock again.
-            if !same_file(&file, &path) {
-                continue;
-            }
-            let noted = file
-                .set_len(0)
-                .and_then(|()| writeln!(file, "{} {}", std::process::id(), host_name()));
-            noted.map_err(io(&path))?;
-            let lock = DirLock { path, _file: file };
-            // A swap a killed job left part way is undone first: the folder is as it was.
-            recover_swap(dir)?;
-            return Ok(lock);
         }
         Err(StudyError::LockNotTaken(path))
     }
@@ -461,14 +446,16 @@ impl ReadLock {
     pub fn take(dir: &Path) -> Result<Option<ReadLock>, StudyError> {
         let path = dir.join(LOCK);
         for _ in 0..3 {
-            let opened = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path);
-            let mut file = match opened {
-                Ok(file) => file,
+            match try_lock_file(&path, Hold::Shared) {
+                Ok(Attempt::Held(file)) => return Ok(Some(ReadLock { _file: file })),
+                Ok(Attempt::Busy) => {
+                    return Err(StudyError::BeingWritten {
+                        dir: dir.to_path_buf(),
+                        holder: lock_holder(&path),
+                        lock: path,
+                    })
+                }
+                Ok(Attempt::Replaced) => continue,
                 // A folder that is not there is named by the reading that follows.
                 Err(e)
                     if matches!(
@@ -482,30 +469,54 @@ impl ReadLock {
                     return Ok(None)
                 }
                 Err(e) => return Err(io(&path)(e)),
-            };
-            match file.try_lock_shared() {
-                Ok(()) => {}
-                Err(fs::TryLockError::WouldBlock) => {
-                    return Err(StudyError::BeingWritten {
-                        dir: dir.to_path_buf(),
-                        holder: lock_holder(&path),
-                        lock: path,
-                    });
-                }
-                Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
             }
-            // A writer removes its lock file before it lets go: see `DirLock::take`.
-            if !same_file(&file, &path) {
-                continue;
-            }
-            // Named as the holder, so that a job refused meanwhile says who reads the folder.
-            let _ = file
-                .set_len(0)
-                .and_then(|()| writeln!(file, "{} {}", std::process::id(), host_name()));
-            return Ok(Some(ReadLock { _file: file }));
         }
         Err(StudyError::LockNotTaken(path))
     }
+}
+
+/// How a lock file is held: by one job writing the folder, or shared by jobs reading it.
+#[derive(Clone, Copy)]
+enum Hold {
+    Alone,
+    Shared,
+}
+
+/// What one try at a lock file gave.
+enum Attempt {
+    /// Locked, and naming this process.
+    Held(File),
+    /// Another process holds it in a way that excludes this hold.
+    Busy,
+    /// The file was removed or replaced meanwhile (its holder removes it before it lets go): try
+    /// again.
+    Replaced,
+}
+
+/// Opens (making it if need be) and locks the lock file `path` as `hold` says; once locked, the
+/// file names this process and host, so that a job refused meanwhile can say who holds it.
+fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    let locked = match hold {
+        Hold::Alone => file.try_lock(),
+        Hold::Shared => file.try_lock_shared(),
+    };
+    match locked {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => return Ok(Attempt::Busy),
+        Err(fs::TryLockError::Error(e)) => return Err(e),
+    }
+    if !same_file(&file, path) {
+        return Ok(Attempt::Replaced);
+    }
+    file.set_len(0)?;
+    writeln!(file, "{} {}", std::process::id(), host_name())?;
+    Ok(Attempt::Held(file))
 }
 
 /// The process (and host) a lock file names.
