@@ -210,7 +210,7 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
     let out = dir.join("again");
     let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let stale = out.join("witnesses/old-1.2.txt");
+    let stale = out.join("witnesses/position-9.9.txt");
     std::fs::write(&stale, "old").unwrap();
     let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -220,6 +220,31 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
     let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
     refused(&o, "is not a witness an audit writes");
     assert_eq!(read(&notes), "mine");
+    // A witness of someone else's (a .txt not named as an audit names them) stops it too.
+    std::fs::remove_file(&notes).unwrap();
+    let mine = out.join("witnesses/notes.txt");
+    std::fs::write(&mine, "mine").unwrap();
+    let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+    refused(&o, "is not a witness an audit writes");
+    assert_eq!(read(&mine), "mine");
+    std::fs::remove_file(&mine).unwrap();
+    // A stats study is no audit to replace, --force or not.
+    let study = dir.join("study");
+    let made = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["stats", "--game", "bao", "--games", "3", "--out"])
+        .arg(&study)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let games = read(&study.join("games.csv"));
+    let o = run_audit(&["--format", "abstractplay", "--force"], &study, &[&input]);
+    refused(
+        &o,
+        "holds a stats study or a match (manifest.json), not an audit",
+    );
+    assert_eq!(read(&study.join("games.csv")), games);
+    let notes = out.join("notes.md");
+    std::fs::write(&notes, "mine").unwrap();
     // A file as --out is named before any record is read.
     let o = run_audit(&["--format", "abstractplay"], &notes, &[&input]);
     refused(&o, "not a folder; an audit is a folder of files");

@@ -417,9 +417,10 @@ fn a_resumed_match_repairs_what_it_finds() {
     assert!(err.contains("holds a stats study (summary.csv)"), "{err}");
 }
 
-/// What a hard kill can leave: a pairing folder with rows but no manifest (killed before its
-/// first save) is played anew on --resume; a folder without match.json says how to start over;
-/// `stats --max-plies 0` is refused as `match` refuses it.
+/// What a hard kill can leave: a pairing folder with games.csv's header but no manifest (killed
+/// before its first save) is played anew on --resume, while one holding a file of someone else's
+/// is refused and kept; a folder without match.json says how to start over; `stats --max-plies
+/// 0` is refused as `match` refuses it.
 #[test]
 fn remains_of_a_hard_kill_are_handled() {
     let dir = tmp("killed");
@@ -427,10 +428,24 @@ fn remains_of_a_hard_kill_are_handled() {
     ok(&job, &dir);
     let fresh = read(&dir.join("games.csv"));
     let pair = dir.join("pairs/2-1");
+    let header = read(&pair.join("games.csv"))
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+        + "\n";
     std::fs::remove_file(pair.join("manifest.json")).unwrap();
     for f in ["summary.csv", "clauses.csv"] {
         std::fs::remove_file(pair.join(f)).unwrap();
     }
+    std::fs::write(pair.join("games.csv"), "my notes\n").unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(
+        err.contains("games.csv is there but no manifest.json"),
+        "{err}"
+    );
+    assert_eq!(read(&pair.join("games.csv")), "my notes\n");
+    std::fs::write(pair.join("games.csv"), header).unwrap();
     ok(&["--resume"], &dir);
     assert_eq!(read(&dir.join("games.csv")), fresh);
     std::fs::remove_file(dir.join("match.json")).unwrap();

@@ -4,6 +4,8 @@ ids, observations their ``observation()`` arrays, docs/python.md). Needs ``pip i
 pettingzoo``.
 """
 
+import numbers
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -26,7 +28,7 @@ class MancalaEnv(AECEnv):
 
     def __init__(self, game="bao", variant=None, render_mode=None, max_plies=MAX_PLIES):
         super().__init__()
-        if game not in _GAMES:
+        if not isinstance(game, str) or game not in _GAMES:
             raise ValueError(f"game {game!r}: expected 'bao' or 'oware'")
         default, actions, size = _GAMES[game]
         self.game, self.variant = game, default if variant is None else variant
@@ -34,8 +36,9 @@ class MancalaEnv(AECEnv):
         _native.State(self.game, self.variant)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'svg'")
-        if not isinstance(max_plies, int) or isinstance(max_plies, bool):
+        if not isinstance(max_plies, numbers.Integral) or isinstance(max_plies, bool):
             raise TypeError(f"max_plies: expected an int, not {type(max_plies).__name__}")
+        max_plies = int(max_plies)
         if max_plies < 1:
             raise ValueError(f"max_plies {max_plies}: expected at least 1 (no game would have a move)")
         self.render_mode, self.max_plies = render_mode, max_plies
@@ -57,10 +60,16 @@ class MancalaEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    def _started(self):
+        if self._state is None:
+            raise RuntimeError("the environment has no game yet: call reset() first")
+        return self._state
+
     def _mover(self):
         return "south" if self._state.to_move() == "South" else "north"
 
     def observe(self, agent):
+        self._started()
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         if agent == self._mover() and not self.terminations[agent]:
             for a, _ in self._state.legal_actions():
@@ -101,6 +110,7 @@ class MancalaEnv(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        self._started()
         if self.render_mode == "svg":
             return self._state.svg()
         return self._state.position_text()

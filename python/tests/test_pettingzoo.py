@@ -70,7 +70,12 @@ def test_bad_settings_are_value_errors():
     for bad, error in ((0, ValueError), (-1, ValueError), ("x", TypeError), (None, TypeError)):
         with pytest.raises(error, match="max_plies"):
             pz.raw_env("oware", max_plies=bad)
-    env = pz.raw_env("oware")
+    with pytest.raises(ValueError, match="expected 'bao' or 'oware'"):
+        pz.env(["bao"])
+    assert pz.raw_env("oware", max_plies=np.int64(5)).max_plies == 5
+    env = pz.raw_env("oware", render_mode="ansi")
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.render()
     env.reset()
     with pytest.raises(TypeError, match="action: expected an action id"):
         env.step(3.5)

@@ -263,6 +263,24 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
             shown_path(out)
         ));
     }
+    // A stats study or a match shares file names with an audit (games.csv, summary.csv): it is
+    // never an audit to replace, --force or not.
+    let other = [
+        "manifest.json",
+        "match.json",
+        "pairs",
+        "clauses.csv",
+        "ratings.csv",
+    ]
+    .into_iter()
+    .find(|f| out.join(f).symlink_metadata().is_ok());
+    if let Some(file) = other {
+        return Err(format!(
+            "--out {}: it holds a stats study or a match ({file}), not an audit; an audit needs \
+             a folder of its own",
+            shown_path(out)
+        ));
+    }
     let found: Vec<&str> = OUTPUTS
         .into_iter()
         .filter(|name| out.join(name).symlink_metadata().is_ok())
@@ -305,8 +323,19 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
     if let Ok(entries) = std::fs::read_dir(&witnesses) {
         for entry in entries.flatten() {
             let path = entry.path();
-            let is_witness = entry.file_type().is_ok_and(|t| t.is_file())
-                && path.extension().is_some_and(|e| e == "txt");
+            // A witness is named KIND-CLAUSE.txt (`illegal-move-2.3.txt`, `notation-N.2.txt`).
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let named = ["illegal-move-", "position-", "result-", "notation-"]
+                .iter()
+                .find_map(|kind| name.strip_prefix(kind))
+                .and_then(|rest| rest.strip_suffix(".txt"))
+                .is_some_and(|clause| {
+                    !clause.is_empty()
+                        && clause
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+                });
+            let is_witness = entry.file_type().is_ok_and(|t| t.is_file()) && named;
             if !is_witness {
                 return Err(format!(
                     "--out {}: {} is not a witness an audit writes; move it away before \

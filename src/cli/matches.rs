@@ -391,6 +391,31 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
     for (k, &(a, b)) in all.iter().enumerate() {
         let dir = pair_dir(&out, (a, b));
         let resume = dir.join(mancala_lab::study::MANIFEST).exists();
+        // A pairing folder without a manifest is one whose job was killed before its first
+        // save: it holds the job's hidden files and at most games.csv's header. Anything else
+        // there is not the match's, and is not played over.
+        let header = mancala_lab::playout::header(m.game.parse().map_err(|e| format!("{e}"))?);
+        let foreign = (!resume)
+            .then(|| fs::read_dir(&dir).ok())
+            .flatten()
+            .and_then(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .find(|name| {
+                        let header_only = name == "games.csv"
+                            && fs::read(dir.join(name))
+                                .is_ok_and(|b| b.is_empty() || b == header.as_bytes());
+                        !name.starts_with('.') && !header_only
+                    })
+            });
+        if let Some(name) = foreign {
+            return Err(format!(
+                "{}: {name} is there but no manifest.json, so the folder is not a pairing this \
+                 match wrote; move it away to play the pairing",
+                shown_path(&dir)
+            ));
+        }
         if resume {
             let done = pair_manifest(&dir, &m, (players[a], players[b]))
                 .map_err(|e| format!("{e}; remove the folder to play it again"))?;
