@@ -746,3 +746,16 @@ fn empty_shards_merge_too() {
     assert!(merge(&merged, &refs).status.success());
     same(&whole, &merged);
 }
+
+/// A pairing a `--resume` starts (the match was killed before it) records the command that
+/// started the match, as in a match played at one go: its manifest is the same byte for byte.
+#[test]
+fn a_pairing_started_by_a_resume_records_the_matchs_command() {
+    let dir = tmp("command");
+    ok(&SMALL, &dir);
+    let manifest = dir.join("pairs/2-1/manifest.json");
+    let whole = read(&manifest);
+    std::fs::remove_dir_all(dir.join("pairs/2-1")).unwrap();
+    ok(&["--resume"], &dir);
+    assert_eq!(read(&manifest), whole);
+}

@@ -114,6 +114,10 @@ struct Match {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shard: Option<String>,
     version: String,
+    /// The command line that started the match, as Bash words: what its pairings' manifests
+    /// record, also for those a `--resume` starts (none in a merged match, or an older one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    command: Vec<String>,
 }
 
 /// The match the options describe, checked: two or more distinct players, a reading.
@@ -156,6 +160,7 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             .transpose()
             .map_err(|e| e.to_string())?,
         version: env!("CARGO_PKG_VERSION").into(),
+        command: super::stats::command_line(),
     };
     if m.opening >= m.max_plies {
         return Err(format!(
@@ -209,6 +214,7 @@ fn recorded(m: Match) -> Result<Match, String> {
     })?;
     Ok(Match {
         version: m.version,
+        command: m.command,
         ..again
     })
 }
@@ -454,6 +460,8 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
             shard: m.shard.clone(),
             out: dir.clone(),
             threads: args.threads,
+            // Every pairing records the command that started the match, whichever run plays it.
+            command: Some(m.command.clone()).filter(|c| !c.is_empty()),
             resume,
             // A pairing folder without a manifest counts no game (a job killed before its first
             // save): it is played anew.
@@ -547,6 +555,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     let whole = |m: &Match| Match {
         shard: None,
         version: String::new(),
+        command: Vec::new(),
         ..m.clone()
     };
     let base = whole(&parts[0]);

@@ -92,6 +92,10 @@ pub struct RunArgs {
     /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long, conflicts_with = "force")]
     pub(super) resume: bool,
+    /// The command line the manifest records, when not this process's own (a match's pairing
+    /// records the command that started the match).
+    #[arg(skip)]
+    pub(super) command: Option<Vec<String>>,
     /// Replace a run already in --out.
     #[arg(long)]
     pub(super) force: bool,
@@ -120,7 +124,7 @@ impl RunArgs {
 }
 
 /// The command line, each argument as a Bash word that gives it back byte for byte.
-fn command_line() -> Vec<String> {
+pub(super) fn command_line() -> Vec<String> {
     std::env::args_os()
         .map(mancala_lab::text::shell_word)
         .collect()
@@ -530,7 +534,7 @@ fn open_study(
         None
     };
     let mut manifest = Manifest {
-        command: command_line(),
+        command: args.command.clone().unwrap_or_else(command_line),
         version: env!("CARGO_PKG_VERSION").into(),
         commit: commit(),
         job: c.job.clone(),
