@@ -759,3 +759,23 @@ fn a_pairing_started_by_a_resume_records_the_matchs_command() {
     ok(&["--resume"], &dir);
     assert_eq!(read(&manifest), whole);
 }
+
+/// `--force` replaces a match, never a user's files in it: a folder or file under pairs/ that
+/// a match does not write stops it, and is kept.
+#[test]
+fn force_replaces_a_match_but_not_a_users_files_in_it() {
+    let dir = tmp("keepmine");
+    ok(&SMALL, &dir);
+    let forced = [&SMALL[..], &["--force"]].concat();
+    for mine in ["pairs/1-2/my-notes.txt", "pairs/extra/f"] {
+        let path = dir.join(mine);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "mine").unwrap();
+        let err = refused(&forced, &dir);
+        assert!(err.contains("is not a file a match writes"), "{err}");
+        assert_eq!(read(&path), "mine");
+        std::fs::remove_file(&path).unwrap();
+    }
+    std::fs::remove_dir(dir.join("pairs/extra")).unwrap();
+    ok(&forced, &dir);
+}

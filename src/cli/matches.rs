@@ -342,6 +342,7 @@ fn clear_match(out: &Path, force: bool, keep: &str) -> Result<(), String> {
                 .join(", ")
         ));
     }
+    only_match_files(out)?;
     for p in present {
         let gone = if p.is_dir() {
             fs::remove_dir_all(&p)
@@ -349,6 +350,56 @@ fn clear_match(out: &Path, force: bool, keep: &str) -> Result<(), String> {
             fs::remove_file(&p)
         };
         gone.map_err(|e| format!("{}: {e}", shown_path(&p)))?;
+    }
+    Ok(())
+}
+
+/// Refuses to replace the match in `out` while its `pairs` folder holds anything a match does
+/// not write there (a pairing folder `K-L` holds a stats job's files, its lock and temporary
+/// files): a user's notes are never removed with the match.
+fn only_match_files(out: &Path) -> Result<(), String> {
+    let pairs = out.join(PAIRS);
+    let Ok(entries) = fs::read_dir(&pairs) else {
+        return Ok(());
+    };
+    let pairing = |name: &str| {
+        name.split_once('-').is_some_and(|(a, b)| {
+            [a, b]
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+        })
+    };
+    let job_file = |name: &str| {
+        [
+            "manifest.json",
+            "games.csv",
+            "summary.csv",
+            "clauses.csv",
+            ".lock",
+        ]
+        .contains(&name)
+            || (name.starts_with('.') && name.ends_with(".tmp"))
+    };
+    let foreign = |path: &Path| {
+        format!(
+            "--out {}: {} is not a file a match writes; move it away before replacing the match",
+            shown_path(out),
+            shown_path(path)
+        )
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) || !pairing(&name) {
+            return Err(foreign(&path));
+        }
+        for file in fs::read_dir(&path).map_err(|e| format!("{}: {e}", shown_path(&path)))? {
+            let file = file.map_err(|e| format!("{}: {e}", shown_path(&path)))?;
+            let name = file.file_name().to_string_lossy().into_owned();
+            if !file.file_type().is_ok_and(|t| t.is_file()) || !job_file(&name) {
+                return Err(foreign(&file.path()));
+            }
+        }
     }
     Ok(())
 }
@@ -606,6 +657,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     // merged match is whole, so that a failed or stopped merge keeps it.
     if !force {
         clear_match(out, false, "merge into another folder, or ")?;
+    } else {
+        only_match_files(out)?;
     }
     // The merge is made in a folder of its own inside --out, removed if it fails or is stopped.
     let work = mancala_lab::study::staging_dir(out).map_err(|e| e.to_string())?;
