@@ -779,3 +779,26 @@ fn force_replaces_a_match_but_not_a_users_files_in_it() {
     std::fs::remove_dir(dir.join("pairs/extra")).unwrap();
     ok(&forced, &dir);
 }
+
+/// A stats study is never written into a match's pairs/ folder: over a pairing (even with
+/// --force), or beside them.
+#[test]
+fn a_study_is_not_written_among_a_matchs_pairings() {
+    let dir = tmp("amongpairs");
+    ok(&SMALL, &dir);
+    let games = read(&dir.join("pairs/1-2/games.csv"));
+    for pair in ["pairs/1-2", "pairs/9-9"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args([
+                "stats", "--game", "oware", "--games", "5", "--force", "--out",
+            ])
+            .arg(dir.join(pair))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("a pairing folder of the match"), "{err}");
+    }
+    assert_eq!(read(&dir.join("pairs/1-2/games.csv")), games);
+    assert!(!dir.join("pairs/9-9").exists());
+}

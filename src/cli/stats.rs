@@ -1053,6 +1053,26 @@ pub fn default_study() -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Refuses an `--out` inside a match's `pairs` folder: the match plays its pairings there, and
+/// a study of its own would replace one or lie beside them unseen.
+fn not_in_a_match(out: &Path) -> Result<(), String> {
+    let abs = super::resolved(out);
+    let pairs = abs
+        .parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == "pairs"));
+    if let Some(matched) = pairs.and_then(Path::parent) {
+        if matched.join("match.json").symlink_metadata().is_ok() {
+            return Err(format!(
+                "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
+                 match --resume), a study needs a folder of its own",
+                shown_path(out),
+                shown_path(matched)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What `stats` would refuse before touching its folder, for `--parse-only`. A resumed job's
 /// options come from its manifest, so without `--game` its `--variant` need only name a reading
 /// of some game.
@@ -1061,6 +1081,7 @@ pub fn check(args: &StatsArgs) -> Result<(), String> {
     if let Some(StatsCommand::Merge(m)) = &args.merge {
         return check_merge(&m.out, &m.shards);
     }
+    not_in_a_match(&a.out)?;
     if !a.resume {
         return check_job(a).map(drop);
     }
@@ -1084,6 +1105,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     if let Some(StatsCommand::Merge(m)) = args.merge {
         return merge(&m.out, m.force, &m.shards);
     }
+    not_in_a_match(&args.run.out)?;
     let out = mancala_lab::text::shell_word(&args.run.out);
     // The manifest on disk always names rows that are whole: a run stopped at any point resumes.
     let interrupt = interrupt_on_ctrl_c_with(move || {
