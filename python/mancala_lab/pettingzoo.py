@@ -70,6 +70,8 @@ class MancalaEnv(AECEnv):
 
     def observe(self, agent):
         self._started()
+        if agent not in self.possible_agents:
+            raise ValueError(f"agent {agent!r}: expected 'south' or 'north'")
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         if agent == self._mover() and not self.terminations[agent]:
             for a, _ in self._state.legal_actions():
@@ -86,7 +88,12 @@ class MancalaEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self._mover()
 
+    def last(self, observe=True):
+        self._started()
+        return super().last(observe)
+
     def step(self, action):
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -74,8 +74,11 @@ def test_bad_settings_are_value_errors():
         pz.env(["bao"])
     assert pz.raw_env("oware", max_plies=np.int64(5)).max_plies == 5
     env = pz.raw_env("oware", render_mode="ansi")
-    with pytest.raises(RuntimeError, match="call reset"):
-        env.render()
+    for early in (env.render, lambda: env.step(0), env.last):
+        with pytest.raises(RuntimeError, match="call reset"):
+            early()
     env.reset()
+    with pytest.raises(ValueError, match="agent 'nobody'"):
+        env.observe("nobody")
     with pytest.raises(TypeError, match="action: expected an action id"):
         env.step(3.5)
