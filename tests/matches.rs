@@ -767,7 +767,12 @@ fn force_replaces_a_match_but_not_a_users_files_in_it() {
     let dir = tmp("keepmine");
     ok(&SMALL, &dir);
     let forced = [&SMALL[..], &["--force"]].concat();
-    for mine in ["pairs/1-2/my-notes.txt", "pairs/extra/f"] {
+    for mine in [
+        "pairs/1-2/my-notes.txt",
+        "pairs/extra/f",
+        "pairs/01-2/games.csv",
+        "pairs/1-1/games.csv",
+    ] {
         let path = dir.join(mine);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "mine").unwrap();
@@ -775,8 +780,10 @@ fn force_replaces_a_match_but_not_a_users_files_in_it() {
         assert!(err.contains("is not a file a match writes"), "{err}");
         assert_eq!(read(&path), "mine");
         std::fs::remove_file(&path).unwrap();
+        if !mine.starts_with("pairs/1-2/") {
+            std::fs::remove_dir(path.parent().unwrap()).unwrap();
+        }
     }
-    std::fs::remove_dir(dir.join("pairs/extra")).unwrap();
     ok(&forced, &dir);
 }
 

@@ -362,12 +362,16 @@ fn only_match_files(out: &Path) -> Result<(), String> {
     let Ok(entries) = fs::read_dir(&pairs) else {
         return Ok(());
     };
+    // `K-L` as a match names a pairing: two distinct player numbers from 1, written plainly
+    // (a folder named otherwise, `01-2` or `1-1`, is no pairing of any match).
+    let player = |n: &str| {
+        n.parse::<usize>()
+            .ok()
+            .filter(|&k| (1..=MAX_PLAYERS).contains(&k) && n == k.to_string())
+    };
     let pairing = |name: &str| {
-        name.split_once('-').is_some_and(|(a, b)| {
-            [a, b]
-                .iter()
-                .all(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
-        })
+        name.split_once('-')
+            .is_some_and(|(a, b)| matches!((player(a), player(b)), (Some(a), Some(b)) if a != b))
     };
     let job_file = |name: &str| {
         [
