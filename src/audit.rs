@@ -209,6 +209,23 @@ pub fn summary_csv(audits: &[GameAudit]) -> String {
     String::from_utf8(w.into_inner().expect("writing to memory")).expect("UTF-8")
 }
 
+/// Whether `name` is a witness file's name as [`witnesses`] names them: `KIND-CLAUSE.txt`
+/// (`illegal-move-2.3.txt`, `notation-N.2.txt`).
+pub fn is_witness_name(name: &str) -> bool {
+    let kinds = [Kind::IllegalMove, Kind::Position, Kind::Result].map(Kind::name);
+    kinds
+        .iter()
+        .chain(&["notation"])
+        .find_map(|kind| name.strip_prefix(kind)?.strip_prefix('-'))
+        .and_then(|rest| rest.strip_suffix(".txt"))
+        .is_some_and(|clause| {
+            !clause.is_empty()
+                && clause
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+        })
+}
+
 /// One witness file per kind and clause (the first game that shows it): (file name, text).
 pub fn witnesses(audits: &[GameAudit]) -> Vec<(String, String)> {
     let mut out: BTreeMap<String, String> = BTreeMap::new();

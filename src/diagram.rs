@@ -187,10 +187,13 @@ fn sowing_path(first: Pit, seeds: u8, direction: Direction, end: Pit) -> Vec<Pit
     path
 }
 
-/// The SVG of a Bao position and, with a move, the move's steps on it.
-pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, DiagramError> {
-    let shown = steps.len().min(MAX_STEPS);
-    let height = BOARD_HEIGHT + LINE * (shown as i32 + 2);
+/// A diagram `height` pixels high: a white page with `title` at its top, and what `draw` puts
+/// on it; the SVG document.
+fn drawing(
+    height: i32,
+    title: &str,
+    draw: impl FnOnce(&Area) -> Result<(), DiagramError>,
+) -> Result<String, DiagramError> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, (WIDTH, height as u32)).into_drawing_area();
@@ -199,6 +202,17 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, Di
             area,
             &Text::new(title.to_string(), (20, 22), left_font(18, &BLACK))
         )?;
+        draw(&area)?;
+        area.present().map_err(DiagramError::from_backend)?;
+    }
+    Ok(svg)
+}
+
+/// The SVG of a Bao position and, with a move, the move's steps on it.
+pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, DiagramError> {
+    let shown = steps.len().min(MAX_STEPS);
+    let height = BOARD_HEIGHT + LINE * (shown as i32 + 2);
+    drawing(height, title, |area| {
         put!(area, &Rectangle::new([(70, 35), (690, 385)], WOOD.filled()),)?;
         put!(
             area,
@@ -206,18 +220,12 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, Di
         )?;
         for side in Side::BOTH {
             for pit in Pit::all() {
-                draw_bao_pit(&area, pos, side, pit)?;
+                draw_bao_pit(area, pos, side, pit)?;
             }
             // The store, the house's state, the side's name and the mover's mark.
             let y = if side == Side::North { 118 } else { 302 };
             let store = pos.store(side).to_string();
-            side_panel(
-                &area,
-                side,
-                y,
-                (710, &store, "store"),
-                pos.to_move() == side,
-            )?;
+            side_panel(area, side, y, (710, &store, "store"), pos.to_move() == side)?;
             let house = if pos.house_owned(side) {
                 "house owned"
             } else {
@@ -226,11 +234,11 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, Di
             put!(area, &Text::new(house, (820, y), left_font(12, &GREY)))?;
         }
         if let Some(pit) = pos.blocked() {
-            blocked_mark(&area, bao_centre(pos.to_move(), pit))?;
+            blocked_mark(area, bao_centre(pos.to_move(), pit))?;
         }
         let mut marks = StepMarks::default();
         for (i, step) in steps.iter().take(shown).enumerate() {
-            draw_bao_step(&area, i + 1, step, &mut marks)?;
+            draw_bao_step(area, i + 1, step, &mut marks)?;
         }
         // Counts and step numbers go on top of the paths.
         for side in Side::BOTH {
@@ -248,7 +256,7 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, Di
             }
         }
         for (at, k, color) in marks.badges {
-            badge(&area, at, k, &color)?;
+            badge(area, at, k, &color)?;
         }
         let mut y = BOARD_HEIGHT;
         for (i, step) in steps.iter().take(shown).enumerate() {
@@ -265,9 +273,8 @@ pub fn bao_svg(pos: &Position, title: &str, steps: &[Step]) -> Result<String, Di
             );
             put!(area, &Text::new(rest, (20, y), left_font(13, &GREY)))?;
         }
-        area.present().map_err(DiagramError::from_backend)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 fn draw_bao_pit(area: &Area, pos: &Position, side: Side, pit: Pit) -> Result<(), DiagramError> {
@@ -541,14 +548,7 @@ pub fn oware_svg(
     let steps = mv.map_or(&[][..], |m| m.steps);
     let shown = steps.len().min(MAX_STEPS);
     let height = 340 + LINE * (shown as i32 + 2);
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (WIDTH, height as u32)).into_drawing_area();
-        area.fill(&WHITE).map_err(DiagramError::from_backend)?;
-        put!(
-            area,
-            &Text::new(title.to_string(), (20, 22), left_font(18, &BLACK))
-        )?;
+    drawing(height, title, |area| {
         put!(area, &Rectangle::new([(90, 95), (660, 305)], WOOD.filled()))?;
         for (i, &n) in pits.iter().enumerate() {
             let (x, y) = oware_centre(i);
@@ -562,7 +562,7 @@ pub fn oware_svg(
         }
         for (side, y) in [(Side::North, 150), (Side::South, 250)] {
             let score = scores[side.index()].to_string();
-            side_panel(&area, side, y, (690, &score, "score"), to_move == side)?;
+            side_panel(area, side, y, (690, &score, "score"), to_move == side)?;
         }
         if let Some(m) = mv {
             let path = oware_sowing(pits, m.from);
@@ -576,7 +576,7 @@ pub fn oware_svg(
             if path.len() > 11 {
                 points.push(oware_centre(*path.last().expect("a sowing")));
             }
-            arrow(&area, &points, &SOW, 20.0)?;
+            arrow(area, &points, &SOW, 20.0)?;
             for p in oware_captured(pits, m.from, &path, m.captured) {
                 put!(
                     area,
@@ -590,7 +590,6 @@ pub fn oware_svg(
             put!(area, &Text::new(line, (20, y), left_font(13, &BLACK)))?;
             y += LINE;
         }
-        area.present().map_err(DiagramError::from_backend)?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }

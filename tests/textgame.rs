@@ -270,6 +270,7 @@ fn a_game_from_a_position_keeps_its_start() {
 /// pickled state comes back).
 #[test]
 fn a_move_the_rules_are_silent_on_ends_the_game_without_a_result() {
+    // spec: bao 2.1.2
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     let mut found = 0;
     for _ in 0..2000 {

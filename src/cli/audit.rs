@@ -323,19 +323,9 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
     if let Ok(entries) = std::fs::read_dir(&witnesses) {
         for entry in entries.flatten() {
             let path = entry.path();
-            // A witness is named KIND-CLAUSE.txt (`illegal-move-2.3.txt`, `notation-N.2.txt`).
             let name = entry.file_name().to_string_lossy().into_owned();
-            let named = ["illegal-move-", "position-", "result-", "notation-"]
-                .iter()
-                .find_map(|kind| name.strip_prefix(kind))
-                .and_then(|rest| rest.strip_suffix(".txt"))
-                .is_some_and(|clause| {
-                    !clause.is_empty()
-                        && clause
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
-                });
-            let is_witness = entry.file_type().is_ok_and(|t| t.is_file()) && named;
+            let is_witness = entry.file_type().is_ok_and(|t| t.is_file())
+                && mancala_lab::audit::is_witness_name(&name);
             if !is_witness {
                 return Err(format!(
                     "--out {}: {} is not a witness an audit writes; move it away before \
