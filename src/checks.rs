@@ -400,7 +400,6 @@ pub fn position_parse(text: &str) -> Result<(), String> {
 /// are manifest.json, the rest games.csv. Reading them must give an answer, never a panic; a
 /// folder that verifies must hold exactly the rows its manifest counts.
 pub fn study_files(data: &[u8]) -> Result<(), String> {
-    use crate::study::{read_manifest_unsealed as read_manifest, verify_rows, GAMES, MANIFEST};
     let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (manifest, games) = (&data[..split], data.get(split + 1..).unwrap_or(&[]));
     let dir = std::env::temp_dir().join(format!(
@@ -408,14 +407,22 @@ pub fn study_files(data: &[u8]) -> Result<(), String> {
         std::process::id(),
         std::thread::current().id()
     ));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let checked = study_folder(&dir, manifest, games);
+    let _ = std::fs::remove_dir_all(&dir);
+    checked
+}
+
+/// [`study_files`] on the folder `dir`, made to hold `manifest` and `games`.
+fn study_folder(dir: &std::path::Path, manifest: &[u8], games: &[u8]) -> Result<(), String> {
+    use crate::study::{read_manifest_unsealed as read_manifest, verify_rows, GAMES, MANIFEST};
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     std::fs::write(dir.join(MANIFEST), manifest).map_err(|e| e.to_string())?;
     std::fs::write(dir.join(GAMES), games).map_err(|e| e.to_string())?;
-    let Ok(m) = read_manifest(&dir) else {
+    let Ok(m) = read_manifest(dir) else {
         return Ok(());
     };
     let mut rows = 0u64;
-    if let Ok(v) = verify_rows(&dir, &m, |_| {
+    if let Ok(v) = verify_rows(dir, &m, |_| {
         rows += 1;
         Ok(())
     }) {

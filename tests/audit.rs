@@ -123,7 +123,8 @@ fn run_audit(args: &[&str], out: &std::path::Path, files: &[&std::path::Path]) -
 
 #[test]
 fn bad_records_are_named_and_the_others_still_audited() {
-    let dir = std::env::temp_dir().join(format!("mancala-audit-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-audit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let good = SAMPLE.lines().nth(1).unwrap();
@@ -172,7 +173,8 @@ fn bad_records_are_named_and_the_others_still_audited() {
 /// input, even with --force; --force replaces an earlier audit's witnesses and nothing else.
 #[test]
 fn an_audit_never_writes_over_its_input_or_another_file() {
-    let dir = std::env::temp_dir().join(format!("mancala-audit-out-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-audit-out-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
     let refused = |o: &Output, says: &str| {
@@ -315,7 +317,8 @@ fn an_openspiel_game_the_sheet_does_not_end_is_a_result_deviation() {
 
 #[test]
 fn our_oware_transcripts_are_audited_too() {
-    let dir = std::env::temp_dir().join(format!("mancala-audit-ow-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-audit-ow-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // South's C (4 seeds) sows D, E, F, a and leaves C empty; North's c sows d, e, f, A and does
@@ -428,7 +431,8 @@ fn a_bad_transcript_file_is_one_bad_record() {
 /// nothing written: one SIGTERM, as `timeout` sends, is enough.
 #[test]
 fn a_signal_stops_an_audit_waiting_for_its_input() {
-    let out = std::env::temp_dir().join(format!("mancala-audit-wait-{}", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-audit-wait-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
         .args([

@@ -319,7 +319,8 @@ fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
 
 #[test]
 fn plot_writes_an_svg_and_names_bad_input() {
-    let dir = std::env::temp_dir().join(format!("mancala-lab-plot-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-lab-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("games.csv");
     std::fs::write(&csv, "game,plies\n0,10\n1,12\n2,30\n").unwrap();
@@ -466,7 +467,8 @@ fn bench_refuses_a_non_positive_time() {
 
 #[test]
 fn plot_bounds_its_bins_and_reads_and_writes_standard_streams() {
-    let dir = std::env::temp_dir().join(format!("mancala-plot-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let big = dir.join("big.csv");
     std::fs::write(&big, "game,plies\n0,4000000000\n1,3\n").unwrap();
@@ -499,7 +501,8 @@ fn plot_bounds_its_bins_and_reads_and_writes_standard_streams() {
 
 #[test]
 fn small_hostile_inputs_get_clear_answers() {
-    let dir = std::env::temp_dir().join(format!("mancala-small-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-small-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A byte-order mark before the first key.
     let start = stdout(&run(&["bao", "start"], None));
@@ -651,7 +654,8 @@ fn game_ranges_reaching_the_last_index_play_every_game() {
 /// that leave the inputs as they were.
 #[test]
 fn outputs_never_overwrite_inputs_and_write_errors_are_reported() {
-    let dir = std::env::temp_dir().join(format!("mancala-lab-outputs-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-lab-outputs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A full device: an error naming standard output, not a panic.
     if std::path::Path::new("/dev/full").exists() {
@@ -719,7 +723,8 @@ fn outputs_never_overwrite_inputs_and_write_errors_are_reported() {
 
 #[test]
 fn coverage_fails_a_spec_without_clauses_and_names_a_file_it_cannot_read() {
-    let root = std::env::temp_dir().join(format!("mancala-coverage-cli-{}", std::process::id()));
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-coverage-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("spec")).unwrap();
     std::fs::create_dir_all(root.join("src")).unwrap();
@@ -789,7 +794,8 @@ fn a_huge_token_is_quoted_by_its_start_and_length() {
 /// `bao cutoffs --csv` writes one row per game and refuses a file that exists (it is a result).
 #[test]
 fn cutoffs_writes_its_rows_and_never_overwrites_them() {
-    let dir = std::env::temp_dir().join(format!("mancala-lab-cutoffs-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-lab-cutoffs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("c.csv");
     let _ = std::fs::remove_file(&csv);
@@ -836,7 +842,8 @@ fn cutoffs_writes_its_rows_and_never_overwrites_them() {
 
 #[test]
 fn rates_over_no_games_span_the_whole_range() {
-    let dir = std::env::temp_dir().join(format!("mancala-no-games-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-no-games-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // No games at all, and a shard that holds none of the job's two games.
     for (name, args) in [
@@ -872,7 +879,8 @@ fn rates_over_no_games_span_the_whole_range() {
 
 #[test]
 fn inconsistencies_checks_its_catalog_before_playing() {
-    let dir = std::env::temp_dir().join(format!("mancala-update-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-update-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bao = dir.join("bao.md");
     std::fs::copy(
@@ -1008,7 +1016,8 @@ fn bench_bounds_its_time_and_cleans_up_on_ctrl_c() {
     }
     // No temporary folder to make one in: the stats line says so, the bench exits 2 and makes
     // no folder.
-    let missing = std::env::temp_dir().join(format!("mancala-lab-no-tmp-{}", std::process::id()));
+    let missing = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-lab-no-tmp-{}", std::process::id()));
     let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
         .args(["bench", "--seconds", "0.1"])
         .env("TMPDIR", &missing)
@@ -1549,7 +1558,8 @@ fn huge_option_values_and_paths_are_cut_in_errors() {
 #[test]
 fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = std::env::temp_dir().join(format!("mancala-names-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-names-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let odd = dir.join(std::ffi::OsStr::from_bytes(b"pos\xff.txt"));
     let bin = env!("CARGO_BIN_EXE_mancala-lab");
@@ -1607,7 +1617,8 @@ fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
 /// a user left there.
 #[test]
 fn the_main_job_keeps_another_study_in_its_folder() {
-    let dir = std::env::temp_dir().join(format!("mancala-main-job-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-main-job-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = env!("CARGO_BIN_EXE_mancala-lab");
     let mine = Command::new(bin)
@@ -1631,7 +1642,8 @@ fn the_main_job_keeps_another_study_in_its_folder() {
 /// standard output only where standard output is free; `--mutants` names what a folder lacks.
 #[test]
 fn outputs_never_overwrite_inputs_by_another_name() {
-    let dir = std::env::temp_dir().join(format!("mancala-hardlinks-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-hardlinks-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = env!("CARGO_BIN_EXE_mancala-lab");
     let start = Command::new(bin).args(["bao", "start"]).output().unwrap();
@@ -1700,7 +1712,8 @@ fn clap_errors_cut_huge_values() {
 #[test]
 fn outputs_never_replace_devices_streams_or_the_input_read_from_stdin() {
     let bin = env!("CARGO_BIN_EXE_mancala-lab");
-    let dir = std::env::temp_dir().join(format!("mancala-streams-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-streams-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("log.txt");
     std::fs::write(&log, "keep\n").unwrap();
@@ -1925,7 +1938,8 @@ fn messages_name_standard_input_and_missing_folders() {
 /// `--resume`, whatever the engine.
 #[test]
 fn one_ctrl_c_stops_a_search_under_way() {
-    let dir = std::env::temp_dir().join(format!("mancala-search-stop-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-search-stop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = dir.to_str().unwrap();
     let jobs: [&[&str]; 4] = [
@@ -2047,7 +2061,8 @@ fn hostile_arguments_are_named_as_given() {
     );
     let o = run(&["diff", "--game", "bao", "--games", "1\u{7}"], None);
     assert!(stderr(&o).contains("--games '1\\u{7}'"), "{}", stderr(&o));
-    let dir = std::env::temp_dir().join(format!("mancala-dangling-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-dangling-{}", std::process::id()));
     let link = dir.join("out");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -2101,7 +2116,8 @@ fn replays_name_standard_input() {
 /// compares nothing, so it is refused.
 #[test]
 fn plot_replaces_only_plots_and_diff_needs_plies() {
-    let dir = std::env::temp_dir().join(format!("mancala-plot-keep-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-plot-keep-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("a.csv");

@@ -68,7 +68,8 @@ fn a_changed_snapshot_is_found() {
 /// linked is an annotation citing the clause, and headless Chromium loads the page.
 #[test]
 fn the_html_report_links_to_the_annotations() {
-    let dir = std::env::temp_dir().join(format!("mancala-coverage-html-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-coverage-html-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for game in ["bao", "oware"] {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
@@ -136,7 +137,8 @@ fn the_html_report_links_to_the_annotations() {
 /// a run whose file changed since is refused, naming the file, and nothing is written.
 #[test]
 fn mutation_runs_are_recorded_only_against_the_code_they_ran_on() {
-    let root = std::env::temp_dir().join(format!("mancala-record-{}", std::process::id()));
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-record-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let run = root.join("run");
     let code = "fn f() {\n    // mutant: excused a note\n    g();\n}\n";
@@ -185,7 +187,8 @@ fn mutation_runs_are_recorded_only_against_the_code_they_ran_on() {
 /// place, or a link to one, stops it with exit 2 before anything is written.
 #[test]
 fn the_html_report_replaces_only_an_earlier_report() {
-    let dir = std::env::temp_dir().join(format!("mancala-coverage-keep-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-coverage-keep-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let html = |game: &str| {

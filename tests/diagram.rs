@@ -135,7 +135,8 @@ fn a_bao_move_diagram_lists_the_steps_with_their_clauses() {
         ]
     );
     // explain --svg draws the same picture.
-    let dir = std::env::temp_dir().join(format!("mancala-diagram-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-diagram-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("explain.svg");
     run(
@@ -249,7 +250,8 @@ fn chromium_draws_the_board_and_its_counts() {
     let Some(browser) = chromium() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("mancala-browser-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-browser-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let start = run(&["bao", "start"], "");
     // The same position with one seed moved from A6 to A7 (A6 2 -> 1, A7 2 -> 3).

@@ -91,7 +91,7 @@ fn study_seed_folders_verify_or_not_as_named() {
     for path in files(&seeds) {
         let data = std::fs::read(&path).unwrap();
         let split = data.iter().position(|&b| b == 0).unwrap();
-        let dir = std::env::temp_dir().join(format!(
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
             "mancala-lab-seed-{}-{}",
             std::process::id(),
             path.file_name().unwrap().to_string_lossy()

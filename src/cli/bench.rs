@@ -176,7 +176,7 @@ fn parsers() -> Result<ExitCode, String> {
         fn(usize) -> String,
         fn(&str) -> Result<(), String>,
     );
-    let cases: [Parser; 5] = [
+    let cases: [Parser; 6] = [
         (
             "oware transcript (letters on one line)",
             |n| format!("1. {}\n", "C f ".repeat(n / 2)),
@@ -214,6 +214,21 @@ fn parsers() -> Result<ExitCode, String> {
             |n| format!("south: {}\n", "4 ".repeat(n)),
             |t| {
                 mancala_lab::oware::Position::parse(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
+        ),
+        (
+            "spec clauses (a heading each)",
+            |n| {
+                let mut spec: String = (0..n)
+                    .map(|i| format!("## bao 1.{i} — x\n- kind: normative\n"))
+                    .collect();
+                spec.push_str("## bao 1.0 — again\n");
+                spec
+            },
+            |t| {
+                mancala_lab::coverage::parse_spec("bao", t)
                     .map(drop)
                     .map_err(|e| e.to_string())
             },
