@@ -226,3 +226,44 @@ fn the_html_report_replaces_only_an_earlier_report() {
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "important\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without --root, coverage reads the project the current folder is in (found by its spec/), and
+/// never the tree the binary was built from: outside any project it refuses, and writes nothing.
+#[test]
+fn coverage_reads_the_project_it_is_run_in() {
+    let bin = env!("CARGO_BIN_EXE_mancala-lab");
+    let run = |dir: &Path, args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    // From a folder inside the project: the project's report.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let o = run(&src, &["coverage", "--game", "oware", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("coverage oware: 16/16"));
+    // Outside any project (the system's temporary folder has no spec/ above it).
+    let away = std::env::temp_dir().join(format!("mancala-no-project-{}", std::process::id()));
+    std::fs::create_dir_all(away.join("run/mutants.out")).unwrap();
+    std::fs::write(away.join("run/mutants.out/outcomes.json"), "{\"outcomes\":[]}").unwrap();
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/coverage/mutants.csv");
+    let before = std::fs::read(&recorded).unwrap();
+    for args in [
+        &["coverage", "--quiet"][..],
+        &["coverage", "--record", "run"],
+        &[],
+    ] {
+        let o = run(&away, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no spec/ folder in") && err.contains("give --root"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!away.join("out").exists(), "the main job wrote out/");
+    assert_eq!(std::fs::read(&recorded).unwrap(), before);
+    std::fs::remove_dir_all(&away).unwrap();
+}

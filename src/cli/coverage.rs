@@ -15,7 +15,8 @@ pub struct CoverageArgs {
     /// The game whose spec to check (spec/<game>.md).
     #[arg(long, value_enum, default_value = "bao")]
     game: GameKind,
-    /// The project root holding spec/, src/ and tests/ (default: the current directory if it has spec/).
+    /// The project root holding spec/, src/ and tests/ (default: the current folder if it has
+    /// spec/, else the nearest folder above it that has).
     #[arg(long)]
     root: Option<PathBuf>,
     /// Also play this many random games (reference engine, default reading) and count how often
@@ -49,14 +50,26 @@ pub struct CoverageArgs {
     html: Option<PathBuf>,
 }
 
-fn project_root(root: Option<PathBuf>) -> PathBuf {
-    root.unwrap_or_else(|| {
-        if Path::new("spec").is_dir() {
-            PathBuf::from(".")
-        } else {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        }
-    })
+/// The folder `--root` names, else the current folder or the nearest above it that holds spec/.
+fn project_root(root: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(root) = root {
+        return Ok(root);
+    }
+    if Path::new("spec").is_dir() {
+        return Ok(PathBuf::from("."));
+    }
+    let here = std::env::current_dir()
+        .map_err(|e| format!("the current folder, to look for spec/ in: {e}"))?;
+    here.ancestors()
+        .skip(1)
+        .find(|dir| dir.join("spec").is_dir())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            format!(
+                "no spec/ folder in {} or a folder above it: run from the project root or give --root",
+                mancala_lab::text::shown_path(&here)
+            )
+        })
 }
 
 /// A game's report and what it was made from.
@@ -265,7 +278,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
-    let root = project_root(args.root);
+    let root = project_root(args.root)?;
     if !args.record.is_empty() {
         return record(&root, &args.record);
     }
@@ -293,7 +306,7 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
 
 /// The main job: the coverage verdict of both games on one line, then the default study.
 pub fn main_job() -> Result<ExitCode, String> {
-    let root = project_root(None);
+    let root = project_root(None)?;
     let bao = checked_report(GameKind::Bao, &root, 0, None)?;
     let oware = checked_report(GameKind::Oware, &root, 0, None)?;
     let dir = PathBuf::from("out").join("coverage");
