@@ -230,6 +230,29 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
     refused(&o, "is not a witness an audit writes");
     assert_eq!(read(&mine), "mine");
     std::fs::remove_file(&mine).unwrap();
+    // A table of someone else's under an audit's name, or a link there, stops it too.
+    for name in ["games.csv", "summary.csv"] {
+        let table = out.join(name);
+        let audit_table = read(&table);
+        std::fs::write(&table, "mine\n").unwrap();
+        let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+        refused(&o, "is not a table an audit writes");
+        assert_eq!(read(&table), "mine\n");
+        #[cfg(unix)]
+        {
+            let kept = dir.join(format!("kept-{name}"));
+            std::fs::write(&kept, &audit_table).unwrap();
+            std::fs::remove_file(&table).unwrap();
+            std::os::unix::fs::symlink(&kept, &table).unwrap();
+            let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+            refused(&o, "is not a table an audit writes");
+            assert!(table.symlink_metadata().unwrap().file_type().is_symlink());
+            std::fs::remove_file(&table).unwrap();
+        }
+        std::fs::write(&table, &audit_table).unwrap();
+    }
+    let o = run_audit(&["--format", "abstractplay", "--force"], &out, &[&input]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // A stats study is no audit to replace, --force or not.
     let study = dir.join("study");
     let made = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))

@@ -247,7 +247,11 @@ fn coverage_reads_the_project_it_is_run_in() {
     // Outside any project (the system's temporary folder has no spec/ above it).
     let away = std::env::temp_dir().join(format!("mancala-no-project-{}", std::process::id()));
     std::fs::create_dir_all(away.join("run/mutants.out")).unwrap();
-    std::fs::write(away.join("run/mutants.out/outcomes.json"), "{\"outcomes\":[]}").unwrap();
+    std::fs::write(
+        away.join("run/mutants.out/outcomes.json"),
+        "{\"outcomes\":[]}",
+    )
+    .unwrap();
     let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/coverage/mutants.csv");
     let before = std::fs::read(&recorded).unwrap();
     for args in [

@@ -319,6 +319,21 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
             shown_path(file)
         ));
     }
+    // Only an audit's own tables are replaced: a plain file starting with the header it writes.
+    for (name, header) in [
+        ("games.csv", games_csv(&[])),
+        ("summary.csv", summary_csv(&[])),
+    ] {
+        let path = out.join(name);
+        if path.symlink_metadata().is_ok() && !starts_with_line(&path, &header) {
+            return Err(format!(
+                "--out {}: {} is not a table an audit writes (a link, or a file without the \
+                 audit's header); move it away before replacing the audit",
+                shown_path(out),
+                shown_path(&path)
+            ));
+        }
+    }
     // Only witnesses are replaced: anything else in witnesses/ stays, and stops the audit.
     if let Ok(entries) = std::fs::read_dir(&witnesses) {
         for entry in entries.flatten() {
@@ -337,6 +352,21 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `path` is a plain file (not a link) whose first line is the first line of `text`.
+fn starts_with_line(path: &Path, text: &str) -> bool {
+    use std::io::{BufRead, Read};
+    let want = text.lines().next().unwrap_or("");
+    if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut line = String::new();
+    let mut reader = std::io::BufReader::new(file.take(want.len() as u64 + 2));
+    reader.read_line(&mut line).is_ok() && line.trim_end_matches(['\n', '\r']) == want
 }
 
 pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
