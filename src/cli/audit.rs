@@ -57,7 +57,8 @@ pub struct AuditArgs {
     /// The folder to write games.csv, summary.csv and witnesses/ to.
     #[arg(long)]
     out: PathBuf,
-    /// Replace an audit already in --out.
+    /// Replace an audit already in --out (only its own tables and witnesses: anything else there
+    /// stops it).
     #[arg(long)]
     force: bool,
     /// Record files ('-' reads standard input).
