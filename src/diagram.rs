@@ -25,6 +25,40 @@ impl DiagramError {
     }
 }
 
+/// The comment right after the root tag of every drawing this tool makes (diagrams and plots):
+/// a file at an output's place is replaced only if it carries it.
+pub const MARK: &str = "<!-- drawn by mancala-lab -->";
+
+/// `svg` (an SVG document) with [`MARK`] after its root element's start tag.
+pub fn marked(mut svg: String) -> String {
+    if let Some(end) = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|j| i + j + 1))
+    {
+        svg.insert_str(end, &format!("\n{MARK}"));
+    }
+    svg
+}
+
+/// Whether `text` is a whole drawing this tool made: an SVG document (an XML declaration or
+/// comments, then the `svg` root of the SVG namespace, closed at the very end) with [`MARK`]
+/// right after its root's start tag.
+pub fn is_drawing(text: &str) -> bool {
+    let body = text.trim_start_matches('\u{feff}').trim();
+    let prolog_ok =
+        body.starts_with("<?xml") || body.starts_with("<svg") || body.starts_with("<!--");
+    let Some(root) = body.find("<svg").map(|i| &body[i..]) else {
+        return false;
+    };
+    let Some(end) = root.find('>') else {
+        return false;
+    };
+    prolog_ok
+        && root[..end].contains("http://www.w3.org/2000/svg")
+        && root[end + 1..].trim_start().starts_with(MARK)
+        && body.ends_with("</svg>")
+}
+
 /// Steps drawn on the board and listed under it; a longer move's rest is counted, not drawn.
 pub const MAX_STEPS: usize = 40;
 
@@ -205,7 +239,7 @@ fn drawing(
         draw(&area)?;
         area.present().map_err(DiagramError::from_backend)?;
     }
-    Ok(svg)
+    Ok(marked(svg))
 }
 
 /// The SVG of a Bao position and, with a move, the move's steps on it.

@@ -1343,6 +1343,7 @@ fn explain_checks_its_svg_before_printing_the_trace() {
                 "c.xml",
                 "<?xml version=\"1.0\"?>\n<config><svg/></config>\n",
             ),
+            ("mine.svg", HAND_MADE_SVG),
         ] {
             let notes = tmp.path().join(name);
             std::fs::write(&notes, text).unwrap();
@@ -2111,6 +2112,10 @@ fn replays_name_standard_input() {
     }
 }
 
+/// A user's own drawing: a whole SVG document, not made by this tool.
+const HAND_MADE_SVG: &str = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">\
+                             <!-- my hand-made drawing --></svg>\n";
+
 /// What the ninth hostile sweep found: plot never replaces a file that is not a plot (a study's
 /// games.csv or manifest, a note), though it replaces an earlier plot; `diff --max-plies 0`
 /// compares nothing, so it is refused.
@@ -2136,6 +2141,17 @@ fn plot_replaces_only_plots_and_diff_needs_plies() {
         stderr(&o)
     );
     assert_eq!(std::fs::read_to_string(&note).unwrap(), "precious\n");
+    // A drawing of the user's own, though a whole SVG document, is not a plot either.
+    let mine = dir.join("mine.svg");
+    std::fs::write(&mine, HAND_MADE_SVG).unwrap();
+    let o = run_plot(&mine);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not an SVG drawing this tool made"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), HAND_MADE_SVG);
     let svg = dir.join("p.svg");
     assert!(run_plot(&svg).status.success());
     assert!(

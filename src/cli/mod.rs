@@ -149,28 +149,19 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
     if !out.is_file() || out.starts_with("/dev") || out.starts_with("/proc") {
         return Ok(());
     }
-    // An SVG document: an XML declaration or comments, then the `svg` root element of the SVG
-    // namespace, closed at the very end. Read whole only if small enough to be a drawing.
+    // Read whole only if small enough to be a drawing.
     let mut text = String::new();
     let len = std::fs::metadata(out).map_or(u64::MAX, |m| m.len());
     let read = len <= 64 << 20
         && std::fs::File::open(out)
             .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
             .is_ok();
-    let body = text.trim_start_matches('\u{feff}').trim();
-    let root = body.find("<svg").map(|i| &body[i..]);
-    let drawing = read
-        && (body.starts_with("<?xml") || body.starts_with("<svg") || body.starts_with("<!--"))
-        && root.is_some_and(|r| {
-            let tag = &r[..r.find('>').unwrap_or(r.len())];
-            tag.contains("http://www.w3.org/2000/svg")
-        })
-        && body.ends_with("</svg>");
-    if drawing {
+    if read && mancala_lab::diagram::is_drawing(&text) {
         return Ok(());
     }
     Err(format!(
-        "{option} {}: the file there is not an SVG drawing; {why}, choose another {option}",
+        "{option} {}: the file there is not an SVG drawing this tool made; {why}, choose \
+         another {option}",
         mancala_lab::text::shown_path(out)
     ))
 }

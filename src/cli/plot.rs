@@ -323,6 +323,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
             .map_err(|e| err(&e))?;
         root.present().map_err(|e| err(&e))?;
     }
+    let svg = mancala_lab::diagram::marked(svg);
     if to_stdout {
         print!("{svg}");
     } else {
