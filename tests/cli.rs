@@ -2174,3 +2174,59 @@ fn plot_replaces_only_plots_and_diff_needs_plies() {
         assert!(stderr(&o).contains("--max-plies 0"), "{}", stderr(&o));
     }
 }
+
+/// The jobs that write only at their end (`inconsistencies`, `coverage --playouts`) stop on a
+/// termination signal as on Ctrl-C: exit 130, saying nothing was written; the catalog is whole.
+#[test]
+fn jobs_writing_at_their_end_stop_on_a_signal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let catalog = tmp.path().join("bao.md");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("spec/findings/bao.md"), &catalog).unwrap();
+    let before = std::fs::read(&catalog).unwrap();
+    let update = catalog.to_str().unwrap();
+    let jobs: [&[&str]; 2] = [
+        &[
+            "inconsistencies",
+            "--game",
+            "bao",
+            "--games",
+            "100000000",
+            "--update",
+            update,
+        ],
+        &["coverage", "--quiet", "--playouts", "100000000"],
+    ];
+    for (args, signal) in jobs.into_iter().zip(["-TERM", "-INT"]) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(args)
+            .current_dir(root)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed().as_secs() > 60 {
+                child.kill().unwrap();
+                panic!("{args:?} still running 60 s after one {signal}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("of 100000000 games; nothing written"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    assert_eq!(std::fs::read(&catalog).unwrap(), before);
+}

@@ -258,12 +258,16 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
         .map_err(|e| format!("--variant {variant}: {e}"))?;
     let mut counts = BTreeMap::new();
     let bar = super::games_bar(games)?;
+    let stop = super::interrupt_on_ctrl_c();
+    let mut played = 0;
     engine.play(
         Play::new(Policy::Random, DEFAULT_MAX_PLIES),
         1,
         0..games,
         |row, events| {
             bar.inc(1);
+            played += 1;
+            super::exit_if_stopped(stop, played, games);
             for (clause, n) in events.iter() {
                 *counts.entry(clause).or_default() += n;
             }

@@ -81,13 +81,20 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
         catalog_head(path, args.game)?;
     }
     let bar = super::games_bar(args.games)?;
-    let mut done = |_| bar.inc(1);
+    let stop = super::interrupt_on_ctrl_c();
+    let mut played = 0;
+    let mut done = |_| {
+        bar.inc(1);
+        played += 1;
+        super::exit_if_stopped(stop, played, args.games);
+    };
     let findings = match args.game {
         GameKind::Bao => inconsistencies::bao_with_progress(args.games, args.seed, &mut done)
             .map_err(|e| e.to_string())?,
         GameKind::Oware => inconsistencies::oware_with_progress(args.games, args.seed, &mut done),
     };
     bar.finish_and_clear();
+    super::exit_if_stopped(stop, args.games, args.games);
     let report = inconsistencies::report(args.game.name(), args.games, args.seed, &findings);
     print!("{report}");
     if let Some(path) = args.update {

@@ -201,6 +201,15 @@ pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> &
     &INTERRUPT
 }
 
+/// Ends the process (exit 130) if `stop` is set: for a job that writes nothing before its end,
+/// stopped after `done` of `games` games, so nothing is lost.
+pub fn exit_if_stopped(stop: &AtomicBool, done: u64, games: u64) {
+    if stop.load(Ordering::SeqCst) {
+        eprintln!("interrupted after {done} of {games} games; nothing written");
+        std::process::exit(130);
+    }
+}
+
 /// Set while files are being swapped into place: a second Ctrl-C then waits for the swap.
 static UNINTERRUPTED: AtomicBool = AtomicBool::new(false);
 
