@@ -33,6 +33,13 @@ const MAX_CATALOG: u64 = 64 << 20;
 /// where the new text is written first).
 fn catalog_head(path: &std::path::Path, game: GameKind) -> Result<String, String> {
     let shown = mancala_lab::text::shown_path(path);
+    if path.as_os_str() == "-" {
+        return Err(
+            "--update -: the catalog is a file rewritten in place, not standard input or output; \
+             name the file"
+                .to_string(),
+        );
+    }
     // A pipe or device would block or never end: only a regular file is a catalog.
     let meta = std::fs::metadata(path).map_err(|e| format!("--update {shown}: {e}"))?;
     if !meta.is_file() {
@@ -57,9 +64,19 @@ fn catalog_head(path: &std::path::Path, game: GameKind) -> Result<String, String
             "--update {shown}: not the {game} catalog (its first line does not start with '{title}')"
         ));
     }
-    let Some(at) = text.find(MARKER) else {
+    // The marker is a line of its own: text after it on a line would be lost.
+    let mut offset = 0;
+    let mut marker = None;
+    for line in text.split_inclusive('\n') {
+        if line.trim() == MARKER {
+            marker = Some(offset);
+            break;
+        }
+        offset += line.len();
+    }
+    let Some(at) = marker else {
         return Err(format!(
-            "--update {shown}: no line '{MARKER}' to update after"
+            "--update {shown}: no line '{MARKER}' (alone on its line) to update after"
         ));
     };
     std::fs::OpenOptions::new()
