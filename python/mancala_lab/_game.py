@@ -1,5 +1,6 @@
 """The game object shared by both games, and batch playouts."""
 
+import numbers
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -75,12 +76,17 @@ def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
     if not isinstance(game, Game):
         raise TypeError(f"game: expected a mancala_lab.bao.Game or mancala_lab.oware.Game, "
                         f"not {type(game).__name__}")
+    checked = {}
     for name, value, top in (("n", n, 2**64), ("seed", seed, 2**64), ("first", first, 2**64),
                              ("max_plies", max_plies, 2**32)):
-        if not isinstance(value, int) or isinstance(value, bool):
+        # Any integer (numpy's too), not a bool.
+        if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{name}: expected an int, not {type(value).__name__}")
+        value = int(value)
         if not 0 <= value < top:
             raise ValueError(f"{name} {value}: expected 0 to 2**{top.bit_length() - 1} - 1")
+        checked[name] = value
+    n, seed, first, max_plies = checked["n"], checked["seed"], checked["first"], checked["max_plies"]
     if not isinstance(policy, str):
         raise TypeError(f"policy: expected a policy text such as 'random', not {type(policy).__name__}")
     plies, winner, codes, south, north, clauses = _native.batch_playouts(

@@ -48,6 +48,29 @@ fn action_id(action: &Bound<'_, PyAny>, count: u32) -> PyResult<u32> {
 }
 
 /// A Rust error as the `ValueError` Python code expects, with the Rust message.
+/// The text of argument `name`, or a `TypeError` naming it and what was given instead.
+fn text(name: &str, what: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    match value.cast::<pyo3::types::PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name}: expected {what}, a str, not {}",
+            type_name(value)
+        ))),
+    }
+}
+
+/// [`text`] of an argument that may be `None`.
+fn optional_text(
+    name: &str,
+    what: &str,
+    value: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
+    match value {
+        Some(v) if !v.is_none() => text(name, what, v).map(Some),
+        _ => Ok(None),
+    }
+}
+
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -90,21 +113,31 @@ impl State {
     #[new]
     #[pyo3(signature = (game, variant, infinite=None, engine=None, position=None))]
     fn new(
-        game: &str,
-        variant: &str,
-        infinite: Option<&str>,
-        engine: Option<&str>,
-        position: Option<&str>,
+        game: &Bound<'_, PyAny>,
+        variant: &Bound<'_, PyAny>,
+        infinite: Option<&Bound<'_, PyAny>>,
+        engine: Option<&Bound<'_, PyAny>>,
+        position: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<State> {
-        let text_game = TextGame::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
-            .map_err(value_error)?;
+        let game = text("game", "'bao' or 'oware'", game)?;
+        let variant = text("variant", "a reading's name", variant)?;
+        let infinite = optional_text("infinite", "'exact' or 'sown:N'", infinite)?;
+        let engine = optional_text("engine", "'optimized' or 'reference'", engine)?;
+        let position = optional_text("position", "the position text", position)?;
+        let text_game = TextGame::new(
+            game_kind(&game)?,
+            &variant,
+            infinite.as_deref(),
+            engine_kind(engine.as_deref())?,
+        )
+        .map_err(value_error)?;
         let text_game = match position {
             None => text_game,
-            Some(text) => text_game.from_position(text).map_err(value_error)?,
+            Some(text) => text_game.from_position(&text).map_err(value_error)?,
         };
         Ok(State {
             game: text_game,
-            made: (game.into(), variant.into(), infinite.map(String::from)),
+            made: (game, variant, infinite),
         })
     }
 
@@ -115,8 +148,9 @@ impl State {
 
     /// Plays a move written in canonical notation; `ValueError` if it is not legal (the state is
     /// then unchanged).
-    fn play(&mut self, mv: &str) -> PyResult<()> {
-        self.game.play(mv).map_err(value_error)
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv = text("move", "the move's notation", mv)?;
+        self.game.play(&mv).map_err(value_error)
     }
 
     /// The legal moves as (action id, notation) pairs, by id (docs/python.md: action ids).
@@ -178,8 +212,9 @@ impl State {
     }
 
     /// The clause trace of `mv` played here, one step a line (the state does not change).
-    fn explain(&self, mv: &str) -> PyResult<Vec<String>> {
-        self.game.explain(mv).map_err(value_error)
+    fn explain(&self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let mv = text("move", "the move's notation", mv)?;
+        self.game.explain(&mv).map_err(value_error)
     }
 
     /// The engine that plays: 'optimized' or 'reference'.
@@ -195,8 +230,9 @@ impl State {
     /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `move`,
     /// that move's path and clause steps; `ValueError` if the move is not legal.
     #[pyo3(signature = (r#move=None))]
-    fn svg(&self, r#move: Option<&str>) -> PyResult<String> {
-        self.game.diagram(r#move).map_err(value_error)
+    fn svg(&self, r#move: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let mv = optional_text("move", "the move's notation", r#move)?;
+        self.game.diagram(mv.as_deref()).map_err(value_error)
     }
 
     /// Pickled as the game's start and the moves played: unpickling replays them.

@@ -103,6 +103,8 @@ def test_too_many_games_for_one_call_is_a_value_error():
     ((oware.Game(), "10", 1), TypeError, "n: expected an int"),
     ((oware.Game(), True, 1), TypeError, "n: expected an int"),
     ((oware.Game(), 10, None), TypeError, "seed: expected an int"),
+    ((oware.Game(), np.bool_(True), 1), TypeError, "n: expected an int"),
+    ((oware.Game(), 10, 1.0), TypeError, "seed: expected an int, not float"),
     ((oware.Game(), 10, 2**64), ValueError, "seed 18446744073709551616"),
     ((oware.Game(), 2**70, 1), ValueError, "n 1180591620717411303424"),
 ])
@@ -111,3 +113,10 @@ def test_batch_argument_types_are_named(args, error, says):
         mancala_lab.batch_playouts(*args)
     with pytest.raises(ValueError, match="max_plies -1"):
         mancala_lab.batch_playouts(oware.Game(), 3, 1, max_plies=-1)
+
+
+def test_numpy_integers_are_game_counts_and_seeds():
+    plain = mancala_lab.batch_playouts(oware.Game(), 20, 3, max_plies=500, first=5)
+    numpy = mancala_lab.batch_playouts(oware.Game(), np.int64(20), np.uint64(3),
+                                       max_plies=np.int32(500), first=np.int16(5))
+    assert (plain.plies == numpy.plies).all() and (plain.game == numpy.game).all()

@@ -53,6 +53,21 @@ def test_bad_readings_are_value_errors():
     assert bao.Game(infinite="sown:500").engine == "optimized"
 
 
+def test_arguments_that_are_not_text_are_named():
+    s = bao.Game().new_initial_state()
+    for call, says in [
+        (lambda: bao.Game(variant=5), "variant: expected a reading's name, a str, not int"),
+        (lambda: bao.Game(infinite=3), "infinite: expected 'exact' or 'sown:N', a str, not int"),
+        (lambda: oware.Game(engine=1), "engine: expected 'optimized' or 'reference', a str"),
+        (lambda: s.play(3), "move: expected the move's notation, a str, not int"),
+        (lambda: s.explain(b"A6<*"), "move: expected the move's notation, a str, not bytes"),
+        (lambda: s.svg(2.0), "move: expected the move's notation, a str, not float"),
+    ]:
+        with pytest.raises(TypeError, match=says):
+            call()
+    assert s.moves() == []
+
+
 def test_a_clone_is_independent():
     s = bao.Game().new_initial_state()
     first = s.legal_moves()[0]
