@@ -993,7 +993,10 @@ impl Report {
             let _ = writeln!(
                 out,
                 "UNKNOWN clause {} {} cited at {}:{}",
-                self.game, a.id, a.file, a.line
+                self.game,
+                crate::text::escaped(&a.id),
+                crate::text::escaped(&a.file),
+                a.line
             );
         }
         for e in &self.malformed {

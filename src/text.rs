@@ -20,12 +20,20 @@ pub fn quoted(token: &str) -> String {
     }
 }
 
-/// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`), so that none reaches the
-/// terminal from a message that repeats what it was given.
+/// The characters that reorder the text around them on a terminal (bidirectional marks,
+/// embeddings, overrides and isolates): a message shows them escaped, not applied.
+const BIDI_CONTROLS: [char; 12] = [
+    '\u{061c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
+
+/// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`, and the bidirectional
+/// controls such as `\u{202e}`), so that none reaches the terminal from a message that repeats
+/// what it was given.
 pub fn escaped(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if c.is_control() || BIDI_CONTROLS.contains(&c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
@@ -115,6 +123,14 @@ pub fn csv_fields(line: &str) -> Vec<std::borrow::Cow<'_, str>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn controls_and_bidirectional_overrides_are_shown_escaped() {
+        assert_eq!(
+            super::escaped("bao \u{202e}1.1\u{2066}\x1b[31m\tok é"),
+            "bao \\u{202e}1.1\\u{2066}\\u{1b}[31m\\tok é"
+        );
+    }
+
     #[test]
     fn csv_fields_read_back_what_csv_field_writes() {
         let fields = ["7", "mcts:sims=200,c=1.5", "say \"hi\"", ""];

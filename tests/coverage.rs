@@ -224,6 +224,19 @@ fn the_html_report_replaces_only_an_earlier_report() {
     let o = html("oware");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "important\n");
+    // A file named as the report's folder is named so.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["coverage", "--quiet", "--html"])
+        .arg(&notes)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("important.txt: not a folder; the report is a folder of pages"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "important\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -85,6 +85,12 @@ fn write_html(option: &str, dir: &Path, c: &Checked) -> Result<PathBuf, String> 
     use mancala_lab::report;
     let fail =
         |p: &Path, e: std::io::Error| format!("{option} {}: {e}", mancala_lab::text::shown_path(p));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "{option} {}: not a folder; the report is a folder of pages, name one",
+            mancala_lab::text::shown_path(dir)
+        ));
+    }
     if mancala_lab::study::under_system_folder(dir) {
         return Err(format!(
             "{option} {}: under /dev or /proc; the report is a folder of files, write it elsewhere",
