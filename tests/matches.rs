@@ -195,6 +195,8 @@ fn an_interrupted_match_resumes_to_the_same_files() {
         "alphabeta:depth=3",
         "--games",
         "4",
+        "--threads",
+        "1",
     ];
     ok(&job, &full);
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
@@ -231,6 +233,18 @@ fn an_interrupted_match_resumes_to_the_same_files() {
     assert!(!cut.join("ratings.csv").exists());
     ok(&["--resume"], &cut);
     same(&full, &cut);
+    // The resume, given no --threads, played with those of the run it continued, and every
+    // pairing records them as an unbroken run does.
+    let threads =
+        |p: &Path| serde_json::from_str::<serde_json::Value>(&read(p)).unwrap()["threads"].clone();
+    assert_eq!(threads(&cut.join("match.json")), 1);
+    for pairing in ["1-2", "2-1"] {
+        assert_eq!(
+            threads(&cut.join("pairs").join(pairing).join("manifest.json")),
+            1,
+            "{pairing}"
+        );
+    }
 }
 
 /// A pairing folder of another job put in a match's place is refused, not counted; so is a

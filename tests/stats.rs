@@ -533,6 +533,8 @@ fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
         "3",
         "--engine",
         "reference",
+        "--threads",
+        "1",
     ];
     stats(&job, &full);
     let child = bin()
@@ -579,6 +581,8 @@ fn ctrl_c_leaves_complete_rows_and_resume_finishes() {
         );
     }
     same_files(&full, &cut, &FILES);
+    // The resume, given no --threads, kept those of the run it continued.
+    assert_eq!(manifest(&cut)["threads"], 1);
 }
 
 #[test]

@@ -77,8 +77,9 @@ pub struct PlayArgs {
     /// Output folder.
     #[arg(long, default_value = "out/match")]
     out: PathBuf,
-    /// Worker threads, 1 to 64 (default: all cores). The output does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Worker threads, 1 to 64 (default: those of the run --resume continues, else all cores).
+    /// The games do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::stats::MAX_THREADS)))]
     threads: Option<u16>,
     /// Continue the match in --out, with the options recorded in its match.json.
     #[arg(
@@ -118,6 +119,14 @@ struct Match {
     /// record, also for those a `--resume` starts (none in a merged match, or an older one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     command: Vec<String>,
+    /// The worker threads of the run that started the match, which its pairings record and a
+    /// `--resume` without --threads uses (0: not recorded, as in a merged match).
+    #[serde(default, skip_serializing_if = "is_zero_threads")]
+    threads: usize,
+}
+
+fn is_zero_threads(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The match the options describe, checked: two or more distinct players, a reading.
@@ -161,6 +170,9 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             .map_err(|e| e.to_string())?,
         version: env!("CARGO_PKG_VERSION").into(),
         command: super::stats::command_line(),
+        threads: args
+            .threads
+            .map_or_else(rayon::current_num_threads, usize::from),
     };
     if m.opening >= m.max_plies {
         return Err(format!(
@@ -215,6 +227,7 @@ fn recorded(m: Match) -> Result<Match, String> {
     Ok(Match {
         version: m.version,
         command: m.command,
+        threads: m.threads,
         ..again
     })
 }
@@ -514,7 +527,12 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
             opening: Some(m.opening),
             shard: m.shard.clone(),
             out: dir.clone(),
-            threads: args.threads,
+            // The threads of the run that started the match, unless --threads says otherwise.
+            threads: args.threads.or_else(|| {
+                u16::try_from(m.threads)
+                    .ok()
+                    .filter(|t| (1..=super::stats::MAX_THREADS).contains(t))
+            }),
             // Every pairing records the command that started the match, whichever run plays it.
             command: Some(m.command.clone()).filter(|c| !c.is_empty()),
             resume,
@@ -611,6 +629,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         shard: None,
         version: String::new(),
         command: Vec::new(),
+        threads: 0,
         ..m.clone()
     };
     let base = whole(&parts[0]);

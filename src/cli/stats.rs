@@ -86,8 +86,9 @@ pub struct RunArgs {
     /// Output folder.
     #[arg(long, default_value = "out/stats")]
     pub(super) out: PathBuf,
-    /// Worker threads, 1 to 64 (default: all cores). The output does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Worker threads, 1 to 64 (default: those of the run --resume continues, else all cores).
+    /// The games do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
     pub(super) threads: Option<u16>,
     /// Continue the run in --out, with the job's options from its manifest.
     #[arg(long, conflicts_with = "force")]
@@ -437,6 +438,9 @@ pub fn run_job(
 }
 
 /// A job checked against everything that can refuse it before its folder is touched.
+/// The most worker threads a job takes.
+pub(super) const MAX_THREADS: u16 = 64;
+
 struct CheckedJob {
     job: Job,
     game: GameKind,
@@ -461,13 +465,13 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
         ));
     }
     if !args.resume {
-        return check_fields(args, job_of(args)?);
+        return check_fields(args, job_of(args)?, None);
     }
     let manifest = args.out.join(MANIFEST);
     let old = read_manifest(&args.out).map_err(|e| format!("--resume: {e}"))?;
     let job = resumed_job(args, &old.job, &manifest)?;
     // The job comes from the manifest: what is wrong with it is wrong there.
-    check_fields(args, job).map_err(|e| {
+    check_fields(args, job, Some(old.threads)).map_err(|e| {
         format!(
             "--resume: {}: the job it records: {e}",
             shown_path(&manifest)
@@ -475,8 +479,10 @@ fn check_job(args: &RunArgs) -> Result<CheckedJob, String> {
     })
 }
 
-/// The job checked field by field: its game, policy, engine, reading and shard.
-fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
+/// The job checked field by field: its game, policy, engine, reading and shard. Its threads are
+/// --threads, else those `recorded` by the run it resumes (so that its manifest is the one an
+/// unbroken run writes), else all cores.
+fn check_fields(args: &RunArgs, job: Job, recorded: Option<usize>) -> Result<CheckedJob, String> {
     let game = job.game.parse::<GameKind>().map_err(|e| e.to_string())?;
     let policy = job.policy.parse::<Players>().map_err(|e| e.to_string())?;
     let engine_kind = match job.engine.as_str() {
@@ -502,7 +508,9 @@ fn check_fields(args: &RunArgs, job: Job) -> Result<CheckedJob, String> {
     let (first, end) = shard_range(job.games, job.shard.as_deref()).map_err(|e| e.to_string())?;
     let threads = args
         .threads
-        .map_or_else(rayon::current_num_threads, usize::from);
+        .map(usize::from)
+        .or(recorded.filter(|t| (1..=usize::from(MAX_THREADS)).contains(t)))
+        .unwrap_or_else(rayon::current_num_threads);
     Ok(CheckedJob {
         job,
         game,
