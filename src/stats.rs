@@ -77,6 +77,9 @@ pub const WINNERS: [&str; 4] = ["South", "North", "draw", "none"];
 #[error("winner {} (known: South, North, draw, none)", crate::text::quoted(.0))]
 pub struct UnknownWinner(pub String);
 
+/// The first line of summary.csv.
+pub const SUMMARY_HEADER: &str = "metric,value,ci_low,ci_high";
+
 impl Summary {
     /// Adds a game by its `winner`, `end_clause` and `plies` columns; an unknown winner is an error.
     pub fn add(&mut self, winner: &str, end_clause: &str, plies: u32) -> Result<(), UnknownWinner> {
@@ -167,7 +170,7 @@ impl Summary {
 
     /// summary.csv: `metric,value,ci_low,ci_high`.
     pub fn csv(&self) -> String {
-        let mut text = String::from("metric,value,ci_low,ci_high\n");
+        let mut text = format!("{SUMMARY_HEADER}\n");
         for r in self.rows() {
             text.push_str(&r.csv_line());
         }

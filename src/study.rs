@@ -121,6 +121,13 @@ pub enum StudyError {
         crate::text::shown_path(.0)
     )]
     NotOwnFile(PathBuf),
+    /// A file at the place of a study's file that no study wrote.
+    #[error(
+        "{}: not a file of a study (a link, a folder, or a file without the study's header); \
+         move it away or choose another --out: a new run replaces only a study's own files",
+        crate::text::shown_path(.0)
+    )]
+    NotStudyFile(PathBuf),
     /// Another job holds the folder's lock.
     #[error(
         "{} is in use by another stats or match job (lock {}, process {holder}); wait for it or choose \
@@ -962,17 +969,77 @@ pub fn read_manifest_unsealed(dir: &Path) -> Result<Manifest, StudyError> {
     serde_json::from_str(&text).map_err(|source| StudyError::BadManifest { path, source })
 }
 
-/// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files.
+/// The first line of clauses.csv.
+pub const CLAUSES_HEADER: &str = "clause,kind,count";
+
+/// Whether `path` is a plain file (not a link) whose first line is `header` (given without its
+/// line end): a table this tool wrote, which a new run may replace.
+pub fn starts_with_header(path: &Path, header: &str) -> bool {
+    if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    let mut line = Vec::new();
+    let mut reader = BufReader::new(file.take(header.len() as u64 + 2));
+    if reader.read_until(b'\n', &mut line).is_err() {
+        return false;
+    }
+    let line = line.strip_suffix(b"\n").unwrap_or(&line);
+    line.strip_suffix(b"\r").unwrap_or(line) == header.as_bytes()
+}
+
+/// Whether the file `name` of a study folder `dir` is the study's own: a manifest that reads as
+/// one, or a table with its header (games.csv of either game, possibly still empty).
+fn is_study_file(dir: &Path, name: &str) -> bool {
+    let path = dir.join(name);
+    match name {
+        MANIFEST => {
+            path.symlink_metadata().is_ok_and(|m| m.is_file())
+                && read_manifest_unsealed(dir).is_ok()
+        }
+        GAMES => {
+            path.symlink_metadata()
+                .is_ok_and(|m| m.is_file() && m.len() == 0)
+                || [GameKind::Bao, GameKind::Oware]
+                    .into_iter()
+                    .any(|g| starts_with_header(&path, header(g).trim_end()))
+        }
+        "clauses.csv" => starts_with_header(&path, CLAUSES_HEADER),
+        "summary.csv" => starts_with_header(&path, crate::stats::SUMMARY_HEADER),
+        _ => false,
+    }
+}
+
+/// The files of a study in `dir` that are there.
+fn study_files_present(dir: &Path) -> Vec<&'static str> {
+    [MANIFEST, GAMES, "clauses.csv", "summary.csv"]
+        .into_iter()
+        .filter(|f| dir.join(f).symlink_metadata().is_ok())
+        .collect()
+}
+
+/// Refuses a folder where a file or folder of the user's stands at the place of a study's file:
+/// a new run or a merge replaces only a study's own files, `--force` or not.
+pub fn only_study_files(dir: &Path) -> Result<(), StudyError> {
+    match study_files_present(dir)
+        .into_iter()
+        .find(|f| !is_study_file(dir, f))
+    {
+        Some(f) => Err(StudyError::NotStudyFile(dir.join(f))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses to overwrite a run in `dir` unless `force`; with `force`, removes its files. A file
+/// at a study file's place that is not the study's own is never removed ([`only_study_files`]).
 pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(), StudyError> {
-    let files = [MANIFEST, GAMES, "clauses.csv", "summary.csv"];
-    let present: Vec<&'static str> = files
-        .iter()
-        .copied()
-        .filter(|f| dir.join(f).exists())
-        .collect();
+    let present = study_files_present(dir);
     if present.is_empty() {
         return Ok(());
     }
+    only_study_files(dir)?;
     if !force {
         return Err(StudyError::RunPresent {
             dir: dir.to_path_buf(),
@@ -1114,7 +1181,7 @@ pub fn verify_rows(
 /// clauses.csv: `clause,kind,count`, the clause events every engine of the game reports
 /// (`event`) and the clauses that ended the games (`end`).
 pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String {
-    let mut text = String::from("clause,kind,count\n");
+    let mut text = format!("{CLAUSES_HEADER}\n");
     for (c, n) in events {
         text.push_str(&format!("{c},event,{n}\n"));
     }

@@ -824,3 +824,51 @@ fn a_study_is_not_written_among_a_matchs_pairings() {
     assert_eq!(read(&dir.join("pairs/1-2/games.csv")), games);
     assert!(!dir.join("pairs/9-9").exists());
 }
+
+/// A file or folder of the user's at the place of one of a match's own (match.json, games.csv,
+/// ratings.csv, pairs) is never removed, by `--force` or by `merge --force`: it stops the job.
+#[test]
+fn force_never_removes_a_users_file_at_a_matchs_place() {
+    let shards = [tmp("own-shard-1"), tmp("own-shard-2")];
+    for (k, s) in shards.iter().enumerate() {
+        ok(
+            &[&SMALL[..], &["--shard", &format!("{}/2", k + 1)]].concat(),
+            s,
+        );
+    }
+    for (name, folder) in [
+        ("match.json", true),
+        ("ratings.csv", true),
+        ("games.csv", false),
+        ("ratings.csv", false),
+        ("pairs", false),
+    ] {
+        let dir = tmp("own-place");
+        let mine = if folder {
+            dir.join(name).join("sub/data")
+        } else {
+            dir.join(name)
+        };
+        std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+        std::fs::write(&mine, "precious\n").unwrap();
+        for forced in [false, true] {
+            let mut args = SMALL.to_vec();
+            if forced {
+                args.push("--force");
+            }
+            let err = refused(&args, &dir);
+            assert!(err.contains("not a file of a match"), "{name}: {err}");
+            let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+                .args(["match", "merge", "--out"])
+                .arg(&dir)
+                .args(&shards)
+                .args(forced.then_some("--force"))
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains("not a file of a match"), "{name}: {err}");
+            assert_eq!(read(&mine), "precious\n", "{name}");
+        }
+    }
+}

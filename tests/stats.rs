@@ -1331,3 +1331,56 @@ fn a_merge_and_a_job_on_its_shards_exclude_each_other() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     drop(reading);
 }
+
+/// A file or folder of the user's at the place of a study's own (games.csv, summary.csv,
+/// clauses.csv, manifest.json), or an audit's tables, is never replaced, by `--force` or by
+/// `merge --force`: it stops the job.
+#[test]
+fn force_never_replaces_a_users_file_at_a_studys_place() {
+    let shards = [tmp("place-shard-1"), tmp("place-shard-2")];
+    for (k, s) in shards.iter().enumerate() {
+        stats(
+            &[
+                "--game",
+                "oware",
+                "--games",
+                "20",
+                "--shard",
+                &format!("{}/2", k + 1),
+            ],
+            s,
+        );
+    }
+    for (name, text) in [
+        ("games.csv", "a,b\n"),
+        ("summary.csv", "user notes\n"),
+        ("clauses.csv", "clause\n"),
+        ("manifest.json", "{\"mine\": true}\n"),
+        // An audit's tables: its games.csv starts "game,source,".
+        ("games.csv", "game,source,plies,verdict\n"),
+    ] {
+        let dir = tmp("place");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mine = dir.join(name);
+        std::fs::write(&mine, text).unwrap();
+        for force in [&[][..], &["--force"][..]] {
+            let err = refused(
+                &[&["--game", "oware", "--games", "10"][..], force].concat(),
+                &dir,
+            );
+            assert!(err.contains("not a file of a study"), "{name}: {err}");
+            let o = merge(&dir, &shards, force);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains("not a file of a study"), "{name}: {err}");
+            assert_eq!(read(&mine), text, "{name}");
+        }
+    }
+    // A folder at games.csv's place, with the user's data in it.
+    let dir = tmp("place");
+    std::fs::create_dir_all(dir.join("games.csv/sub")).unwrap();
+    std::fs::write(dir.join("games.csv/sub/data"), "precious").unwrap();
+    let err = refused(&["--game", "oware", "--games", "10", "--force"], &dir);
+    assert!(err.contains("games.csv: "), "{err}");
+    assert_eq!(read(&dir.join("games.csv/sub/data")), "precious");
+}

@@ -326,7 +326,9 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
         ("summary.csv", summary_csv(&[])),
     ] {
         let path = out.join(name);
-        if path.symlink_metadata().is_ok() && !starts_with_line(&path, &header) {
+        let header = header.lines().next().unwrap_or("");
+        if path.symlink_metadata().is_ok() && !mancala_lab::study::starts_with_header(&path, header)
+        {
             return Err(format!(
                 "--out {}: {} is not a table an audit writes (a link, or a file without the \
                  audit's header); move it away before replacing the audit",
@@ -353,21 +355,6 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Whether `path` is a plain file (not a link) whose first line is the first line of `text`.
-fn starts_with_line(path: &Path, text: &str) -> bool {
-    use std::io::{BufRead, Read};
-    let want = text.lines().next().unwrap_or("");
-    if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut line = String::new();
-    let mut reader = std::io::BufReader::new(file.take(want.len() as u64 + 2));
-    reader.read_line(&mut line).is_ok() && line.trim_end_matches(['\n', '\r']) == want
 }
 
 pub fn run(args: AuditArgs) -> Result<ExitCode, String> {

@@ -261,6 +261,46 @@ fn pair_dir(out: &Path, (a, b): (usize, usize)) -> PathBuf {
     out.join(PAIRS).join(format!("{}-{}", a + 1, b + 1))
 }
 
+/// The first line of a match's games.csv.
+const GAMES_HEADER: &str = "south,north,game,plies,winner,end_clause";
+
+/// The first line of ratings.csv.
+const RATINGS_HEADER: &str = "player,policy,games,wins,draws,losses,score,elo,elo_low,elo_high";
+
+/// Whether `path`, one of [`match_files`], is the match's own: a match.json that reads as one, a
+/// table with its header, the pairs folder (whose contents [`only_match_files`] checks).
+fn is_match_file(path: &Path) -> bool {
+    use mancala_lab::study::starts_with_header;
+    let plain = path.symlink_metadata().is_ok_and(|m| m.is_file());
+    match path.file_name().and_then(|n| n.to_str()) {
+        Some(MATCH) => {
+            plain
+                && mancala_lab::study::manifest_text(path)
+                    .is_ok_and(|t| serde_json::from_str::<Match>(&t).is_ok())
+        }
+        Some("games.csv") => starts_with_header(path, GAMES_HEADER),
+        Some("ratings.csv") => starts_with_header(path, RATINGS_HEADER),
+        Some(PAIRS) => path.symlink_metadata().is_ok_and(|m| m.is_dir()),
+        _ => false,
+    }
+}
+
+/// Refuses a folder where a file or folder of the user's stands at the place of a match's
+/// own: a match or a merge replaces only a match's files, `--force` or not.
+fn own_match_files(out: &Path) -> Result<(), String> {
+    let foreign = match_files(out)
+        .into_iter()
+        .find(|p| p.symlink_metadata().is_ok() && !is_match_file(p));
+    match foreign {
+        Some(p) => Err(format!(
+            "{}: not a file of a match (a link, a folder, or a file without the match's \
+             header); move it away or choose another --out: a match replaces only its own files",
+            shown_path(&p)
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The files of a match in `out`, present or not.
 fn match_files(out: &Path) -> [PathBuf; 4] {
     [MATCH, "games.csv", "ratings.csv", PAIRS].map(|f| out.join(f))
@@ -340,6 +380,7 @@ fn clear_match(out: &Path, force: bool, keep: &str) -> Result<(), String> {
         .into_iter()
         .filter(|p| p.symlink_metadata().is_ok())
         .collect();
+    own_match_files(out)?;
     if !present.is_empty() && !force {
         return Err(format!(
             "--out {} holds a match ({}); {keep}replace it with --force",
@@ -681,6 +722,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     if !force {
         clear_match(out, false, "merge into another folder, or ")?;
     } else {
+        own_match_files(out)?;
         only_match_files(out)?;
     }
     // The merge is made in a folder of its own inside --out, removed if it fails or is stopped.
@@ -908,7 +950,7 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
             path: games_path.clone(),
             source: e,
         };
-        w.write_all(b"south,north,game,plies,winner,end_clause\n")
+        w.write_all(format!("{GAMES_HEADER}\n").as_bytes())
             .map_err(failed)?;
         for ((a, b), dir, manifest) in &pairs {
             let (a, b) = (*a, *b);
@@ -941,8 +983,7 @@ fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
         Ok(())
     })
     .map_err(|e| e.to_string())?;
-    let mut csv =
-        String::from("player,policy,games,wins,draws,losses,score,elo,elo_low,elo_high\n");
+    let mut csv = format!("{RATINGS_HEADER}\n");
     if tally.iter().all(|t| t.iter().sum::<u64>() == 0) {
         // A shard with no game of any pairing (more shards than games): nothing to rate.
         write_ratings(out, &csv)?;

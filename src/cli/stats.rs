@@ -885,6 +885,8 @@ pub(super) fn merge_shards(
     // merged rows are whole, so that a failed or stopped merge keeps it.
     if !force {
         clear_for_new_run(out, false, false).map_err(|e| e.to_string())?;
+    } else {
+        mancala_lab::study::only_study_files(out).map_err(|e| e.to_string())?;
     }
     // The merged study is made in a folder of its own inside --out, removed if the merge fails
     // or is stopped, and swapped in whole.
