@@ -40,23 +40,19 @@ pub fn marked(mut svg: String) -> String {
     svg
 }
 
-/// Whether `text` is a whole drawing this tool made: an SVG document (an XML declaration or
-/// comments, then the `svg` root of the SVG namespace, closed at the very end) with [`MARK`]
-/// right after its root's start tag.
+/// Whether `text` is a whole drawing this tool made, as it writes them: one `svg` element of the
+/// SVG namespace and nothing around it, [`MARK`] right after its start tag.
 pub fn is_drawing(text: &str) -> bool {
     let body = text.trim_start_matches('\u{feff}').trim();
-    let prolog_ok =
-        body.starts_with("<?xml") || body.starts_with("<svg") || body.starts_with("<!--");
-    let Some(root) = body.find("<svg").map(|i| &body[i..]) else {
+    let Some(end) = body.find('>') else {
         return false;
     };
-    let Some(end) = root.find('>') else {
-        return false;
-    };
-    prolog_ok
-        && root[..end].contains("http://www.w3.org/2000/svg")
-        && root[end + 1..].trim_start().starts_with(MARK)
+    body.starts_with("<svg")
+        && body[..end].contains("http://www.w3.org/2000/svg")
+        && body[end + 1..].trim_start().starts_with(MARK)
         && body.ends_with("</svg>")
+        && body.matches("<svg").count() == 1
+        && body.matches("</svg>").count() == 1
 }
 
 /// Steps drawn on the board and listed under it; a longer move's rest is counted, not drawn.
@@ -626,4 +622,30 @@ pub fn oware_svg(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a drawing as this tool writes it is one: notes before it, a second document after
+    /// it, or a drawing without the mark are not.
+    #[test]
+    fn a_drawing_is_only_what_this_tool_writes() {
+        let drawing = bao_svg(&Position::start(), "start", &[]).unwrap();
+        assert!(is_drawing(&drawing));
+        assert!(is_drawing(&format!("\u{feff}\n{drawing}\n\n")));
+        let other = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>user art</text></svg>";
+        for text in [
+            format!("<!-- my notes -->\n# Game 12\nImportant notes.\n{drawing}"),
+            format!("<?xml version=\"1.0\"?>\n{drawing}"),
+            format!("{drawing}\n{other}"),
+            format!("{other}\n{drawing}"),
+            drawing.replacen(MARK, "", 1),
+            other.to_string(),
+            String::new(),
+        ] {
+            assert!(!is_drawing(&text), "{}", &text[..text.len().min(120)]);
+        }
+    }
 }

@@ -1625,13 +1625,34 @@ fn file_names_need_not_be_utf8_and_unreadable_ones_name_their_option() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The main job writes its default study to out/bao and out/oware, and never over another study
-/// a user left there.
+/// A copy of the project's spec/ and of the Rust files of src/ and tests/ under `to`: a project
+/// the main job can be run in, outside this one.
+fn copy_project(to: &std::path::Path) {
+    fn copy(from: &std::path::Path, to: &std::path::Path, all: bool) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let (path, kind) = (entry.path(), entry.file_type().unwrap());
+            if kind.is_dir() {
+                copy(&path, &to.join(entry.file_name()), all);
+            } else if kind.is_file() && (all || path.extension().is_some_and(|e| e == "rs")) {
+                std::fs::copy(&path, to.join(entry.file_name())).unwrap();
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy(&root.join("spec"), &to.join("spec"), true);
+    copy(&root.join("src"), &to.join("src"), false);
+    copy(&root.join("tests"), &to.join("tests"), false);
+}
+
+/// The main job writes its default study to the project's out/bao and out/oware, from wherever
+/// in the project it is run, and never over another study a user left there.
 #[test]
 fn the_main_job_keeps_another_study_in_its_folder() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("mancala-main-job-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // A project outside this one: run inside this one, the job would find this one's spec/.
+    let dir = std::env::temp_dir().join(format!("mancala-main-job-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_project(&dir);
     let bin = env!("CARGO_BIN_EXE_mancala-lab");
     let mine = Command::new(bin)
         .args(["stats", "--games", "50", "--seed", "7", "--out", "out/bao"])
@@ -1640,13 +1661,18 @@ fn the_main_job_keeps_another_study_in_its_folder() {
         .unwrap();
     assert!(mine.status.success(), "{}", stderr(&mine));
     let before = std::fs::read(dir.join("out/bao/games.csv")).unwrap();
-    let o = Command::new(bin).current_dir(&dir).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("holds another study"), "{}", stderr(&o));
-    assert_eq!(
-        std::fs::read(dir.join("out/bao/games.csv")).unwrap(),
-        before
-    );
+    for cwd in [dir.clone(), dir.join("src/bao")] {
+        let o = Command::new(bin).current_dir(&cwd).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("holds another study"), "{}", stderr(&o));
+        assert_eq!(
+            std::fs::read(dir.join("out/bao/games.csv")).unwrap(),
+            before
+        );
+    }
+    // Run from src/bao, the job wrote its report to the project's out/, none there.
+    assert!(dir.join("out/coverage/bao.html").is_file());
+    assert!(!dir.join("src/bao/out").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -314,12 +314,19 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// The main job: the coverage verdict of both games on one line, then the default study.
+/// The main job: the coverage verdict of both games on one line, then the default study, both
+/// written to the project's out/.
 pub fn main_job() -> Result<ExitCode, String> {
     let root = project_root(None)?;
     let bao = checked_report(GameKind::Bao, &root, 0, None)?;
     let oware = checked_report(GameKind::Oware, &root, 0, None)?;
-    let dir = PathBuf::from("out").join("coverage");
+    // The project's out/, wherever in the project the job is run.
+    let out = if root == Path::new(".") {
+        PathBuf::from("out")
+    } else {
+        root.join("out")
+    };
+    let dir = out.join("coverage");
     // The main job was given no option: its errors name the folder it writes.
     let pages = [
         write_html("the coverage report", &dir, &bao)?,
@@ -344,7 +351,7 @@ pub fn main_job() -> Result<ExitCode, String> {
         pages[0].display(),
         pages[1].display()
     );
-    let code = super::stats::default_study()?;
+    let code = super::stats::default_study(&out)?;
     Ok(if bao.passed() && oware.passed() {
         code
     } else {

@@ -1016,12 +1016,11 @@ fn write_merged(
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
-/// optimized engines, to out/bao and out/oware (replacing the previous default study).
-pub fn default_study() -> Result<ExitCode, String> {
+/// optimized engines, to OUT/bao and OUT/oware (replacing the previous default study).
+pub fn default_study(out: &Path) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
     for (game, games) in [(GameKind::Bao, 100_000), (GameKind::Oware, 1_000_000)] {
-        let mut args =
-            RunArgs::random_job(game, None, games, 1, PathBuf::from("out").join(game.name()));
+        let mut args = RunArgs::random_job(game, None, games, 1, out.join(game.name()));
         args.force = false;
         // The folder may hold this study (finished: played again, the same files; stopped:
         // continued) and nothing else: another study there is the user's, and is kept.
