@@ -156,7 +156,8 @@ fn checked_report(
     let shown = mancala_lab::text::shown_path(&spec_path);
     if !spec_path.is_file() {
         return Err(format!(
-            "{shown}: not a regular file (the game's spec under --root)"
+            "{shown}: not a regular file (the game's spec in the project root, the folder --root \
+             names or the nearest one holding spec/)"
         ));
     }
     let text = super::read_input(&spec_path)?;
