@@ -2032,27 +2032,10 @@ fn one_ctrl_c_stops_a_search_under_way() {
         if args[0] == "stats" {
             args.extend(["--out", out]);
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        let killed = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let start = std::time::Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed().as_secs() > 60 {
-                child.kill().unwrap();
-                panic!("{args:?} still running 60 s after one {signal}");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let o = child.wait_with_output().unwrap();
+        let o = signalled(
+            Command::new(env!("CARGO_BIN_EXE_mancala-lab")).args(&args),
+            signal,
+        );
         assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
         assert!(
             stderr(&o).contains("interrupted after 0 of 3 games"),
@@ -2235,28 +2218,12 @@ fn jobs_writing_at_their_end_stop_on_a_signal() {
         &["coverage", "--quiet", "--playouts", "100000000"],
     ];
     for (args, signal) in jobs.into_iter().zip(["-TERM", "-INT"]) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-            .args(args)
-            .current_dir(root)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        let killed = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let start = std::time::Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed().as_secs() > 60 {
-                child.kill().unwrap();
-                panic!("{args:?} still running 60 s after one {signal}");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let o = child.wait_with_output().unwrap();
+        let o = signalled(
+            Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+                .args(args)
+                .current_dir(root),
+            signal,
+        );
         assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
         assert!(
             stderr(&o).contains("of 100000000 games; nothing written"),
@@ -2266,4 +2233,29 @@ fn jobs_writing_at_their_end_stop_on_a_signal() {
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
     assert_eq!(std::fs::read(&catalog).unwrap(), before);
+}
+
+/// The output of `command`, sent `signal` (`-INT`, `-TERM`) 1.5 s after it started; fails the
+/// test if it still runs 60 s later.
+fn signalled(command: &mut Command, signal: &str) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() > 60 {
+            child.kill().unwrap();
+            panic!("{command:?} still running 60 s after one {signal}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
