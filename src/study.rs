@@ -412,12 +412,26 @@ impl DirLock {
     }
 }
 
-/// True when the open `file` is the one at `path`.
+/// How many names (hard links) the file of `meta` has; 1 where the system does not say.
+fn links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
+}
+
+/// True when the open `file` is the one at `path` (not one a link there points to).
 fn same_file(file: &File, path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), fs::metadata(path)) {
+        match (file.metadata(), fs::symlink_metadata(path)) {
             (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
             _ => false,
         }
@@ -503,6 +517,16 @@ enum Attempt {
 /// Opens (making it if need be) and locks the lock file `path` as `hold` says; once locked, the
 /// file names this process and host, so that a job refused meanwhile can say who holds it.
 fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
+    // A link, or a file with other names (a hard link), is no lock this tool made: writing the
+    // holder into it would empty a file of the user's. Refused before it is opened.
+    if let Ok(meta) = fs::symlink_metadata(path) {
+        if !meta.is_file() || links(&meta) > 1 {
+            return Err(std::io::Error::other(
+                "a symbolic link, not a regular file, or a file with other names (hard links): \
+                 not a lock this tool made; remove it",
+            ));
+        }
+    }
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -874,7 +898,13 @@ pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
         ..m.clone()
     };
     let json = serde_json::to_string_pretty(&sealed)?;
-    write_atomic(&dir.join(MANIFEST), &(json + "\n"))
+    write_own(&dir.join(MANIFEST), &(json + "\n"))
+}
+
+/// Writes `text` as the folder's own file `path`: a new file renamed over it, replacing a link
+/// put there rather than writing through it.
+fn write_own(path: &Path, text: &str) -> Result<(), StudyError> {
+    replace_file(path, |w| w.write_all(text.as_bytes()).map_err(io(path)))
 }
 
 /// The longest line a games.csv row may have (real rows have under 200 bytes).
@@ -995,9 +1025,17 @@ pub fn starts_with_header(path: &Path, header: &str) -> bool {
 fn is_study_file(dir: &Path, name: &str) -> bool {
     let path = dir.join(name);
     match name {
+        // A manifest of this build or an older one: the fields every format has.
         MANIFEST => {
             path.symlink_metadata().is_ok_and(|m| m.is_file())
-                && read_manifest_unsealed(dir).is_ok()
+                && manifest_text(&path)
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                    .is_some_and(|v| {
+                        ["command", "version", "first_game", "end_game", "games_done"]
+                            .iter()
+                            .all(|k| v.get(k).is_some())
+                    })
         }
         GAMES => {
             path.symlink_metadata()
@@ -1041,6 +1079,8 @@ pub fn clear_for_new_run(dir: &Path, force: bool, resume_hint: bool) -> Result<(
     }
     only_study_files(dir)?;
     if !force {
+        // A folder without a manifest (a job killed before its first save) cannot be resumed.
+        let resume_hint = resume_hint && present.contains(&MANIFEST);
         return Err(StudyError::RunPresent {
             dir: dir.to_path_buf(),
             files: present,
@@ -1191,13 +1231,15 @@ pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String 
     text
 }
 
-/// Writes clauses.csv and summary.csv of a finished run.
+/// Writes clauses.csv and summary.csv of a finished run, once it is checked again that no file
+/// of the user's has come to stand in their place while the games were played.
 pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), StudyError> {
-    write_atomic(
+    only_study_files(dir)?;
+    write_own(
         &dir.join("clauses.csv"),
         &clauses_csv(&m.clause_events, summary),
     )?;
-    write_atomic(&dir.join("summary.csv"), &summary.csv())
+    write_own(&dir.join("summary.csv"), &summary.csv())
 }
 
 #[cfg(test)]

@@ -493,3 +493,36 @@ fn a_signal_stops_an_audit_waiting_for_its_input() {
     assert!(!out.join("games.csv").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The folder is checked again once the records are read: a file of the user's that came to
+/// --out while the audit waited on its input stops it, and is kept.
+#[test]
+fn a_file_that_comes_while_the_records_are_read_is_kept() {
+    use std::io::Write;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mancala-audit-late-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["audit", "--format", "abstractplay", "--force", "--out"])
+        .arg(&dir)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The audit waits for its records; meanwhile the user puts notes where it writes.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let notes = dir.join("witnesses/notes.txt");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    std::fs::write(&notes, "mine").unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(SAMPLE.as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not a witness an audit writes"), "{err}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2259,3 +2259,29 @@ fn signalled(command: &mut Command, signal: &str) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// plot checks --out again once its inputs are read: a file that came there while it waited on
+/// standard input is kept.
+#[test]
+fn a_file_that_comes_while_plot_reads_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("race.svg");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["plot", "--out"])
+        .arg(&out)
+        .arg("x=-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(&out, "my thesis draft\n").unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"game,plies\n0,5\n1,7\n").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not an SVG drawing"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "my thesis draft\n");
+}

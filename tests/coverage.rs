@@ -267,18 +267,20 @@ fn coverage_reads_the_project_it_is_run_in() {
     .unwrap();
     let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/coverage/mutants.csv");
     let before = std::fs::read(&recorded).unwrap();
-    for args in [
-        &["coverage", "--quiet"][..],
-        &["coverage", "--record", "run"],
-        &[],
+    // The main job takes no --root: it is not offered one.
+    for (args, says) in [
+        (&["coverage", "--quiet"][..], "or give --root"),
+        (&["coverage", "--record", "run"], "or give --root"),
+        (&[], "run the main job inside the project"),
     ] {
         let o = run(&away, args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(
-            err.contains("no spec/ folder in") && err.contains("give --root"),
+            err.contains("no spec/ folder in") && err.contains(says),
             "{args:?}: {err}"
         );
+        assert!(!args.is_empty() || !err.contains("--root"), "{err}");
     }
     assert!(!away.join("out").exists(), "the main job wrote out/");
     assert_eq!(std::fs::read(&recorded).unwrap(), before);

@@ -331,13 +331,18 @@ fn a_match_keeps_to_its_folder_and_files() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds a match (match.json)"));
-    // A link in place of ratings.csv is replaced; the file it pointed to stays as it was.
+    // A link in place of ratings.csv is the user's: it stops the match, and the file it points
+    // to stays as it was; without it, the resume writes the results.
     let elsewhere = tmp("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     let target = elsewhere.join("keep.txt");
     std::fs::write(&target, "keep").unwrap();
     std::fs::remove_file(dir.join("ratings.csv")).unwrap();
     std::os::unix::fs::symlink(&target, dir.join("ratings.csv")).unwrap();
+    let err = refused(&["--resume"], &dir);
+    assert!(err.contains("ratings.csv: not a file of a match"), "{err}");
+    assert_eq!(read(&target), "keep");
+    std::fs::remove_file(dir.join("ratings.csv")).unwrap();
     ok(&["--resume"], &dir);
     assert_eq!(read(&target), "keep");
     assert!(read(&dir.join("ratings.csv")).starts_with("player,policy,"));

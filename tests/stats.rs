@@ -1383,4 +1383,103 @@ fn force_never_replaces_a_users_file_at_a_studys_place() {
     let err = refused(&["--game", "oware", "--games", "10", "--force"], &dir);
     assert!(err.contains("games.csv: "), "{err}");
     assert_eq!(read(&dir.join("games.csv/sub/data")), "precious");
+    // A study of the first manifest format (clause_counts, no engine or row checksum) is a
+    // study: --force replaces it.
+    let old = tmp("place-old");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(
+        old.join("manifest.json"),
+        r#"{"command":["mancala-lab","stats"],"version":"0.1.0","commit":"77cd517","game":"oware",
+"variant":"sheet","policy":"random","seed":1,"games":10,"first_game":0,"end_game":10,
+"shard":null,"threads":2,"max_plies":2000,"games_done":10,"clause_counts":{}}"#,
+    )
+    .unwrap();
+    stats(&["--game", "oware", "--games", "10", "--force"], &old);
+}
+
+/// A `.lock` that is a link, or a hard link to a file of the user's, is no lock of this tool:
+/// a merge reading the folder or a job writing it refuses it, and never empties the file.
+#[cfg(unix)]
+#[test]
+fn a_lock_that_links_to_a_users_file_is_refused() {
+    let shards = [tmp("lock-shard-1"), tmp("lock-shard-2")];
+    for (k, s) in shards.iter().enumerate() {
+        stats(
+            &[
+                "--game",
+                "oware",
+                "--games",
+                "10",
+                "--shard",
+                &format!("{}/2", k + 1),
+            ],
+            s,
+        );
+    }
+    let notes = tmp("lock-notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    let precious = notes.join("notes.txt");
+    std::fs::write(&precious, "my precious notes\n").unwrap();
+    let lock = shards[0].join(".lock");
+    // A link to the notes, then a link to nothing (the merge would make the file).
+    for target in [precious.clone(), notes.join("made-by-merge.txt")] {
+        std::os::unix::fs::symlink(&target, &lock).unwrap();
+        let o = merge(&tmp("lock-merged"), &shards, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(".lock: a symbolic link"), "{err}");
+        std::fs::remove_file(&lock).unwrap();
+    }
+    assert!(!notes.join("made-by-merge.txt").exists());
+    // A hard link: a job writing the folder refuses it too.
+    std::fs::hard_link(&precious, &lock).unwrap();
+    let o = run_stats(&["--resume"], &shards[0]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("file with other names"), "{err}");
+    std::fs::remove_file(&lock).unwrap();
+    assert_eq!(read(&precious), "my precious notes\n");
+}
+
+/// The results of a run are written only over the study's own files, checked again as they
+/// are written, and a link at their place is replaced, not written through.
+#[test]
+fn results_are_written_only_over_the_studys_own_files() {
+    use mancala_lab::study::{read_manifest, write_results};
+    let dir = tmp("results-own");
+    stats(&["--game", "oware", "--games", "10"], &dir);
+    let m = read_manifest(&dir).unwrap();
+    let summary = mancala_lab::stats::Summary::default();
+    std::fs::write(dir.join("summary.csv"), "my,own\n1,2\n").unwrap();
+    let err = write_results(&dir, &m, &summary).unwrap_err().to_string();
+    assert!(err.contains("not a file of a study"), "{err}");
+    assert_eq!(read(&dir.join("summary.csv")), "my,own\n1,2\n");
+    #[cfg(unix)]
+    {
+        let notes = tmp("results-notes");
+        std::fs::write(&notes, "clause,kind,count\nmine\n").unwrap();
+        std::fs::remove_file(dir.join("summary.csv")).unwrap();
+        std::fs::remove_file(dir.join("clauses.csv")).unwrap();
+        std::os::unix::fs::symlink(&notes, dir.join("clauses.csv")).unwrap();
+        let err = write_results(&dir, &m, &summary).unwrap_err().to_string();
+        assert!(err.contains("not a file of a study"), "{err}");
+        assert_eq!(read(&notes), "clause,kind,count\nmine\n");
+    }
+}
+
+/// A folder a job was killed in before its first save holds games.csv's header and no manifest:
+/// it cannot be resumed, so only --force is offered, and it works.
+#[test]
+fn a_folder_without_a_manifest_is_not_offered_a_resume() {
+    let dir = tmp("no-manifest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = mancala_lab::playout::header(mancala_lab::game::GameKind::Oware);
+    std::fs::write(dir.join("games.csv"), header).unwrap();
+    let err = refused(&["--game", "oware", "--games", "5"], &dir);
+    assert!(
+        err.contains("already holds a run") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(!err.contains("--resume"), "{err}");
+    stats(&["--game", "oware", "--games", "5", "--force"], &dir);
 }

@@ -399,6 +399,8 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
         }
     }
     bar.finish_and_clear();
+    // Checked again: a file of the user's may have come to --out while the records were read.
+    check_out(&args)?;
     // A signal from here on waits for the audit to be written whole.
     write(&args.out, &audits)?;
     let deviating = audits.iter().filter(|a| a.deviation.is_some()).count();

@@ -50,8 +50,9 @@ pub struct CoverageArgs {
     html: Option<PathBuf>,
 }
 
-/// The folder `--root` names, else the current folder or the nearest above it that holds spec/.
-fn project_root(root: Option<PathBuf>) -> Result<PathBuf, String> {
+/// The folder `--root` names, else the current folder or the nearest above it that holds spec/;
+/// `what_to_do` ends the message when there is none.
+fn project_root(root: Option<PathBuf>, what_to_do: &str) -> Result<PathBuf, String> {
     if let Some(root) = root {
         return Ok(root);
     }
@@ -66,7 +67,7 @@ fn project_root(root: Option<PathBuf>) -> Result<PathBuf, String> {
         .map(Path::to_path_buf)
         .ok_or_else(|| {
             format!(
-                "no spec/ folder in {} or a folder above it: run from the project root or give --root",
+                "no spec/ folder in {} or a folder above it: {what_to_do}",
                 mancala_lab::text::shown_path(&here)
             )
         })
@@ -289,7 +290,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
 
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.
 pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
-    let root = project_root(args.root)?;
+    let root = project_root(args.root, "run from the project root or give --root")?;
     if !args.record.is_empty() {
         return record(&root, &args.record);
     }
@@ -318,7 +319,10 @@ pub fn run(args: CoverageArgs) -> Result<ExitCode, String> {
 /// The main job: the coverage verdict of both games on one line, then the default study, both
 /// written to the project's out/.
 pub fn main_job() -> Result<ExitCode, String> {
-    let root = project_root(None)?;
+    let root = project_root(
+        None,
+        "run the main job inside the project (its root holds spec/, src/ and tests/)",
+    )?;
     let bao = checked_report(GameKind::Bao, &root, 0, None)?;
     let oware = checked_report(GameKind::Oware, &root, 0, None)?;
     // The project's out/, wherever in the project the job is run.

@@ -927,6 +927,8 @@ fn points_of(winner: &str) -> (f64, f64) {
 /// Writes the match's games.csv (every pairing's rows, checked against its manifest, streamed)
 /// and ratings.csv; the ratings as a table to print.
 fn results(out: &Path, m: &Match, players: &[Policy]) -> Result<Table, String> {
+    // Checked again: a file of the user's may have come to a result's place during the games.
+    own_match_files(out)?;
     let k = players.len();
     // Every pairing's manifest first: a foreign or unfinished one is refused before any file.
     let mut pairs = Vec::new();

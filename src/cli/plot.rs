@@ -327,6 +327,8 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     if to_stdout {
         print!("{svg}");
     } else {
+        // Checked again: a file may have come to --out while the inputs were read.
+        super::replaces_only_svg("--out", &args.out, "plot replaces only an SVG drawing")?;
         mancala_lab::study::write_atomic(&args.out, &svg).map_err(|e| format!("--out {e}"))?;
         println!("wrote {}", args.out.display());
     }
