@@ -42,6 +42,26 @@ pub fn escaped(text: &str) -> String {
         .collect()
 }
 
+/// What is wrong with a carriage return that ends no line: the parsers split lines at LF (and
+/// CRLF), so a file with old Mac line ends (CR alone) would read as one line, its comments
+/// running to the end of the file.
+pub const STRAY_CR: &str =
+    "a carriage return that ends no line (old Mac line ends?): save the file with LF or CRLF \
+     line ends";
+
+/// The 1-based character column of the first carriage return in `line` (a line without its
+/// LF or CRLF end), if it has one.
+pub fn stray_cr(line: &str) -> Option<usize> {
+    line.find('\r').map(|at| line[..at].chars().count() + 1)
+}
+
+/// The line and column of the first carriage return in `text` that ends no line, if any.
+pub fn stray_cr_in(text: &str) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .find_map(|(index, line)| stray_cr(line).map(|column| (index + 1, column)))
+}
+
 /// Characters of a file path an error message repeats; a longer path is cut after them.
 pub const PATH_CHARS: usize = 256;
 

@@ -526,3 +526,58 @@ fn a_file_that_comes_while_the_records_are_read_is_kept() {
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// OpenSpiel records with old Mac line ends (CR alone) are named bad at the CR, not read as one
+/// line.
+#[test]
+fn openspiel_records_with_lone_carriage_returns_are_bad() {
+    use mancala_lab::oware::audit::read_openspiel;
+    let first = OPENSPIEL.lines().find(|l| l.starts_with("game ")).unwrap();
+    let read = read_openspiel(&format!("{first}\r{first}\n"));
+    assert_eq!(read.len(), 1);
+    let e = read[0].as_ref().unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(
+        e.message.contains("a carriage return that ends no line"),
+        "{}",
+        e.message
+    );
+    // A transcript so written is a bad record too, not a shorter game that agrees.
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("mac.txt");
+    std::fs::write(&transcript, "1. C f ; first pair\r2. A a\r").unwrap();
+    let o = run_audit(
+        &["--format", "transcript", "--game", "oware"],
+        &dir.path().join("out"),
+        &[&transcript],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("line 1, column 20: a carriage return"),
+        "{err}"
+    );
+}
+
+/// A recorded move with control characters is quoted escaped in its error: none reaches the
+/// terminal.
+#[test]
+fn a_bad_move_is_quoted_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("esc.jsonl");
+    std::fs::write(
+        &records,
+        "{\"game\":0,\"winner\":\"S\",\"reason\":\"frontempty\",\"moves\":[\"A7>*\\u001b[31m\"],\"final\":\"0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/\
+         0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0\"}\n",
+    )
+    .unwrap();
+    let o = run_audit(
+        &["--format", "abstractplay"],
+        &dir.path().join("out"),
+        &[&records],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("ply 1 'A7>*\\u{1b}[31m'"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+}

@@ -2285,3 +2285,61 @@ fn a_file_that_comes_while_plot_reads_is_kept() {
     assert!(stderr(&o).contains("not an SVG drawing"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "my thesis draft\n");
 }
+
+/// A file with old Mac line ends (CR alone) is refused at its first CR, line and column: read
+/// as one line, its comments and header values would run to the end of the file and swallow
+/// moves without a word.
+#[test]
+fn carriage_returns_that_end_no_line_are_refused() {
+    for (args, text, at) in [
+        (
+            &["bao", "replay", "-"][..],
+            "1: A6<* a6<;\r2: A4< a6<;\r",
+            "line 1, column 13",
+        ),
+        (
+            &["bao", "replay", "-"],
+            "Event: x\r1: A6<* a6<;\r",
+            "line 1, column 9",
+        ),
+        (
+            &["oware", "replay", "-"],
+            "1. C f ; first pair\r2. A a\r",
+            "line 1, column 20",
+        ),
+        (
+            &["oware", "replay", "-"],
+            "1. C f\n2. A a\r3. B b\n",
+            "line 2, column 7",
+        ),
+        (
+            &["bao", "moves", "--position", "-"],
+            "to_move: South\rstores: 22 22\r",
+            "line 1, column 15",
+        ),
+        (
+            &["oware", "moves", "--position", "-"],
+            "to_move: South\rscores: 0 0\r",
+            "line 1, column 15",
+        ),
+    ] {
+        let o = run(args, Some(text));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?} {text:?}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains(at) && stderr(&o).contains("a carriage return that ends no line"),
+            "{args:?} {text:?}: {}",
+            stderr(&o)
+        );
+    }
+    // CRLF line ends are line ends.
+    let o = run(
+        &["oware", "replay", "-"],
+        Some("1. C f ; first pair\r\n2. A a\r\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}

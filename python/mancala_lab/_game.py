@@ -77,14 +77,14 @@ def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
         raise TypeError(f"game: expected a mancala_lab.bao.Game or mancala_lab.oware.Game, "
                         f"not {type(game).__name__}")
     checked = {}
-    for name, value, top in (("n", n, 2**64), ("seed", seed, 2**64), ("first", first, 2**64),
-                             ("max_plies", max_plies, 2**32)):
+    for name, value, low, top in (("n", n, 0, 2**64), ("seed", seed, 0, 2**64),
+                                  ("first", first, 0, 2**64), ("max_plies", max_plies, 1, 2**32)):
         # Any integer (numpy's too), not a bool.
         if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{name}: expected an int, not {type(value).__name__}")
         value = int(value)
-        if not 0 <= value < top:
-            raise ValueError(f"{name} {value}: expected 0 to 2**{top.bit_length() - 1} - 1")
+        if not low <= value < top:
+            raise ValueError(f"{name} {value}: expected {low} to 2**{top.bit_length() - 1} - 1")
         checked[name] = value
     n, seed, first, max_plies = checked["n"], checked["seed"], checked["first"], checked["max_plies"]
     if not isinstance(policy, str):

@@ -29,7 +29,7 @@ pub struct Record {
 
 /// A record that cannot be audited: a move that does not parse, or a pit of the wrong player.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ply {ply} '{mv}': {message}")]
+#[error("ply {ply} {}: {message}", crate::text::quoted(.mv))]
 pub struct BadRecord {
     /// The ply, from 1.
     pub ply: usize,

@@ -190,7 +190,13 @@ fn records(
         Format::Transcript => {
             let bytes = super::read_input_bytes(path)?;
             match String::from_utf8(bytes) {
-                Ok(text) => super::without_bom(text),
+                Ok(text) => {
+                    let text = super::without_bom(text);
+                    if let Err(e) = super::line_ends(&name, &text) {
+                        return Ok(vec![Err(e)]);
+                    }
+                    text
+                }
                 Err(e) => {
                     let bad = e.utf8_error().valid_up_to();
                     let bytes = e.as_bytes();

@@ -184,6 +184,7 @@ fn play_one(
 
 fn load_position(path: &std::path::Path) -> Result<Position, String> {
     let text = read_input(path).map_err(|e| format!("--position {e}"))?;
+    super::line_ends(&super::input_name(path), &text)?;
     position_text::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))
 }
 
@@ -230,6 +231,7 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
             let file = super::input_name(&file);
+            super::line_ends(&file, &text)?;
             let transcript = Transcript::parse(&text).map_err(|e| format!("{file}: {e}"))?;
             let mut pos = Position::start();
             for ply in &transcript.plies {

@@ -347,10 +347,11 @@ fn outcome(failure: Option<String>, done: u64, args: &DiffArgs) -> ExitCode {
 pub fn check(args: &DiffArgs) -> Result<(), String> {
     if args.first.checked_add(args.games).is_none() {
         return Err(format!(
-            "--first {} with --games {}: the range passes the last game index ({})",
+            "--first {} with --games {}: the range passes the last game index ({}: games are \
+             numbered below 2^64 - 1)",
             args.first,
             args.games,
-            u64::MAX
+            u64::MAX - 1
         ));
     }
     if args.batch && args.game != GameKind::Oware {

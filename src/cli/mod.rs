@@ -166,6 +166,19 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
     ))
 }
 
+/// Refuses the text of a position or transcript `name` that has a carriage return ending no line
+/// (old Mac line ends), at its line and column: read as one long line, its comments and header
+/// values would swallow what follows them without a word.
+pub fn line_ends(name: &str, text: &str) -> Result<(), String> {
+    match mancala_lab::text::stray_cr_in(text) {
+        Some((line, column)) => Err(format!(
+            "{name}: line {line}, column {column}: {}",
+            mancala_lab::text::STRAY_CR
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The text without a leading UTF-8 byte-order mark (some editors write one).
 pub fn without_bom(s: String) -> String {
     match s.strip_prefix('\u{feff}') {

@@ -94,6 +94,7 @@ pub enum OwareCommand {
 
 fn load(rules: &Rules, path: &std::path::Path) -> Result<Game, String> {
     let text = read_input(path).map_err(|e| format!("--position {e}"))?;
+    super::line_ends(&super::input_name(path), &text)?;
     let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))?;
     Ok(rules.game_from(pos))
 }
@@ -205,6 +206,7 @@ pub fn run(cmd: OwareCommand) -> Result<ExitCode, String> {
             let rules = rules.rules()?;
             let text = read_input(&file)?;
             let file = super::input_name(&file);
+            super::line_ends(&file, &text)?;
             let mut g = rules.new_game();
             // Read as played: the first fault, in the text or in play, ends the replay.
             for (i, w) in transcript_moves(&text).enumerate() {
