@@ -102,6 +102,14 @@ pub fn serve<G: Game>(
             output.flush()?;
             continue;
         };
+        // A CR that ends no line would join commands into one (and a client waiting for each
+        // answer would wait for ever): named, not taken for a bad command.
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if body.strip_suffix('\r').unwrap_or(body).contains('\r') {
+            writeln!(output, "error {}", crate::text::STRAY_CR)?;
+            output.flush()?;
+            continue;
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         let answer = match words[..] {
             [] => continue,

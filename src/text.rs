@@ -62,6 +62,15 @@ pub fn stray_cr_in(text: &str) -> Option<(usize, usize)> {
         .find_map(|(index, line)| stray_cr(line).map(|column| (index + 1, column)))
 }
 
+/// `text` refused (`line L, column C: ...`) if a carriage return in it ends no line: see
+/// [`STRAY_CR`].
+pub fn check_line_ends(text: &str) -> Result<(), String> {
+    match stray_cr_in(text) {
+        Some((line, column)) => Err(format!("line {line}, column {column}: {STRAY_CR}")),
+        None => Ok(()),
+    }
+}
+
 /// Characters of a file path an error message repeats; a longer path is cut after them.
 pub const PATH_CHARS: usize = 256;
 

@@ -266,6 +266,8 @@ impl TextGame {
         // A byte-order mark some editors write is no part of the position (as on the command line).
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let bad = |e: String| TextGameError::Position(e);
+        // Read as one line, a comment would swallow the lines after a lone CR unseen.
+        crate::text::check_line_ends(text).map_err(bad)?;
         let inner = match &self.inner {
             Inner::BaoReference(t) => Inner::BaoReference(Typed {
                 game: t.game,

@@ -129,3 +129,16 @@ fn the_same_seed_gives_the_same_answers_and_bad_lines_are_answered() {
     assert!(lines[2].starts_with("legal "), "{}", lines[2]);
     assert_eq!(lines.len(), 3);
 }
+
+/// Commands joined by a carriage return that ends no line (old Mac line ends) are named as such,
+/// not answered as one bad command; CRLF line ends are line ends.
+#[test]
+fn a_lone_carriage_return_is_named() {
+    let said = answers(&oware(), "random", "position startpos\rlegal\nlegal\r\n");
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].starts_with("error a carriage return that ends no line"),
+        "{said:?}"
+    );
+    assert_eq!(said[1], "legal A B C D E F");
+}

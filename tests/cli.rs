@@ -2322,6 +2322,27 @@ fn carriage_returns_that_end_no_line_are_refused() {
             "to_move: South\rscores: 0 0\r",
             "line 1, column 15",
         ),
+        // A comment before a lone CR would swallow the optional kutakatia line: perft would
+        // count the moves of another position.
+        (
+            &["perft", "--game", "bao", "--depth", "1", "--position", "-"],
+            "to_move: South\nstores: 22 22\nhouses: owned owned\nb: 0 0 0 0 0 0 0 0\n\
+             a: 0 2 2 6 0 0 0 0\nA: 0 0 0 0 6 2 2 0\nB: 0 0 0 0 0 0 0 0 # back\rkutakatia: A6\n",
+            "line 7, column 26",
+        ),
+        (
+            &[
+                "perft",
+                "--game",
+                "oware",
+                "--depth",
+                "1",
+                "--position",
+                "-",
+            ],
+            "to_move: South # x\rscores: 0 0\n",
+            "line 1, column 19",
+        ),
     ] {
         let o = run(args, Some(text));
         assert_eq!(

@@ -68,6 +68,16 @@ def test_arguments_that_are_not_text_are_named():
     assert s.moves() == []
 
 
+def test_a_lone_carriage_return_in_a_position_is_refused():
+    # A comment before a lone CR would swallow the kutakatia line after it: the position
+    # would lose its kutakatia and list A6 as playable.
+    text = ("to_move: South\nstores: 22 22\nhouses: owned owned\nb: 0 0 0 0 0 0 0 0\n"
+            "a: 0 2 2 6 0 0 0 0\nA: 0 0 0 0 6 2 2 0\nB: 0 0 0 0 0 0 0 0 # back\rkutakatia: A6\n")
+    with pytest.raises(ValueError, match="line 7, column 26: a carriage return that ends no line"):
+        bao.Game().state_from_text(text)
+    assert bao.Game().state_from_text(text.replace("\r", "\n")).legal_moves() == ["A7<*", "A7>*"]
+
+
 def test_a_clone_is_independent():
     s = bao.Game().new_initial_state()
     first = s.legal_moves()[0]

@@ -170,13 +170,7 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
 /// (old Mac line ends), at its line and column: read as one long line, its comments and header
 /// values would swallow what follows them without a word.
 pub fn line_ends(name: &str, text: &str) -> Result<(), String> {
-    match mancala_lab::text::stray_cr_in(text) {
-        Some((line, column)) => Err(format!(
-            "{name}: line {line}, column {column}: {}",
-            mancala_lab::text::STRAY_CR
-        )),
-        None => Ok(()),
-    }
+    mancala_lab::text::check_line_ends(text).map_err(|e| format!("{name}: {e}"))
 }
 
 /// The text without a leading UTF-8 byte-order mark (some editors write one).

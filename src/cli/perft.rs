@@ -152,10 +152,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
                 BaoFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
             );
             let p = match &args.position {
-                Some(path) => {
-                    position_text::parse(&read_input(path).map_err(|e| format!("--position {e}"))?)
-                        .map_err(|e| format!("{}: {e}", shown_path(path)))?
-                }
+                Some(path) => position_text::parse(&position_input(path)?)
+                    .map_err(|e| format!("{}: {e}", shown_path(path)))?,
                 None => BaoPosition::start(),
             };
             let fp = FastState::new(to_fast(&p));
@@ -169,7 +167,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             );
             let g = match &args.position {
                 Some(path) => reference.game_from(
-                    OwarePosition::parse(&read_input(path).map_err(|e| format!("--position {e}"))?)
+                    OwarePosition::parse(&position_input(path)?)
                         .map_err(|e| format!("{}: {e}", shown_path(path)))?,
                 ),
                 None => reference.new_game(),
@@ -187,4 +185,11 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         Ok(lines) => report(lines, args.divide),
         Err(code) => code,
     })
+}
+
+/// The text of the position file `path` (`-`: standard input), its line ends checked.
+fn position_input(path: &std::path::Path) -> Result<String, String> {
+    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
+    super::line_ends(&super::input_name(path), &text)?;
+    Ok(text)
 }

@@ -239,6 +239,36 @@ pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     Ok(runs)
 }
 
+/// The second read of a run: its `column` counted in `bins` bins of width `bin`, and its rows.
+/// A file that changed since the first read counted `first_n` rows (a study still writing it)
+/// would be drawn half old, half new: refused.
+fn second_read(
+    path: &Path,
+    source: &Source,
+    column: &str,
+    bin: u64,
+    bins: u64,
+    first_n: u64,
+) -> Result<(u64, Vec<u64>), String> {
+    let mut counts = vec![0u64; bins as usize];
+    let mut outside = 0u64;
+    let n = histogram::each_value(source.reopen()?, &label(path), column, |v| {
+        match counts.get_mut((u64::from(v) / bin) as usize) {
+            Some(c) => *c += 1,
+            None => outside += 1,
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if n != first_n || outside > 0 {
+        return Err(format!(
+            "{}: changed while plot read it ({first_n} rows, then {n}); plot it once it is \
+             written",
+            label(path)
+        ));
+    }
+    Ok((n, counts))
+}
+
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     let runs = check(&args)?;
     // Each run is read twice (range, then bins), so the memory does not grow with its length.
@@ -249,21 +279,14 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         if n == 0 {
             return Err(format!("{}: no games", label(path)));
         }
-        sources.push(source);
+        sources.push((n, source));
     }
     let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
     // Bin edges run to bins * bin, past u32::MAX for the largest values: u64 throughout.
     let bin = u64::from(bin);
     let mut series: Vec<(String, Vec<(u64, f64)>)> = Vec::new();
-    for (&(name, path), source) in runs.iter().zip(&sources) {
-        let mut counts = vec![0u64; bins as usize];
-        let n = histogram::each_value(source.reopen()?, &label(path), &args.column, |v| {
-            // A file changed between the two reads is caught, not indexed out of range.
-            if let Some(c) = counts.get_mut((u64::from(v) / bin) as usize) {
-                *c += 1;
-            }
-        })
-        .map_err(|e| e.to_string())?;
+    for (&(name, path), (first_n, source)) in runs.iter().zip(&sources) {
+        let (n, counts) = second_read(path, source, &args.column, bin, bins, *first_n)?;
         let share = counts
             .iter()
             .enumerate()
@@ -333,4 +356,34 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         println!("wrote {}", args.out.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file that changes between plot's two reads is refused, whether it gained rows or a
+    /// value past the range the first read found.
+    #[test]
+    fn a_file_changed_between_the_reads_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let rows = "game,plies\n0,10\n1,12\n";
+        for (changed, more) in [
+            ("game,plies\n0,10\n1,12\n2,14\n", true),
+            ("game,plies\n0,10\n1,4000\n", false),
+        ] {
+            std::fs::write(&path, rows).unwrap();
+            let (n, source) = first_read(&path, "plies", |_| ()).unwrap();
+            assert_eq!(n, 2);
+            assert_eq!(
+                second_read(&path, &source, "plies", 10, 2, n).unwrap().1,
+                vec![0, 2]
+            );
+            std::fs::write(&path, changed).unwrap();
+            let err = second_read(&path, &source, "plies", 10, 2, n).unwrap_err();
+            assert!(err.contains("changed while plot read it"), "{err}");
+            assert_eq!(err.contains("then 3"), more, "{err}");
+        }
+    }
 }
