@@ -102,11 +102,18 @@ pub fn serve<G: Game>(
             output.flush()?;
             continue;
         };
-        // A CR that ends no line would join commands into one (and a client waiting for each
-        // answer would wait for ever): named, not taken for a bad command.
+        // A line break other than LF or CRLF (a CR alone, U+2028, ...) would join commands into
+        // one (and a client waiting for each answer would wait for ever): named, not taken for a
+        // bad command.
         let body = line.strip_suffix('\n').unwrap_or(line);
-        if body.strip_suffix('\r').unwrap_or(body).contains('\r') {
-            writeln!(output, "error {}", crate::text::STRAY_CR)?;
+        if let Some((_, name)) =
+            crate::text::odd_line_break(body.strip_suffix('\r').unwrap_or(body))
+        {
+            writeln!(
+                output,
+                "error {}",
+                crate::text::odd_line_break_problem(name)
+            )?;
             output.flush()?;
             continue;
         }

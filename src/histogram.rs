@@ -36,6 +36,14 @@ pub enum HistogramError {
         /// The column asked for.
         name: String,
     },
+    /// Two columns of that name: which one is meant cannot be told.
+    #[error("{label}: two columns named {}; name each column once", crate::text::quoted(.name))]
+    TwoColumns {
+        /// The input's name.
+        label: String,
+        /// The column asked for.
+        name: String,
+    },
     /// A row could not be read.
     #[error("{label}: line {line}: {what}")]
     Row {
@@ -144,6 +152,12 @@ pub fn each_value(
             label: label.into(),
             name: name.to_string(),
         })?;
+    if headers.iter().filter(|h| *h == name).count() > 1 {
+        return Err(HistogramError::TwoColumns {
+            label: label.into(),
+            name: name.to_string(),
+        });
+    }
     let mut rec = csv::StringRecord::new();
     let mut n = 0u64;
     loop {
@@ -296,6 +310,21 @@ mod tests {
         assert_eq!(auto_bin(300), 2);
         assert!(bins(u32::MAX, Some(1), "plies").is_err());
         assert!(bins(5, Some(0), "plies").is_err());
+    }
+
+    #[test]
+    fn a_column_named_twice_is_refused() {
+        let e =
+            each_value("plies,plies\n5,100\n".as_bytes(), "c.csv", "plies", |_| {}).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "c.csv: two columns named 'plies'; name each column once"
+        );
+        // Another column named twice is no matter.
+        assert_eq!(
+            each_value("x,x,plies\n1,2,3\n".as_bytes(), "c.csv", "plies", |_| {}).unwrap(),
+            1
+        );
     }
 
     #[test]

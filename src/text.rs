@@ -42,33 +42,53 @@ pub fn escaped(text: &str) -> String {
         .collect()
 }
 
-/// What is wrong with a carriage return that ends no line: the parsers split lines at LF (and
-/// CRLF), so a file with old Mac line ends (CR alone) would read as one line, its comments
-/// running to the end of the file.
-pub const STRAY_CR: &str =
-    "a carriage return that ends no line (old Mac line ends?): save the file with LF or CRLF \
-     line ends";
+/// The characters other programs take for a line break and the text formats do not (they end
+/// lines with LF or CRLF), each with its name: read as part of one line, a comment before one
+/// would swallow what follows it, moves or a position's line, without a word.
+const ODD_BREAKS: [(char, &str); 9] = [
+    ('\r', "a carriage return"),
+    ('\u{0b}', "a vertical tab"),
+    ('\u{0c}', "a form feed"),
+    ('\u{1c}', "a file separator (U+001C)"),
+    ('\u{1d}', "a group separator (U+001D)"),
+    ('\u{1e}', "a record separator (U+001E)"),
+    ('\u{85}', "a next-line character (U+0085)"),
+    ('\u{2028}', "a line separator (U+2028)"),
+    ('\u{2029}', "a paragraph separator (U+2029)"),
+];
 
-/// The 1-based character column of the first carriage return in `line` (a line without its
-/// LF or CRLF end), if it has one.
-pub fn stray_cr(line: &str) -> Option<usize> {
-    line.find('\r').map(|at| line[..at].chars().count() + 1)
+/// The 1-based character column and the name of the first odd line break in `line` (a line
+/// without its LF or CRLF end), if it has one.
+pub fn odd_line_break(line: &str) -> Option<(usize, &'static str)> {
+    line.chars().enumerate().find_map(|(i, c)| {
+        ODD_BREAKS
+            .iter()
+            .find(|(b, _)| *b == c)
+            .map(|(_, name)| (i + 1, *name))
+    })
 }
 
-/// The line and column of the first carriage return in `text` that ends no line, if any.
-pub fn stray_cr_in(text: &str) -> Option<(usize, usize)> {
-    text.lines()
-        .enumerate()
-        .find_map(|(index, line)| stray_cr(line).map(|column| (index + 1, column)))
+/// What is wrong with the odd line break `name`.
+pub fn odd_line_break_problem(name: &str) -> String {
+    format!(
+        "{name} that ends no line (lines end with LF or CRLF; read as part of one line, a comment \
+         before it would swallow what follows): save the text with LF or CRLF line ends"
+    )
 }
 
-/// `text` refused (`line L, column C: ...`) if a carriage return in it ends no line: see
-/// [`STRAY_CR`].
+/// `text` refused (`line L, column C: ...`) at its first odd line break: see
+/// [`odd_line_break`].
 pub fn check_line_ends(text: &str) -> Result<(), String> {
-    match stray_cr_in(text) {
-        Some((line, column)) => Err(format!("line {line}, column {column}: {STRAY_CR}")),
-        None => Ok(()),
+    for (index, line) in text.lines().enumerate() {
+        if let Some((column, name)) = odd_line_break(line) {
+            return Err(format!(
+                "line {}, column {column}: {}",
+                index + 1,
+                odd_line_break_problem(name)
+            ));
+        }
     }
+    Ok(())
 }
 
 /// Characters of a file path an error message repeats; a longer path is cut after them.

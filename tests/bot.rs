@@ -141,4 +141,9 @@ fn a_lone_carriage_return_is_named() {
         "{said:?}"
     );
     assert_eq!(said[1], "legal A B C D E F");
+    let said = answers(&oware(), "random", "position startpos\u{2028}legal\n");
+    assert!(
+        said[0].starts_with("error a line separator (U+2028) that ends no line"),
+        "{said:?}"
+    );
 }

@@ -2357,6 +2357,25 @@ fn carriage_returns_that_end_no_line_are_refused() {
             stderr(&o)
         );
     }
+    // The other characters other programs take for a line break: the same.
+    for (args, text, at) in [
+        (&["oware", "replay", "-"][..], "C f ; opening\u{2028}A a\n", "line 1, column 14: a line separator (U+2028)"),
+        (&["bao", "replay", "-"], "1: A6<* a6<; note\u{2029}2: A4< a6<;\n", "line 1, column 18: a paragraph separator (U+2029)"),
+        (&["oware", "replay", "-"], "C f ; x\u{85}A a\n", "line 1, column 8: a next-line character (U+0085)"),
+        (&["oware", "replay", "-"], "C f ; x\u{0c}A a\n", "line 1, column 8: a form feed"),
+        (&["oware", "replay", "-"], "C f ; x\u{0b}A a\n", "line 1, column 8: a vertical tab"),
+        (&["oware", "replay", "-"], "C f ; x\u{1e}A a\n", "line 1, column 8: a record separator (U+001E)"),
+        (
+            &["bao", "moves", "--position", "-"],
+            "to_move: South\nstores: 22 22\nhouses: owned owned\nb: 0 0 0 0 0 0 0 0\n\
+             a: 0 2 2 6 0 0 0 0\nA: 0 0 0 0 6 2 2 0\nB: 0 0 0 0 0 0 0 0 # back\u{2029}kutakatia: A6\n",
+            "line 7, column 26: a paragraph separator (U+2029) that ends no line",
+        ),
+    ] {
+        let o = run(args, Some(text));
+        assert_eq!(o.status.code(), Some(2), "{args:?} {text:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(at), "{args:?} {text:?}: {}", stderr(&o));
+    }
     // CRLF line ends are line ends.
     let o = run(
         &["oware", "replay", "-"],

@@ -166,9 +166,9 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
     ))
 }
 
-/// Refuses the text of a position or transcript `name` that has a carriage return ending no line
-/// (old Mac line ends), at its line and column: read as one long line, its comments and header
-/// values would swallow what follows them without a word.
+/// Refuses the text of a position or transcript `name` that has a line break other than LF or
+/// CRLF (a CR alone, a form feed, U+2028, ...), at its line and column: read as part of one
+/// line, its comments and header values would swallow what follows them without a word.
 pub fn line_ends(name: &str, text: &str) -> Result<(), String> {
     mancala_lab::text::check_line_ends(text).map_err(|e| format!("{name}: {e}"))
 }

@@ -67,8 +67,11 @@ pub fn read_openspiel(text: &str) -> Vec<Result<Record, LineError>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        if let Some(column) = crate::text::stray_cr(raw) {
-            let message = format!("column {column}: {}", crate::text::STRAY_CR);
+        if let Some((column, name)) = crate::text::odd_line_break(raw) {
+            let message = format!(
+                "column {column}: {}",
+                crate::text::odd_line_break_problem(name)
+            );
             out.push(Err(LineError { line, message }));
             continue;
         }
