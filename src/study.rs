@@ -526,6 +526,13 @@ fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
                  not a lock this tool made; remove it",
             ));
         }
+        // A file of the user's that happens to be named so is not taken (and later removed).
+        if !names_a_holder(path) {
+            return Err(std::io::Error::other(
+                "not a lock this tool made (it holds other text than 'PROCESS HOST'); move it \
+                 away",
+            ));
+        }
     }
     let mut file = OpenOptions::new()
         .read(true)
@@ -548,6 +555,23 @@ fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
     file.set_len(0)?;
     writeln!(file, "{} {}", std::process::id(), host_name())?;
     Ok(Attempt::Held(file))
+}
+
+/// Whether the lock file at `path` reads as one this tool writes: empty (being made), or the
+/// process number and, once written whole, the host.
+fn names_a_holder(path: &Path) -> bool {
+    let mut text = String::new();
+    let read = File::open(path).and_then(|f| f.take(256).read_to_string(&mut text));
+    if read.is_err() || text.len() >= 256 {
+        return false;
+    }
+    let line = text.strip_suffix('\n').unwrap_or(&text);
+    let (pid, host) = line.split_once(' ').unwrap_or((line, "x"));
+    line.is_empty()
+        || (!pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !host.is_empty()
+            && !host.contains(char::is_whitespace))
 }
 
 /// The process (and host) a lock file names.

@@ -20,20 +20,22 @@ pub fn quoted(token: &str) -> String {
     }
 }
 
-/// The characters that reorder the text around them on a terminal (bidirectional marks,
-/// embeddings, overrides and isolates): a message shows them escaped, not applied.
-const BIDI_CONTROLS: [char; 12] = [
+/// The characters a terminal does not show as themselves: those that reorder the text around
+/// them (bidirectional marks, embeddings, overrides and isolates) and those of no width (so that
+/// `'C\u{200b}'` does not read as `'C'`). A message shows them escaped.
+const UNSEEN: [char; 17] = [
     '\u{061c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}',
-    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}',
+    '\u{feff}',
 ];
 
-/// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`, and the bidirectional
-/// controls such as `\u{202e}`), so that none reaches the terminal from a message that repeats
-/// what it was given.
+/// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`), and each of [`UNSEEN`]
+/// (`\u{202e}`, `\u{200b}`), so that none reaches the terminal from a message that repeats what
+/// it was given.
 pub fn escaped(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() || BIDI_CONTROLS.contains(&c) {
+            if c.is_control() || UNSEEN.contains(&c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
@@ -175,8 +177,8 @@ mod tests {
     #[test]
     fn controls_and_bidirectional_overrides_are_shown_escaped() {
         assert_eq!(
-            super::escaped("bao \u{202e}1.1\u{2066}\x1b[31m\tok é"),
-            "bao \\u{202e}1.1\\u{2066}\\u{1b}[31m\\tok é"
+            super::escaped("bao \u{202e}1.1\u{2066}\x1b[31m\tok é C\u{200b}"),
+            "bao \\u{202e}1.1\\u{2066}\\u{1b}[31m\\tok é C\\u{200b}"
         );
     }
 

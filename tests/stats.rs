@@ -1431,6 +1431,21 @@ fn a_lock_that_links_to_a_users_file_is_refused() {
         std::fs::remove_file(&lock).unwrap();
     }
     assert!(!notes.join("made-by-merge.txt").exists());
+    // A file of the user's named .lock: neither taken, rewritten nor removed.
+    std::fs::write(&lock, "my notes\n").unwrap();
+    let o = merge(&tmp("lock-merged"), &shards, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(".lock: not a lock this tool made"), "{err}");
+    let o = run_stats(&["--resume"], &shards[0]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(read(&lock), "my notes\n");
+    std::fs::remove_file(&lock).unwrap();
     // A hard link: a job writing the folder refuses it too.
     std::fs::hard_link(&precious, &lock).unwrap();
     let o = run_stats(&["--resume"], &shards[0]);

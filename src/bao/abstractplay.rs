@@ -48,13 +48,18 @@ fn check_board(board: &str) -> Result<(), String> {
     let counts_ok = rows.len() == 4
         && rows.iter().all(|r| {
             let cells: Vec<&str> = r.split(',').collect();
-            cells.len() == 8 && cells.iter().all(|c| c.parse::<u8>().is_ok_and(|n| n <= 64))
+            // Written plainly (no sign, no leading zero): the board is compared as text.
+            cells.len() == 8
+                && cells.iter().all(|c| {
+                    c.parse::<u8>()
+                        .is_ok_and(|n| n <= 64 && n.to_string() == *c)
+                })
         });
     if counts_ok {
         Ok(())
     } else {
         Err(format!(
-            "'final' is not four rows of eight seed counts split by '/': {}",
+            "'final' is not four rows of eight seed counts (plain numbers 0 to 64) split by '/': {}",
             crate::text::quoted(board)
         ))
     }
@@ -180,5 +185,11 @@ mod tests {
             "line 4: 'winner' is 'X', expected \"S\" or \"N\""
         );
         assert_eq!(errors[2], "line 5: 'plies' says 3, but 'moves' has 2");
+        // Counts written otherwise than plainly would be compared as text with ours: refused.
+        for count in ["+0", "00", "01", " 0", "65"] {
+            let odd = good.replacen("\"final\":\"0,", &format!("\"final\":\"{count},"), 1);
+            let e = super::read(&odd)[0].as_ref().unwrap_err().to_string();
+            assert!(e.contains("plain numbers 0 to 64"), "{count}: {e}");
+        }
     }
 }
