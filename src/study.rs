@@ -823,6 +823,24 @@ fn recover_swap(dir: &Path) -> Result<(), StudyError> {
     undo_swap(dir, &journal)
 }
 
+/// Whether `name` is that of a temporary file [`temporary_beside`] makes for one of `files`:
+/// `.FILE.` then six letters or digits, then `.tmp`. A leftover of a stopped job is recognised
+/// by it; a file of the user's is unlikely to be named so.
+pub fn is_temporary_of(name: &str, files: &[&str]) -> bool {
+    files.iter().any(|f| {
+        name.strip_prefix('.')
+            .and_then(|n| n.strip_prefix(f))
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .is_some_and(|r| {
+                r.len() == TEMPORARY_LETTERS && r.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+    })
+}
+
+/// The random letters of a temporary file's name (tempfile's default).
+const TEMPORARY_LETTERS: usize = 6;
+
 /// A new, uniquely named file in the folder of `path` (`.NAME.XXXXXX.tmp`), removed when dropped
 /// unless renamed, created with the mode a new file gets.
 pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyError> {
@@ -834,7 +852,10 @@ pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, StudyErr
     prefix.push(path.file_name().unwrap_or_default());
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
+    builder
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .rand_bytes(TEMPORARY_LETTERS);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -21,12 +21,13 @@ pub fn quoted(token: &str) -> String {
 }
 
 /// The characters a terminal does not show as themselves: those that reorder the text around
-/// them (bidirectional marks, embeddings, overrides and isolates) and those of no width (so that
-/// `'C\u{200b}'` does not read as `'C'`). A message shows them escaped.
-const UNSEEN: [char; 17] = [
+/// them (bidirectional marks, embeddings, overrides and isolates), those of no width (so that
+/// `'C\u{200b}'` does not read as `'C'`: the soft hyphen too) and the Unicode line and paragraph
+/// separators. A message shows them escaped.
+const UNSEEN: [char; 20] = [
     '\u{061c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}',
     '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}',
-    '\u{feff}',
+    '\u{feff}', '\u{ad}', '\u{2028}', '\u{2029}',
 ];
 
 /// `text` with each control character escaped (`\u{1b}`, `\t`, `\n`), and each of [`UNSEEN`]
@@ -177,8 +178,8 @@ mod tests {
     #[test]
     fn controls_and_bidirectional_overrides_are_shown_escaped() {
         assert_eq!(
-            super::escaped("bao \u{202e}1.1\u{2066}\x1b[31m\tok é C\u{200b}"),
-            "bao \\u{202e}1.1\\u{2066}\\u{1b}[31m\\tok é C\\u{200b}"
+            super::escaped("bao \u{202e}1.1\u{2066}\x1b[31m\tok é C\u{200b} A\u{ad}\u{2028}"),
+            "bao \\u{202e}1.1\\u{2066}\\u{1b}[31m\\tok é C\\u{200b} A\\u{ad}\\u{2028}"
         );
     }
 

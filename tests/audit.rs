@@ -542,6 +542,14 @@ fn openspiel_records_with_lone_carriage_returns_are_bad() {
         "{}",
         e.message
     );
+    // A game index written otherwise than plainly would name one game three ways: refused.
+    let line = first.replacen("game ", "game +", 1);
+    let e = read_openspiel(&format!("{line}\n"))[0]
+        .as_ref()
+        .unwrap_err()
+        .message
+        .clone();
+    assert!(e.contains("written plainly"), "{e}");
     // A transcript so written is a bad record too, not a shorter game that agrees.
     let dir = tempfile::tempdir().unwrap();
     let transcript = dir.path().join("mac.txt");

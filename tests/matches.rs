@@ -877,3 +877,25 @@ fn force_never_removes_a_users_file_at_a_matchs_place() {
         }
     }
 }
+
+/// Hidden files of the user's named like temporary files are neither cleared as leftovers nor
+/// removed with a pairing by --force: only names a stopped job leaves (`.FILE.XXXXXX.tmp`) are.
+#[test]
+fn hidden_files_of_the_users_are_kept() {
+    let dir = tmp("hidden");
+    std::fs::create_dir_all(&dir).unwrap();
+    let notes = dir.join(".games.csv.notes.tmp");
+    std::fs::write(&notes, "my precious notes").unwrap();
+    ok(&SMALL, &dir);
+    assert_eq!(read(&notes), "my precious notes");
+    let mine = dir.join("pairs/1-2/.my-notes.tmp");
+    std::fs::write(&mine, "notes").unwrap();
+    let err = refused(&[&SMALL[..], &["--force"]].concat(), &dir);
+    assert!(err.contains("is not a file a match writes"), "{err}");
+    assert_eq!(read(&mine), "notes");
+    // A leftover of a stopped job is one: --force replaces the match with it.
+    std::fs::remove_file(&mine).unwrap();
+    std::fs::write(dir.join("pairs/1-2/.games.csv.aB3dE9.tmp"), "part").unwrap();
+    ok(&[&SMALL[..], &["--force"]].concat(), &dir);
+    assert_eq!(read(&notes), "my precious notes");
+}

@@ -348,8 +348,18 @@ fn a_second_job_on_a_folder_in_use_is_refused() {
         "{err}"
     );
     assert!(!dir.join("games.csv").exists());
-    // A lock file whose process let go (killed, or on another host) holds nothing.
+    // A lock file whose process let go (killed, or on another host) holds nothing. (A child
+    // another test spawned meanwhile shares the lock until it starts its program: waited for.)
     drop(held);
+    let start = std::time::Instant::now();
+    while std::fs::File::open(dir.join(".lock"))
+        .unwrap()
+        .try_lock()
+        .is_err()
+    {
+        assert!(start.elapsed().as_secs() < 30, "the lock is still held");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     stats(&JOB, &dir);
     assert!(!dir.join(".lock").exists());
     // Two jobs started together on one folder: one is refused, the other writes every row once.

@@ -361,10 +361,7 @@ fn take_folder(out: &Path) -> Result<DirLock, String> {
     if let Ok(entries) = fs::read_dir(out) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            let stale = [".games.csv.", ".ratings.csv."]
-                .iter()
-                .any(|p| name.starts_with(p))
-                && name.ends_with(".tmp");
+            let stale = mancala_lab::study::is_temporary_of(&name, &["games.csv", "ratings.csv"]);
             if stale && e.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = fs::remove_file(e.path());
             }
@@ -436,7 +433,10 @@ fn only_match_files(out: &Path) -> Result<(), String> {
             ".lock",
         ]
         .contains(&name)
-            || (name.starts_with('.') && name.ends_with(".tmp"))
+            || mancala_lab::study::is_temporary_of(
+                name,
+                &["manifest.json", "games.csv", "summary.csv", "clauses.csv"],
+            )
     };
     let foreign = |path: &Path| {
         format!(

@@ -96,9 +96,13 @@ fn read_line(line: &str) -> Result<Record, String> {
     if tokens.first() != Some(&"game") || tokens.len() < 2 {
         return Err("expected 'game <index> <ply>... final <south> <north> <return>'".into());
     }
-    if tokens[1].parse::<u64>().is_err() {
+    // Written plainly (no sign, no leading zero): the index names the game in the tables.
+    if tokens[1]
+        .parse::<u64>()
+        .map_or(true, |i| i.to_string() != tokens[1])
+    {
         return Err(format!(
-            "game index {} is not a whole number below 2^64",
+            "game index {} is not a whole number below 2^64 written plainly",
             crate::text::quoted(tokens[1])
         ));
     }
