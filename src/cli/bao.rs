@@ -183,8 +183,7 @@ fn play_one(
 }
 
 fn load_position(path: &std::path::Path) -> Result<Position, String> {
-    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
-    super::line_ends(&super::input_name(path), &text)?;
+    let text = super::position_input(path)?;
     position_text::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))
 }
 

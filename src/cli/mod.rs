@@ -166,6 +166,14 @@ pub fn replaces_only_svg(option: &str, out: &std::path::Path, why: &str) -> Resu
     ))
 }
 
+/// The text of the position file `path` given as `--position` (`-`: standard input), its line
+/// ends checked ([`line_ends`]).
+pub fn position_input(path: &std::path::Path) -> Result<String, String> {
+    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
+    line_ends(&input_name(path), &text)?;
+    Ok(text)
+}
+
 /// Refuses the text of a position or transcript `name` that has a line break other than LF or
 /// CRLF (a CR alone, a form feed, U+2028, ...), at its line and column: read as part of one
 /// line, its comments and header values would swallow what follows them without a word.

@@ -93,8 +93,7 @@ pub enum OwareCommand {
 }
 
 fn load(rules: &Rules, path: &std::path::Path) -> Result<Game, String> {
-    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
-    super::line_ends(&super::input_name(path), &text)?;
+    let text = super::position_input(path)?;
     let pos = Position::parse(&text).map_err(|e| format!("{}: {e}", super::input_name(path)))?;
     Ok(rules.game_from(pos))
 }

@@ -10,7 +10,6 @@ use mancala_lab::game::{perft, Game, GameKind};
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Position as OwarePosition, Rules as OwareRules};
 
-use super::read_input;
 use mancala_lab::text::shown_path;
 
 #[derive(Args)]
@@ -152,7 +151,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
                 BaoFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
             );
             let p = match &args.position {
-                Some(path) => position_text::parse(&position_input(path)?)
+                Some(path) => position_text::parse(&super::position_input(path)?)
                     .map_err(|e| format!("{}: {e}", shown_path(path)))?,
                 None => BaoPosition::start(),
             };
@@ -167,7 +166,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
             );
             let g = match &args.position {
                 Some(path) => reference.game_from(
-                    OwarePosition::parse(&position_input(path)?)
+                    OwarePosition::parse(&super::position_input(path)?)
                         .map_err(|e| format!("{}: {e}", shown_path(path)))?,
                 ),
                 None => reference.new_game(),
@@ -185,11 +184,4 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
         Ok(lines) => report(lines, args.divide),
         Err(code) => code,
     })
-}
-
-/// The text of the position file `path` (`-`: standard input), its line ends checked.
-fn position_input(path: &std::path::Path) -> Result<String, String> {
-    let text = read_input(path).map_err(|e| format!("--position {e}"))?;
-    super::line_ends(&super::input_name(path), &text)?;
-    Ok(text)
 }
