@@ -274,9 +274,10 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
 }
 
 /// The Oware batch engine plays the scalar optimized engine's games, game by game: the reading
-/// (any the batch plays), seed, ring size, game range and ply limit come from the input.
+/// (any the batch plays), vector path, seed, ring size, game range and ply limit come from the
+/// input.
 pub fn oware_batch_vs_scalar(data: &[u8]) -> Result<(), String> {
-    use crate::oware::batch::{scalar_playout, Batch};
+    use crate::oware::batch::{scalar_playout, Batch, BatchPath};
     use crate::oware::fast::FastRules;
     use crate::oware::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove};
     let mut u = Unstructured::new(data);
@@ -307,9 +308,16 @@ pub fn oware_batch_vs_scalar(data: &[u8]) -> Result<(), String> {
     for _ in 0..4 {
         first = first << 8 | u64::from(byte());
     }
+    let paths: Vec<BatchPath> = BatchPath::available_paths()
+        .into_iter()
+        .filter(|&p| p != BatchPath::Scalar)
+        .collect();
+    let path = paths[usize::from(choice >> 5) % paths.len()];
     let batch = Batch::new(variant, seed, max_plies)
         .map_err(|e| e.to_string())?
-        .with_ring(ring);
+        .with_ring(ring)
+        .with_path(path)
+        .map_err(|e| e.to_string())?;
     let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
     let mut got = Vec::new();
     batch.play(first..first + games, |p| got.push(p));
@@ -321,8 +329,8 @@ pub fn oware_batch_vs_scalar(data: &[u8]) -> Result<(), String> {
         let s = scalar_playout(&scalar, seed, game, max_plies);
         if *b != s {
             return Err(format!(
-                "{variant:?} seed {seed} ring {ring} limit {max_plies} game {game}: batch {b:?}, \
-                 scalar {s:?}"
+                "{variant:?} path {path} seed {seed} ring {ring} limit {max_plies} game {game}: \
+                 batch {b:?}, scalar {s:?}"
             ));
         }
     }

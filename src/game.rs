@@ -459,7 +459,7 @@ fn splitmix64(x: u64) -> u64 {
 }
 
 #[inline(always)]
-fn fmix32(mut h: u32) -> u32 {
+pub(crate) fn fmix32(mut h: u32) -> u32 {
     h ^= h >> 16;
     h = h.wrapping_mul(0x85eb_ca6b);
     h ^= h >> 13;

@@ -251,8 +251,8 @@ fn play_game_with<G: Game>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum EngineKind {
-    /// The optimized engine (for Oware's random play, the 64-lane batch engine where the
-    /// processor has AVX-512, the scalar engine elsewhere: the same games).
+    /// The optimized engine (for Oware's random play, the batch engine on the fastest path the
+    /// processor has: the same games on every path).
     Optimized,
     /// The reference engine, which reads like the rules and keeps a clause trace.
     Reference,
@@ -420,7 +420,7 @@ impl AnyEngine {
         }
     }
 
-    /// What plays the games, for reports: e.g. `oware optimized (64-lane AVX-512 batch)`.
+    /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
     pub fn describe(&self, players: Players, max_plies: u32) -> String {
         match self {
             AnyEngine::BaoReference(_) => "bao reference engine".into(),
@@ -428,11 +428,13 @@ impl AnyEngine {
             AnyEngine::OwareReference(_) => "oware reference engine".into(),
             AnyEngine::OwareOptimized(_, v) => {
                 let batch = crate::oware::batch::Batch::new(*v, 0, max_plies)
-                    .is_ok_and(|b| b.uses_vectors());
-                if players == Players::both(Policy::Random) && batch {
-                    "oware optimized engine (64-lane AVX-512 batch)".into()
-                } else {
-                    "oware optimized engine (scalar)".into()
+                    .ok()
+                    .filter(|b| b.uses_vectors());
+                match batch {
+                    Some(b) if players == Players::both(Policy::Random) => {
+                        format!("oware optimized engine ({})", b.path().describe())
+                    }
+                    _ => "oware optimized engine (scalar)".into(),
                 }
             }
         }

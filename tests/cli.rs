@@ -297,6 +297,73 @@ fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
 }
 
 #[test]
+fn a_forced_batch_path_is_named_where_it_plays_and_refused_when_unknown() {
+    let with_path = |path: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("MANCALA_LAB_BATCH_PATH", path)
+            .output()
+            .unwrap()
+    };
+    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("forced-path");
+    let out = scratch.to_str().unwrap();
+    // The portable path runs on every processor; the study names it.
+    let o = with_path(
+        "portable",
+        &[
+            "stats", "--game", "oware", "--games", "500", "--out", out, "--force",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("oware optimized engine (16-lane portable batch"),
+        "{}",
+        stderr(&o)
+    );
+    let o = with_path(
+        "scalar",
+        &[
+            "stats", "--game", "oware", "--games", "500", "--out", out, "--force",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("oware optimized engine (scalar)"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+    // diff --batch --path checks that path alone.
+    let o = run(
+        &[
+            "diff", "--game", "oware", "--batch", "--path", "portable", "--games", "3000",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(" 0 divergent"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("batch path portable (16-lane"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("batch path avx"), "{}", stdout(&o));
+    // A name that is no path stops any command before it plays.
+    let o = with_path(
+        "neon",
+        &["stats", "--game", "oware", "--games", "10", "--out", out],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("MANCALA_LAB_BATCH_PATH: unknown batch path \"neon\""),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!scratch.exists(), "nothing written");
+}
+
+#[test]
 fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
     for (game, engine) in [
         ("bao", "optimized Bao engine"),

@@ -1,7 +1,8 @@
-//! The batch (64-lane vector) Oware playouts play exactly the games the scalar optimized engine
-//! plays with the same draws, and those are the reference engine's games.
+//! The batch Oware playouts, on every path this processor runs (AVX-512, AVX2, portable), play
+//! exactly the games the scalar optimized engine plays with the same draws, and those are the
+//! reference engine's games.
 
-use mancala_lab::oware::batch::{reference_playout, scalar_playout, Batch, Playout};
+use mancala_lab::oware::batch::{reference_playout, scalar_playout, Batch, BatchPath, Playout};
 use mancala_lab::oware::fast::FastRules;
 use mancala_lab::oware::variant::{CycleEnd, FinalSweep, NoAllowedMove};
 use mancala_lab::oware::{Rules, Side, Variant};
@@ -27,15 +28,23 @@ fn readings() -> [Variant; 4] {
     ]
 }
 
-/// Whether this machine runs the vector engine; says so when it does not.
-fn vectors_here() -> bool {
-    let ok = mancala_lab::oware::batch::vector_engine_available();
-    if !ok {
-        eprintln!(
-            "no AVX-512 (F, BW, VBMI) here: the vector engine is not checked on this machine"
-        );
+/// The vector paths this machine runs (the portable one always); names those it cannot check.
+fn vector_paths() -> Vec<BatchPath> {
+    for path in BatchPath::ALL {
+        if !path.available() {
+            eprintln!("the {path} path cannot run here: it is not checked on this machine");
+        }
     }
-    ok
+    BatchPath::available_paths()
+        .into_iter()
+        .filter(|&p| p != BatchPath::Scalar)
+        .collect()
+}
+
+/// A batch on `path`.
+fn on(path: BatchPath, variant: Variant, seed: u64, max_plies: u32) -> Batch {
+    let batch = Batch::new(variant, seed, max_plies).unwrap();
+    batch.with_path(path).unwrap()
 }
 
 /// The batch's playouts of `games`, in game order, each game exactly once.
@@ -62,27 +71,50 @@ fn scalar_games(
 
 #[test]
 fn batch_games_are_the_scalar_engines_games() {
-    if !vectors_here() {
-        return;
-    }
-    for variant in readings() {
-        // 512 steps of history: hand-overs are rare; 8: most games are handed over.
-        for (ring, seed) in [(512, 11), (8, 12)] {
-            let batch = Batch::new(variant, seed, 100_000).unwrap().with_ring(ring);
-            assert!(batch.uses_vectors());
-            let mut out = Vec::new();
-            let stats = batch.play(0..4000, |p| out.push(p));
-            out.sort();
-            let want = scalar_games(variant, seed, 0..4000, 100_000);
-            for (got, want) in out.iter().zip(&want) {
-                assert_eq!(got, want, "{variant:?} ring {ring}");
-            }
-            assert_eq!(out.len(), want.len());
-            assert!(stats.filter_hits > 0, "the repetition filter was exercised");
-            if ring == 8 {
-                assert!(stats.handed_over > 100, "hand-overs exercised: {stats:?}");
+    for path in vector_paths() {
+        for variant in readings() {
+            // 512 steps of history: hand-overs are rare; 8: most games are handed over.
+            for (ring, seed) in [(512, 11), (8, 12)] {
+                let batch = on(path, variant, seed, 100_000).with_ring(ring);
+                assert!(batch.uses_vectors());
+                assert_eq!(batch.path(), path);
+                let mut out = Vec::new();
+                let stats = batch.play(0..4000, |p| out.push(p));
+                out.sort();
+                let want = scalar_games(variant, seed, 0..4000, 100_000);
+                for (got, want) in out.iter().zip(&want) {
+                    assert_eq!(got, want, "{path} {variant:?} ring {ring}");
+                }
+                assert_eq!(out.len(), want.len());
+                assert!(stats.filter_hits > 0, "the repetition filter was exercised");
+                if ring == 8 {
+                    assert!(stats.handed_over > 100, "hand-overs exercised: {stats:?}");
+                }
             }
         }
+    }
+}
+
+#[test]
+fn the_portable_path_runs_everywhere_and_paths_are_named() {
+    assert!(BatchPath::Portable.available() && BatchPath::Scalar.available());
+    assert_eq!(
+        BatchPath::available_paths().last(),
+        Some(&BatchPath::Scalar)
+    );
+    for path in BatchPath::ALL {
+        assert_eq!(path.name().parse::<BatchPath>(), Ok(path));
+    }
+    let e = "neon".parse::<BatchPath>().unwrap_err().to_string();
+    assert!(
+        e.contains("expected avx512, avx2, portable or scalar"),
+        "{e}"
+    );
+    // A path this processor lacks is refused with the paths it has.
+    if let Some(missing) = BatchPath::ALL.into_iter().find(|p| !p.available()) {
+        let batch = Batch::new(Variant::ABAPA, 1, 100).unwrap();
+        let e = batch.with_path(missing).unwrap_err().to_string();
+        assert!(e.contains("it runs:") && e.contains("portable"), "{e}");
     }
 }
 
@@ -115,9 +147,9 @@ fn ply_limits_cut_games_alike() {
             for p in want.iter().take(100) {
                 assert_eq!(*p, reference_playout(&rules, 5, p.game, limit));
             }
-            if vectors_here() {
-                let batch = Batch::new(variant, 5, limit).unwrap();
-                assert_eq!(batch_games(&batch, 0..600), want, "limit {limit}");
+            for path in vector_paths() {
+                let batch = on(path, variant, 5, limit);
+                assert_eq!(batch_games(&batch, 0..600), want, "{path} limit {limit}");
             }
         }
     }
@@ -152,13 +184,11 @@ proptest! {
         len in 1u64..300,
         which in 0usize..4,
     ) {
-        if mancala_lab::oware::batch::vector_engine_available() {
-            let variant = readings()[which];
-            let batch = Batch::new(variant, seed, 100_000).unwrap().with_ring(ring);
-            prop_assert_eq!(
-                batch_games(&batch, first..first + len),
-                scalar_games(variant, seed, first..first + len, 100_000)
-            );
+        let variant = readings()[which];
+        let want = scalar_games(variant, seed, first..first + len, 100_000);
+        for path in vector_paths() {
+            let batch = on(path, variant, seed, 100_000).with_ring(ring);
+            prop_assert_eq!(batch_games(&batch, first..first + len), want.clone(), "{}", path);
         }
     }
 }

@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::stats::{run_job, Report, RunArgs};
 use mancala_lab::bao::Rules as BaoRules;
-use mancala_lab::oware::batch::Batch;
+use mancala_lab::oware::batch::{Batch, BatchPath};
 use mancala_lab::oware::fast::FastRules as OwareFast;
 use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
 use rand::SeedableRng;
@@ -134,6 +134,22 @@ pub struct BenchArgs {
     /// (a parser linear in the line's length takes the same time per word).
     #[arg(long)]
     parsers: bool,
+    /// Measure only these parts (repeatable; all when absent).
+    #[arg(long, value_enum)]
+    only: Vec<Part>,
+}
+
+/// A part of the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Part {
+    /// Bao: reference and optimized engines, the stats job.
+    Bao,
+    /// Oware: reference and scalar optimized engines.
+    Oware,
+    /// The Oware batch engine on every path this processor runs, and the stats job on each.
+    Batch,
+    /// The search policies (alphabeta, mcts).
+    Search,
 }
 
 /// Seconds to parse `text` with `parse` (the best of five runs), and what the parser said.
@@ -357,7 +373,14 @@ fn compare(
 /// Runs the stats job (the optimized engine, CSV files and manifest included) on `games` random
 /// games on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
 /// The job's folder is a scratch folder, removed afterwards (also when Ctrl-C interrupts the job).
-fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate: Rate) {
+fn stats_line(
+    label: &str,
+    game: GameKind,
+    variant: &str,
+    games: u64,
+    seed: u64,
+    engine_rate: Rate,
+) {
     let made = tempfile::Builder::new()
         .prefix(&format!("mancala-lab-bench-{}-", std::process::id()))
         .tempdir();
@@ -386,9 +409,9 @@ fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate:
         Ok(_) => {
             let rate = games as f64 / secs;
             println!(
-                "  {:<38} {:>12} games/s ({}% of the engine alone on all cores)",
+                "  {:<52} {:>12} games/s ({}% of the engine alone on all cores)",
                 format!(
-                    "stats job, {} threads, CSV included",
+                    "{label}stats job, {} threads, CSV included",
                     rayon::current_num_threads()
                 ),
                 shown(rate, 0),
@@ -404,7 +427,7 @@ fn stats_line(game: GameKind, variant: &str, games: u64, seed: u64, engine_rate:
 
 fn line(name: &str, r: Rate) {
     let (g, p) = (shown(r.games_per_s, 0), shown(r.plies_per_s, 0));
-    println!("  {name:<38} {g:>12} games/s {p:>14} plies/s");
+    println!("  {name:<52} {g:>12} games/s {p:>14} plies/s");
 }
 
 /// What `bench` refuses before measuring (also for `--parse-only`).
@@ -440,8 +463,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
             Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)),
         ),
     ];
+    let part = |p: Part| args.only.is_empty() || args.only.contains(&p);
     let mut ply_ns = Vec::new();
-    for (label, variant) in bao_readings {
+    for (label, variant) in bao_readings.into_iter().filter(|_| part(Part::Bao)) {
         println!("bao (default reading, {label}):");
         let reference = BaoRules::new(variant);
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
@@ -459,7 +483,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
             return stopped();
         };
         if variant == Variant::DEFAULT {
-            stats_line(GameKind::Bao, "default", p.games, seed, p);
+            stats_line("", GameKind::Bao, "default", p.games, seed, p);
             if interrupted() {
                 return stopped();
             }
@@ -477,35 +501,52 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
         line("optimized, full move list, 1 thread", listed);
         ply_ns.push(1e9 / f.plies_per_s);
     }
-    println!("  {}", detection_cost(ply_ns[0], ply_ns[1]));
+    if let [exact, bounded] = ply_ns[..] {
+        println!("  {}", detection_cost(exact, bounded));
+    }
 
-    println!("oware (abapa, as OpenSpiel):");
     let reference = OwareRules::new(OwareVariant::ABAPA);
     let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
-    let Some((r, f, _)) = compare(
-        secs,
-        |i| {
-            u64::from(
-                play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
-                    .0
-                    .plies,
-            )
-        },
-        |i| u64::from(scalar_playout(&fast, seed, i, DEFAULT_MAX_PLIES).plies),
-    ) else {
-        return stopped();
-    };
-    batch_lines(secs, seed, r, f);
-    if interrupted() {
-        return stopped();
+    if part(Part::Oware) {
+        println!("oware (abapa, as OpenSpiel):");
+        let measured = compare(
+            secs,
+            |i| {
+                u64::from(
+                    play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                        .0
+                        .plies,
+                )
+            },
+            |i| u64::from(scalar_playout(&fast, seed, i, DEFAULT_MAX_PLIES).plies),
+        );
+        if measured.is_none() {
+            return stopped();
+        }
     }
-    println!("search policies, optimized engines, 1 thread, on states of random games:");
-    let bao = BaoFast::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)))
-        .expect("a bounded default reading decides every point");
-    search_lines("bao (default reading)", &bao, secs, seed);
-    search_lines("oware (abapa)", &fast, secs, seed);
-    if interrupted() {
-        return stopped();
+    for (variant, label) in [
+        ("abapa", "abapa, as OpenSpiel"),
+        ("sheet", "sheet, the main job's reading"),
+    ]
+    .into_iter()
+    .filter(|_| part(Part::Batch))
+    {
+        println!("oware batch engine ({label}), on each path this processor runs:");
+        batch_lines(secs, seed, variant);
+        if interrupted() {
+            return stopped();
+        }
+    }
+    if part(Part::Search) {
+        println!("search policies, optimized engines, 1 thread, on states of random games:");
+        let bao =
+            BaoFast::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)))
+                .expect("a bounded default reading decides every point");
+        search_lines("bao (default reading)", &bao, secs, seed);
+        search_lines("oware (abapa)", &fast, secs, seed);
+        if interrupted() {
+            return stopped();
+        }
     }
     if FAILED.load(Ordering::SeqCst) {
         return Err("a part of the bench failed (its line above says why)".into());
@@ -570,45 +611,67 @@ fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, see
 }
 
 /// Games a batch measurement plays per call (so the clock is read rarely).
-const BATCH_CHUNK: u64 = 65_536;
+const BATCH_CHUNK: u64 = 16_384;
 
-/// Measures Oware batch playouts (64 games at a time in vector lanes) on one thread and on all
-/// cores, with ratios against the reference and scalar optimized rates measured just before.
-fn batch_lines(secs: f64, seed: u64, reference: Rate, scalar: Rate) {
-    let batch =
-        Batch::new(OwareVariant::ABAPA, seed, DEFAULT_MAX_PLIES).expect("abapa is batch-playable");
-    let kind = if batch.uses_vectors() {
-        "64-lane AVX-512 batch"
-    } else {
-        "batch (no AVX-512 here: scalar)"
-    };
-    let play = |chunk: u64| {
-        let mut plies = 0;
-        let first = chunk * BATCH_CHUNK;
-        batch.play(first..first + BATCH_CHUNK, |p| plies += u64::from(p.plies));
-        plies
-    };
-    let one = measure(secs, play).chunks_of(BATCH_CHUNK);
-    if interrupted() {
-        return;
+/// Measures the Oware batch engine on every path this processor runs (the scalar engine among
+/// them), one thread and all cores, then the stats job on that path, for `variant`; each path's
+/// ratio is against the scalar path measured in the same run.
+fn batch_lines(secs: f64, seed: u64, variant: &str) {
+    let reading: OwareVariant = variant.parse().expect("a preset the batch plays");
+    let mut scalar: Option<Rate> = None;
+    for path in BatchPath::available_paths().into_iter().rev() {
+        let batch = Batch::new(reading, seed, DEFAULT_MAX_PLIES)
+            .expect("the benchmarked readings are batch-playable")
+            .with_path(path)
+            .expect("an available path");
+        let name = format!("{path}: {}", path.describe());
+        let play = |chunk: u64| {
+            let mut plies = 0;
+            let first = chunk * BATCH_CHUNK;
+            batch.play(first..first + BATCH_CHUNK, |p| plies += u64::from(p.plies));
+            plies
+        };
+        let one = measure(secs, play).chunks_of(BATCH_CHUNK);
+        if interrupted() {
+            return;
+        }
+        line(&format!("{name}, 1 thread"), one);
+        let (all, threads) = measure_parallel(one.games / BATCH_CHUNK, play);
+        if interrupted() {
+            return;
+        }
+        let all = all.chunks_of(BATCH_CHUNK);
+        line(&format!("{name}, {threads} threads"), all);
+        let speed_up = all.games_per_s / one.games_per_s;
+        let against = scalar.map_or(String::new(), |s| {
+            format!(
+                "{}x the scalar path; ",
+                shown(one.games_per_s / s.games_per_s, 1)
+            )
+        });
+        println!(
+            "  {path}: {against}parallel speed-up {} on {threads} threads (efficiency {}%)",
+            shown(speed_up, 2),
+            shown(100.0 * speed_up / threads as f64, 0)
+        );
+        if path == BatchPath::Scalar {
+            scalar = Some(one);
+        }
+        if BatchPath::force(Some(path)).is_ok() {
+            stats_line(
+                &format!("{path}: "),
+                GameKind::Oware,
+                variant,
+                all.games,
+                seed,
+                all,
+            );
+        }
+        let _ = BatchPath::force(None);
+        if interrupted() {
+            return;
+        }
     }
-    line(&format!("optimized, {kind}, 1 thread"), one);
-    let (all, threads) = measure_parallel(one.games / BATCH_CHUNK, play);
-    if interrupted() {
-        return;
-    }
-    let all = all.chunks_of(BATCH_CHUNK);
-    line(&format!("optimized, {kind}, {threads} threads"), all);
-    let speed_up = all.games_per_s / one.games_per_s;
-    println!(
-        "  ratio batch/reference {}x, batch/scalar optimized {}x; parallel speed-up {} on \
-         {threads} threads (efficiency {}%)",
-        shown(one.games_per_s / reference.games_per_s, 0),
-        shown(one.games_per_s / scalar.games_per_s, 1),
-        shown(speed_up, 2),
-        shown(100.0 * speed_up / threads as f64, 0)
-    );
-    stats_line(GameKind::Oware, "abapa", all.games, seed, all);
 }
 
 #[cfg(test)]

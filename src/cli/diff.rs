@@ -7,6 +7,7 @@ use clap::Args;
 use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use mancala_lab::game::GameKind;
+use mancala_lab::oware::batch::{BatchPath, PathError};
 use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
 use rand::{RngCore, SeedableRng};
@@ -40,10 +41,14 @@ pub struct DiffArgs {
     /// valid mutations (seeds moved, stores, houses, marks; bao/mutate.rs, oware/mutate.rs).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1000))]
     mutate: u16,
-    /// Oware only: check the batch engine (64 games at a time in vector lanes) against the scalar
-    /// optimized engine, game by game (plies, scores, pits, result), with the batch's own draws.
+    /// Oware only: check the batch engine (many games at a time in vector lanes) on every path
+    /// this processor runs against the scalar optimized engine, game by game (plies, scores, pits,
+    /// result), with the batch's own draws.
     #[arg(long, conflicts_with = "rows")]
     batch: bool,
+    /// With --batch: check only this batch path (avx512, avx2, portable or scalar).
+    #[arg(long, requires = "batch")]
+    path: Option<BatchPath>,
     /// Play each game with the stats job's typed engines, reference and optimized, and compare
     /// the games.csv rows and the clause events they give (with --policy; the draws of `stats`).
     #[arg(long, conflicts_with = "mutate")]
@@ -137,51 +142,79 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
 /// Games per batch call under `--batch`.
 const BATCH_CHUNK: u64 = 16_384;
 
-/// `diff --batch`: the Oware batch engine against the scalar optimized engine, game by game.
+/// The batch paths `diff --batch` checks: the one `--path` names, else every vector path this
+/// processor runs.
+fn batch_paths(args: &DiffArgs) -> Result<Vec<BatchPath>, String> {
+    match args.path {
+        Some(path) if path.available() => Ok(vec![path]),
+        Some(path) => Err(format!("--path: {}", PathError::Unavailable(path))),
+        None => Ok(BatchPath::available_paths()
+            .into_iter()
+            .filter(|&p| p != BatchPath::Scalar)
+            .collect()),
+    }
+}
+
+/// `diff --batch`: the Oware batch engine on each of its paths against the scalar optimized
+/// engine, game by game.
 fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, BatchStats, Playout};
     use mancala_lab::oware::fast::FastRules;
     let variant: mancala_lab::oware::Variant =
         preset.parse().map_err(|e| format!("--variant: {e}"))?;
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
-    let batch = Batch::new(variant, args.seed, max_plies).map_err(|e| e.to_string())?;
+    let paths = batch_paths(args)?;
+    let batches = paths
+        .iter()
+        .map(|&path| {
+            let batch = Batch::new(variant, args.seed, max_plies).map_err(|e| e.to_string())?;
+            batch.with_path(path).map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<Batch>, String>>()?;
     let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
-    if !mancala_lab::oware::batch::vector_engine_available() {
-        eprintln!("no AVX-512 (F, BW, VBMI) here: the batch runs its scalar fallback");
-    }
     let started = std::time::Instant::now();
     let (bar, pool) = super::bar_and_pool(args.games)?;
     let interrupt = interrupt_with_hint(args, &bar);
     let end = args.first + args.games;
     let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
-    // One chunk: its plies and batch figures, or its first game the engines disagree on.
-    let check = |c: u64| -> Result<(u64, BatchStats), Box<(Playout, Playout)>> {
-        let mut got = Vec::new();
-        let stats = batch.play(chunk_range(c), |p| got.push(p));
-        got.sort();
-        let mut plies = 0;
-        for (game, b) in chunk_range(c).zip(&got) {
-            let s = scalar_playout(&scalar, args.seed, game, max_plies);
-            if b.game != game || *b != s {
-                return Err(Box::new((*b, s)));
+    // One chunk: its plies and each path's batch figures, or the first path and game on which
+    // the batch and the scalar engine disagree.
+    type Divergence = Box<(BatchPath, Playout, Playout)>;
+    let check = |c: u64| -> Result<(u64, Vec<BatchStats>), Divergence> {
+        let want: Vec<Playout> = chunk_range(c)
+            .map(|game| scalar_playout(&scalar, args.seed, game, max_plies))
+            .collect();
+        let mut figures = Vec::with_capacity(batches.len());
+        for batch in &batches {
+            let mut got = Vec::with_capacity(want.len());
+            figures.push(batch.play(chunk_range(c), |p| got.push(p)));
+            got.sort();
+            for (game, s) in chunk_range(c).zip(&want) {
+                let b = got.get((game - chunk_range(c).start) as usize);
+                match b {
+                    Some(b) if b.game == game && b == s => {}
+                    _ => {
+                        let b = b.copied().unwrap_or(Playout { game, ..*s });
+                        return Err(Box::new((batch.path(), b, *s)));
+                    }
+                }
             }
-            plies += u64::from(b.plies);
         }
-        Ok((plies, stats))
+        Ok((want.iter().map(|p| u64::from(p.plies)).sum(), figures))
     };
     let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
-    let mut stats = BatchStats::default();
+    let mut stats = vec![BatchStats::default(); batches.len()];
     let chunks = args.games.div_ceil(BATCH_CHUNK);
     let done = super::in_order(&pool, 0..chunks, interrupt, check, |c, result| {
         match result {
-            Ok((p, s)) => {
+            Ok((p, figures)) => {
                 plies += p;
                 games += chunk_range(c).count() as u64;
-                stats.steps += s.steps;
-                stats.handed_over += s.handed_over;
-                stats.filter_hits += s.filter_hits;
+                for (total, f) in stats.iter_mut().zip(figures) {
+                    total.add(f);
+                }
             }
-            Err(pair) => failure = Some(pair),
+            Err(divergence) => failure = Some(divergence),
         }
         bar.set_position(games);
         failure.is_none()
@@ -196,18 +229,28 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
     );
-    println!(
-        "batch: {} vector steps, {} repetition-filter hits compared, {} games handed to the scalar \
-         engine",
-        stats.steps, stats.filter_hits, stats.handed_over
-    );
-    if let Some((b, s)) = failure.map(|pair| *pair) {
+    if paths.is_empty() {
+        println!("no vector path runs here: only the scalar engine plays");
+    }
+    for (path, s) in paths.iter().zip(&stats) {
+        println!(
+            "batch path {path} ({}): {} vector steps, {} repetition-filter hits compared, {} \
+             games handed to the scalar engine",
+            path.describe(),
+            s.steps,
+            s.filter_hits,
+            s.handed_over
+        );
+    }
+    if let Some((path, b, s)) = failure.map(|d| *d) {
         let game = s.game;
         // The first ply limit at which the two engines' positions differ.
         let at = (1..=s.plies.max(b.plies))
             .find(|&k| {
                 let mut one = None;
                 Batch::new(variant, args.seed, k)
+                    .expect("checked above")
+                    .with_path(path)
                     .expect("checked above")
                     .play(game..game + 1, |p| one = Some(p));
                 one != Some(scalar_playout(&scalar, args.seed, game, k))
@@ -216,7 +259,9 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         let rules = mancala_lab::oware::Rules::new(variant);
         let (before, moves) = reference_game(&rules, args.seed, game, at - 1);
         let (_, all) = reference_game(&rules, args.seed, game, at);
-        println!("first divergence: game {game}\n  batch:  {b:?}\n  scalar: {s:?}");
+        println!(
+            "first divergence: game {game} on batch path {path}\n  batch:  {b:?}\n  scalar: {s:?}"
+        );
         println!(
             "the engines first differ after ply {at}; moves before it: {}",
             moves.iter().collect::<String>()

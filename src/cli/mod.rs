@@ -320,3 +320,12 @@ pub fn in_order<T: Send>(
     });
     taken
 }
+
+/// Refuses a batch path forced by the environment that names no path or one this processor
+/// cannot run, before any command plays.
+pub fn check_batch_path() -> Result<(), String> {
+    use mancala_lab::oware::batch::{BatchPath, PATH_VARIABLE};
+    BatchPath::from_env()
+        .map(drop)
+        .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
+}

@@ -1,0 +1,452 @@
+//! The lane machinery every vector path of the batch engine shares: the lanes' state between
+//! steps, the game feed, repetitions, ply limits, hand-overs to the scalar engine and playouts.
+//!
+//! A path supplies only [`Step`]: one ply in every lane, and the board key it files positions by.
+
+use std::ops::Range;
+
+use super::{finish_scalar, game_keys, Batch, BatchStats, Playout, PlayoutEvents};
+use crate::oware::variant::{FinalSweep, GrandSlam, NoAllowedMove};
+use crate::oware::Side;
+
+/// `N` bytes, one per lane, aligned so that a vector path loads a row as registers.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(super) struct Row<const N: usize>(pub(super) [u8; N]);
+
+/// Every lane's state between steps.
+pub(super) struct Lanes<const N: usize> {
+    /// Seeds, seen from the mover: pits 0–5 the mover's row from its left, 6–11 the opponent's.
+    pub(super) pits: [Row<N>; 12],
+    /// Mover's and opponent's scores.
+    pub(super) scores: [Row<N>; 2],
+    /// Legal moves: byte l of `legal[i]` is 0xff when lane l's mover may play pit i, else 0.
+    pub(super) legal: [Row<N>; 6],
+    /// Lane bit set when South moves.
+    pub(super) south: u64,
+    /// Lane bit set when the lane plays a game of the range (else it idles).
+    pub(super) active: u64,
+    /// Random counters: key 0 plus ply times the golden ratio, and key 1.
+    pub(super) ctr: [u32; N],
+    pub(super) key1: [u32; N],
+    game: [u64; N],
+    /// Step at which the lane's game started, and at which its last capture (or start) was.
+    start: [u64; N],
+    since: [u64; N],
+    /// Per-lane filter of board keys since the last capture (1024 bits).
+    filter: Vec<[u64; 16]>,
+    /// What each lane's moves did so far, for the clause events.
+    events: [PlayoutEvents; N],
+    /// Past boards and keys by step (index step % ring); a key is two rows, low and high byte.
+    pub(super) ring: Vec<[Row<N>; 12]>,
+    pub(super) ring_key: Vec<[Row<N>; 2]>,
+}
+
+/// Lane masks a vector step hands to `settle` (bit l for lane l; no bit at or above `N`).
+pub(super) struct StepOut {
+    /// Lanes whose move captured.
+    pub(super) captured: u64,
+    /// Lanes whose game ended by score (a side over 24, or 24 each).
+    pub(super) over: u64,
+    /// Lanes whose new mover has no legal move.
+    pub(super) stuck: u64,
+    /// Lanes whose sowing lapped the board (12 seeds or more).
+    pub(super) laps: u64,
+    /// Per opponent pit (0–5 of that row), the lanes that captured it.
+    pub(super) taken: [u64; 6],
+    /// Lanes that played a grand slam capturing nothing.
+    pub(super) empty_slams: u64,
+}
+
+/// What the reading does with grand slams.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Slams {
+    /// Played, capturing nothing.
+    Capture,
+    /// Forbidden; when no other move is allowed the game ends.
+    Forbidden,
+    /// Forbidden unless no other move is allowed; then played, capturing nothing.
+    PlayedWhenNothingElse,
+}
+
+/// One vector path: a ply in every lane, and the key it files boards by.
+pub(super) trait Step<const N: usize> {
+    /// The 16-bit key of a board seen from the mover (`south` when South moves); the step files
+    /// the boards it makes under the same key.
+    fn key(pits: &[u8; 12], south: bool) -> u16;
+
+    /// One ply in every lane: record the board in ring slot `step % ring`, draw and play a move,
+    /// capture, turn the board to the new mover, work out its legal moves and the new boards' keys
+    /// (into the next ring slot).
+    ///
+    /// # Safety
+    ///
+    /// The processor must have the features the path is compiled for.
+    unsafe fn step(lanes: &mut Lanes<N>, step: u64, ring: usize, slams: Slams) -> StepOut;
+}
+
+/// The lane bits of `N` lanes.
+pub(super) const fn all_lanes(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// Plays `games` on the vector path `S` with `N` lanes.
+///
+/// # Safety
+///
+/// The processor must have the features `S` is compiled for.
+pub(super) unsafe fn play<const N: usize, S: Step<N>>(
+    batch: &Batch,
+    games: Range<u64>,
+    each: &mut dyn FnMut(Playout),
+) -> BatchStats {
+    let first_south = batch.variant.first_player == Side::South;
+    let mut lanes = Lanes {
+        pits: [Row([4; N]); 12],
+        scores: [Row([0; N]); 2],
+        legal: [Row([0xff; N]); 6],
+        south: if first_south { all_lanes(N) } else { 0 },
+        active: 0,
+        ctr: [0; N],
+        key1: [0; N],
+        game: [u64::MAX; N],
+        start: [0; N],
+        since: [0; N],
+        filter: vec![[0; 16]; N],
+        events: [PlayoutEvents::default(); N],
+        ring: vec![[Row([0; N]); 12]; batch.ring],
+        ring_key: vec![[Row([0; N]); 2]; batch.ring],
+    };
+    let mut feed = Feed {
+        next: games.start,
+        end: games.end,
+        start_key: S::key(&[4; 12], first_south),
+        each,
+        stats: BatchStats::default(),
+    };
+    for l in 0..N {
+        restart(batch, &mut lanes, l, 0, &mut feed);
+    }
+    let mut step = 0u64;
+    let slams = match (batch.variant.grand_slam, batch.variant.no_allowed_move) {
+        (GrandSlam::CapturesNothing, _) => Slams::Capture,
+        (GrandSlam::Forbidden, NoAllowedMove::AllowGrandSlamWithoutCapture) => {
+            Slams::PlayedWhenNothingElse
+        }
+        (GrandSlam::Forbidden, _) => Slams::Forbidden,
+    };
+    while lanes.active != 0 {
+        // SAFETY: the caller vouches for the processor.
+        let out = unsafe { S::step(&mut lanes, step, batch.ring, slams) };
+        step += 1;
+        settle(batch, &mut lanes, step, out, &mut feed);
+    }
+    feed.stats.steps = step;
+    feed.stats
+}
+
+/// Where the lanes' games come from and go: the next game of the range and its end, the key
+/// of the start position, what takes each finished playout, and the counts so far.
+struct Feed<'a> {
+    next: u64,
+    end: u64,
+    start_key: u16,
+    each: &'a mut dyn FnMut(Playout),
+    stats: BatchStats,
+}
+
+/// Starts the next game of the range in lane `l` at step `step` (or idles the lane).
+fn restart<const N: usize>(
+    batch: &Batch,
+    lanes: &mut Lanes<N>,
+    l: usize,
+    step: u64,
+    feed: &mut Feed,
+) {
+    let (next, end, start_key) = (&mut feed.next, feed.end, feed.start_key);
+    let bit = 1u64 << l;
+    let game = if *next < end {
+        lanes.active |= bit;
+        *next += 1;
+        *next - 1
+    } else {
+        lanes.active &= !bit;
+        u64::MAX
+    };
+    for row in lanes.pits.iter_mut() {
+        row.0[l] = 4;
+    }
+    lanes.scores[0].0[l] = 0;
+    lanes.scores[1].0[l] = 0;
+    for m in lanes.legal.iter_mut() {
+        m.0[l] = 0xff;
+    }
+    if batch.variant.first_player == Side::South {
+        lanes.south |= bit;
+    } else {
+        lanes.south &= !bit;
+    }
+    let keys = game_keys(batch.seed, game);
+    lanes.ctr[l] = keys[0];
+    lanes.key1[l] = keys[1];
+    lanes.game[l] = game;
+    lanes.start[l] = step;
+    lanes.since[l] = step;
+    lanes.filter[l] = [0; 16];
+    lanes.events[l] = PlayoutEvents::default();
+    insert(&mut lanes.filter[l], start_key);
+    let slot = (step as usize) & (batch.ring - 1);
+    let [lo, hi] = start_key.to_le_bytes();
+    lanes.ring_key[slot][0].0[l] = lo;
+    lanes.ring_key[slot][1].0[l] = hi;
+}
+
+/// Sets `key` in a lane filter; says whether it was set already.
+#[inline(always)]
+fn insert(filter: &mut [u64; 16], key: u16) -> bool {
+    let word = &mut filter[usize::from((key >> 6) & 15)];
+    let bit = 1u64 << (key & 63);
+    let was = *word & bit != 0;
+    *word |= bit;
+    was
+}
+
+/// Lane `l`'s pits (seen from its mover) at ring slot `slot`, or now when `slot` is `None`.
+fn lane_pits<const N: usize>(lanes: &Lanes<N>, l: usize, slot: Option<usize>) -> [u8; 12] {
+    let rows = match slot {
+        Some(s) => &lanes.ring[s],
+        None => &lanes.pits,
+    };
+    std::array::from_fn(|j| rows[j].0[l])
+}
+
+/// Lane `l`'s board key at ring slot `slot`.
+fn ring_key<const N: usize>(lanes: &Lanes<N>, slot: usize, l: usize) -> u16 {
+    u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]])
+}
+
+/// Pits A..F a..f from pits seen from the mover.
+fn absolute(pits: [u8; 12], south: bool) -> [u8; 12] {
+    if south {
+        pits
+    } else {
+        std::array::from_fn(|j| pits[(j + 6) % 12])
+    }
+}
+
+/// After a vector step: counts each lane's clause events, finds repetitions, and hands the
+/// lanes whose games ended (or reached the ply limit) to `feed`, restarting them.
+fn settle<const N: usize>(
+    batch: &Batch,
+    lanes: &mut Lanes<N>,
+    step: u64,
+    out: StepOut,
+    feed: &mut Feed,
+) {
+    count_events(lanes, &out);
+    let (repeated, handed_over) = repetitions(batch, lanes, step, out.captured, feed);
+    let finished = (out.over | out.stuck | repeated) & !handed_over & all_lanes(N);
+    // No game has reached the ply limit before that many steps.
+    let cut = if step < u64::from(batch.max_plies) {
+        0
+    } else {
+        let mut cut = 0u64;
+        for l in 0..N {
+            if step - lanes.start[l] >= u64::from(batch.max_plies) {
+                cut |= 1 << l;
+            }
+        }
+        cut & !finished
+    };
+    let mut m = finished | cut;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if lanes.active & (1 << l) != 0 {
+            let playout = finished_playout(batch, lanes, l, step, &out, repeated, cut);
+            (feed.each)(playout);
+        }
+        restart(batch, lanes, l, step, feed);
+    }
+}
+
+/// What this step's moves did, into each active lane's events.
+fn count_events<const N: usize>(lanes: &mut Lanes<N>, out: &StepOut) {
+    let mut count = |mask: u64, field: fn(&mut PlayoutEvents) -> &mut u32| {
+        let mut m = mask & lanes.active;
+        while m != 0 {
+            *field(&mut lanes.events[m.trailing_zeros() as usize]) += 1;
+            m &= m - 1;
+        }
+    };
+    count(out.laps, |e| &mut e.laps);
+    count(out.captured, |e| &mut e.capturing_moves);
+    count(out.empty_slams, |e| &mut e.empty_slams);
+    for &take in &out.taken {
+        count(take, |e| &mut e.pits_captured);
+    }
+}
+
+/// The lanes whose position now occurs for the time that ends the game (O.6.2) since their
+/// last capture (a capture starts a new span), and the lanes whose span outgrew the ring of
+/// past boards: their games go to the scalar engine and the lanes restart.
+fn repetitions<const N: usize>(
+    batch: &Batch,
+    lanes: &mut Lanes<N>,
+    step: u64,
+    captured: u64,
+    feed: &mut Feed,
+) -> (u64, u64) {
+    let ring = batch.ring;
+    let slot = (step as usize) & (ring - 1);
+    let occurrences = u32::from(batch.variant.cycle_end.applies_at());
+    let mut m = captured;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        lanes.since[l] = step;
+        lanes.filter[l] = [0; 16];
+        let key = ring_key(lanes, slot, l);
+        insert(&mut lanes.filter[l], key);
+    }
+    let (mut repeated, mut handed_over) = (0u64, 0u64);
+    let mut m = !captured & all_lanes(N);
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if step - lanes.since[l] >= ring as u64 - 1 {
+            hand_over(batch, lanes, l, step, feed);
+            restart(batch, lanes, l, step, feed);
+            handed_over |= 1 << l;
+            continue;
+        }
+        let key = ring_key(lanes, slot, l);
+        if !insert(&mut lanes.filter[l], key) {
+            continue;
+        }
+        feed.stats.filter_hits += 1;
+        let now = lane_pits(lanes, l, None);
+        let mut seen = 1;
+        let mut t = step;
+        while t >= lanes.since[l] + 2 {
+            t -= 2;
+            let s = (t as usize) & (ring - 1);
+            if ring_key(lanes, s, l) == key && lane_pits(lanes, l, Some(s)) == now {
+                seen += 1;
+            }
+        }
+        if seen >= occurrences {
+            repeated |= 1 << l;
+        }
+    }
+    (repeated, handed_over)
+}
+
+/// The playout of lane `l`, whose game ended at step `step` (or reached the ply limit: `cut`).
+fn finished_playout<const N: usize>(
+    batch: &Batch,
+    lanes: &Lanes<N>,
+    l: usize,
+    step: u64,
+    out: &StepOut,
+    repeated: u64,
+    cut: u64,
+) -> Playout {
+    let bit = 1u64 << l;
+    let south = lanes.south & bit != 0;
+    let mut pits = absolute(lane_pits(lanes, l, None), south);
+    let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
+    let mut scores = if south { mine } else { [mine[1], mine[0]] };
+    let clause = if cut & bit != 0 {
+        ""
+    } else if repeated & bit != 0 {
+        "O.6.2"
+    } else if out.over & bit != 0 {
+        if scores[0] > 24 || scores[1] > 24 {
+            "O.6.1"
+        } else {
+            "O.5.2"
+        }
+    } else {
+        "O.4.2"
+    };
+    let mut swept = [0; 2];
+    let result = if cut & bit != 0 {
+        None
+    } else {
+        // Repetitions and stuck movers sweep; a score over 24 sweeps as the reading says; at
+        // 24 each the rows are empty.
+        let sweep = repeated & bit != 0
+            || out.over & bit == 0
+            || batch.variant.final_sweep == FinalSweep::EachTakesOwn;
+        if sweep {
+            swept = [pits[..6].iter().sum::<u8>(), pits[6..].iter().sum::<u8>()];
+            scores[0] += swept[0];
+            scores[1] += swept[1];
+            pits = [0; 12];
+        }
+        Some(match scores[0].cmp(&scores[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => 2,
+        })
+    };
+    Playout {
+        game: lanes.game[l],
+        plies: (step - lanes.start[l]) as u32,
+        scores,
+        result,
+        pits,
+        end: clause,
+        swept,
+        events: lanes.events[l],
+    }
+}
+
+/// Hands lane `l`'s game (now at step `step`, too long without a capture for the ring) to the
+/// scalar engine with its boards since the last capture, and plays it out there.
+fn hand_over<const N: usize>(
+    batch: &Batch,
+    lanes: &Lanes<N>,
+    l: usize,
+    step: u64,
+    feed: &mut Feed,
+) {
+    let bit = 1u64 << l;
+    if lanes.active & bit == 0 {
+        return;
+    }
+    feed.stats.handed_over += 1;
+    let south_now = lanes.south & bit != 0;
+    let mover = |t: u64| {
+        // The mover alternates every step.
+        let south = south_now ^ ((step - t) % 2 == 1);
+        u8::from(!south)
+    };
+    let ring = batch.ring;
+    let mut history: Vec<([u8; 12], u8)> = (lanes.since[l]..step)
+        .map(|t| {
+            let s = (t as usize) & (ring - 1);
+            let m = mover(t);
+            (absolute(lane_pits(lanes, l, Some(s)), m == 0), m)
+        })
+        .collect();
+    history.push((absolute(lane_pits(lanes, l, None), south_now), mover(step)));
+    let mine = [lanes.scores[0].0[l], lanes.scores[1].0[l]];
+    let scores = if south_now { mine } else { [mine[1], mine[0]] };
+    let mut g = batch.rules.game_with_history(&history, scores);
+    let ply = (step - lanes.start[l]) as u32;
+    (feed.each)(finish_scalar(
+        &batch.rules,
+        &mut g,
+        game_keys(batch.seed, lanes.game[l]),
+        lanes.game[l],
+        ply,
+        batch.max_plies,
+        lanes.events[l],
+    ));
+}

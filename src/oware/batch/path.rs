@@ -1,0 +1,184 @@
+//! The batch engine's paths (AVX-512, AVX2, portable, scalar): which this processor runs, and
+//! the environment variable that forces one.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The path [`BatchPath::force`] set for this process, as an index into [`BatchPath::ALL`]
+/// (`u8::MAX`: none).
+static FORCED: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// The environment variable that forces a batch path (`avx512`, `avx2`, `portable`, `scalar`).
+pub const PATH_VARIABLE: &str = "MANCALA_LAB_BATCH_PATH";
+
+/// One way the batch engine plays its games; all play the same games, lane for lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BatchPath {
+    /// 64 lanes in 512-bit registers (x86-64 with AVX-512 F, BW and VBMI).
+    Avx512,
+    /// 32 lanes in 256-bit registers (x86-64 with AVX2).
+    Avx2,
+    /// 16 lanes in 128-bit registers, in the instructions every processor of the target has
+    /// (SSE2 on x86-64, NEON on aarch64, scalar code elsewhere).
+    Portable,
+    /// One game at a time on the scalar optimized engine.
+    Scalar,
+}
+
+/// A path asked for by name that is not one, or that this processor cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// A name that names no path.
+    #[error("unknown batch path {0:?}: expected avx512, avx2, portable or scalar")]
+    Unknown(String),
+    /// A path this processor lacks the instructions for.
+    #[error("this processor cannot run the {path} batch path (it runs: {runs})", path = .0.name(), runs = BatchPath::available_names())]
+    Unavailable(BatchPath),
+}
+
+impl BatchPath {
+    /// Every path, fastest first.
+    pub const ALL: [BatchPath; 4] = [
+        BatchPath::Avx512,
+        BatchPath::Avx2,
+        BatchPath::Portable,
+        BatchPath::Scalar,
+    ];
+
+    /// The name of the path, as the environment variable and reports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchPath::Avx512 => "avx512",
+            BatchPath::Avx2 => "avx2",
+            BatchPath::Portable => "portable",
+            BatchPath::Scalar => "scalar",
+        }
+    }
+
+    /// Games played at once.
+    pub fn lanes(self) -> usize {
+        match self {
+            BatchPath::Avx512 => 64,
+            BatchPath::Avx2 => 32,
+            BatchPath::Portable => 16,
+            BatchPath::Scalar => 1,
+        }
+    }
+
+    /// What plays, for reports: e.g. `32-lane AVX2 batch`.
+    pub fn describe(self) -> String {
+        match self {
+            BatchPath::Avx512 => "64-lane AVX-512 batch".into(),
+            BatchPath::Avx2 => "32-lane AVX2 batch".into(),
+            BatchPath::Portable => {
+                let isa = if cfg!(target_arch = "x86_64") {
+                    "SSE2"
+                } else if cfg!(target_arch = "aarch64") {
+                    "NEON"
+                } else {
+                    "scalar code"
+                };
+                format!("16-lane portable batch ({isa})")
+            }
+            BatchPath::Scalar => "scalar".into(),
+        }
+    }
+
+    /// Whether this processor runs the path.
+    pub fn available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            BatchPath::Avx512 => super::avx512::available(),
+            #[cfg(target_arch = "x86_64")]
+            BatchPath::Avx2 => super::avx2::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            BatchPath::Avx512 | BatchPath::Avx2 => false,
+            BatchPath::Portable | BatchPath::Scalar => true,
+        }
+    }
+
+    /// The paths this processor runs, fastest first.
+    pub fn available_paths() -> Vec<BatchPath> {
+        BatchPath::ALL
+            .into_iter()
+            .filter(|p| p.available())
+            .collect()
+    }
+
+    /// The fastest path this processor runs.
+    pub fn fastest() -> BatchPath {
+        BatchPath::available_paths()[0]
+    }
+
+    /// The path [`PATH_VARIABLE`] forces, if it is set: an error if it names no path or one this
+    /// processor cannot run.
+    pub fn from_env() -> Result<Option<BatchPath>, PathError> {
+        let Some(value) = std::env::var_os(PATH_VARIABLE) else {
+            return Ok(None);
+        };
+        let path: BatchPath = value
+            .to_str()
+            .ok_or_else(|| PathError::Unknown(value.to_string_lossy().into_owned()))?
+            .parse()?;
+        if path.available() {
+            Ok(Some(path))
+        } else {
+            Err(PathError::Unavailable(path))
+        }
+    }
+
+    /// The path a new batch takes: the one [`Self::force`] set, else the one [`PATH_VARIABLE`]
+    /// names, else the fastest (a value the processor cannot run is passed over here; front ends
+    /// refuse it with [`Self::from_env`]).
+    pub fn chosen() -> BatchPath {
+        let forced = FORCED.load(Ordering::Relaxed);
+        if let Some(&path) = BatchPath::ALL.get(usize::from(forced)) {
+            return path;
+        }
+        BatchPath::from_env()
+            .ok()
+            .flatten()
+            .unwrap_or_else(BatchPath::fastest)
+    }
+
+    /// Makes every batch made from now on in this process take `path` (`None`: as
+    /// [`Self::chosen`] says without it); an error if this processor cannot run it.
+    pub fn force(path: Option<BatchPath>) -> Result<(), PathError> {
+        let index = match path {
+            Some(p) if !p.available() => return Err(PathError::Unavailable(p)),
+            Some(p) => BatchPath::ALL
+                .iter()
+                .position(|&q| q == p)
+                .map_or(u8::MAX, |i| i as u8),
+            None => u8::MAX,
+        };
+        FORCED.store(index, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn available_names() -> String {
+        let names: Vec<&str> = BatchPath::available_paths()
+            .into_iter()
+            .map(BatchPath::name)
+            .collect();
+        names.join(", ")
+    }
+}
+
+impl fmt::Display for BatchPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BatchPath {
+    type Err = PathError;
+
+    fn from_str(s: &str) -> Result<BatchPath, PathError> {
+        BatchPath::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| PathError::Unknown(s.to_string()))
+    }
+}
