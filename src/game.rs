@@ -91,9 +91,15 @@ impl Ending {
 
     /// The `end_clause` column: the clause, or `silent:<clause>` where the rules are silent.
     pub fn end_clause(self) -> String {
+        self.end_clause_parts().concat()
+    }
+
+    /// The `end_clause` column in two parts to be written one after the other: `silent:` or
+    /// nothing, then the clause.
+    pub fn end_clause_parts(self) -> [&'static str; 2] {
         match self.verdict {
-            Verdict::RulesSilent => format!("silent:{}", self.clause),
-            _ => self.clause.to_string(),
+            Verdict::RulesSilent => ["silent:", self.clause],
+            _ => ["", self.clause],
         }
     }
 }
@@ -222,7 +228,9 @@ impl<T: Count> ClauseCounts<T> {
             self.clauses = other.clauses;
         }
         if std::ptr::eq(self.clauses, other.clauses) {
-            for (a, &b) in self.counts.iter_mut().zip(&other.counts) {
+            // Counts past the list's length are never set.
+            let n = self.clauses.len();
+            for (a, &b) in self.counts[..n].iter_mut().zip(&other.counts[..n]) {
                 *a += b.into();
             }
             for &(clause, n) in &other.other {

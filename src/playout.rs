@@ -1,7 +1,6 @@
 //! One playout loop for every engine of every game: plays game `i` of a seed under a policy and
 //! sums it up as one games.csv row, the same row whichever engine plays it.
 
-use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 
 use crate::engine::EngineError;
@@ -96,35 +95,71 @@ impl Row {
             .map_or_else(|| PLY_LIMIT.to_string(), |e| e.end_clause())
     }
 
+    /// The `end_clause` column in two parts written one after the other (no allocation).
+    pub fn end_clause_parts(&self) -> [&'static str; 2] {
+        self.ending.map_or(["", PLY_LIMIT], |e| e.end_clause_parts())
+    }
+
     /// Appends the row's CSV line (with its newline) for `game` to `out`.
     pub fn write_csv(&self, game: GameKind, variant: &str, players: Players, out: &mut String) {
-        let _ = write!(
-            out,
-            "{},{variant},{},{},{},{}",
-            self.game,
-            crate::text::csv_field(&players.to_string()),
-            self.plies,
-            self.winner(),
-            self.end_clause()
-        );
-        let [hs, hn] = self.harvests;
-        let [cs, cn] = self.seeds_captured;
-        let _ = match game {
-            GameKind::Bao => writeln!(
-                out,
-                ",{hs},{hn},{cs},{cn},{},{},{},{},{}",
-                self.stage_plies[0],
-                self.stage_plies[1],
-                self.houses_lost,
-                self.longest_move_seeds,
-                self.undefined_cases
-            ),
-            GameKind::Oware => writeln!(
-                out,
-                ",{cs},{cn},{},{},{}",
-                self.scores[0], self.scores[1], self.undefined_cases
-            ),
+        RowWriter::new(game, variant, players).write(self, out);
+    }
+}
+
+/// Writes the games.csv lines of one job: the columns its rows share are made once.
+#[derive(Clone, Debug)]
+pub struct RowWriter {
+    game: GameKind,
+    /// `,variant,policy,`: the columns between the game index and the plies.
+    shared: String,
+}
+
+impl RowWriter {
+    /// The writer of `game`'s rows under `variant`, played by `players`.
+    pub fn new(game: GameKind, variant: &str, players: Players) -> RowWriter {
+        let policy = crate::text::csv_field(&players.to_string()).into_owned();
+        RowWriter {
+            game,
+            shared: format!(",{variant},{policy},"),
+        }
+    }
+
+    /// Appends `row`'s CSV line (with its newline) to `out`.
+    pub fn write(&self, row: &Row, out: &mut String) {
+        let mut number = itoa::Buffer::new();
+        let mut put = |out: &mut String, n: u64| {
+            out.push(',');
+            out.push_str(number.format(n));
         };
+        out.push_str(itoa::Buffer::new().format(row.game));
+        out.push_str(&self.shared);
+        out.push_str(itoa::Buffer::new().format(row.plies));
+        out.push(',');
+        out.push_str(row.winner());
+        out.push(',');
+        for part in row.end_clause_parts() {
+            out.push_str(part);
+        }
+        let [hs, hn] = row.harvests;
+        let [cs, cn] = row.seeds_captured;
+        let numbers: &[u32] = match self.game {
+            GameKind::Bao => &[
+                hs,
+                hn,
+                cs,
+                cn,
+                row.stage_plies[0],
+                row.stage_plies[1],
+                row.houses_lost,
+                row.longest_move_seeds,
+                row.undefined_cases,
+            ],
+            GameKind::Oware => &[cs, cn, row.scores[0], row.scores[1], row.undefined_cases],
+        };
+        for &n in numbers {
+            put(out, u64::from(n));
+        }
+        out.push('\n');
     }
 }
 
@@ -351,11 +386,9 @@ impl AnyEngine {
             AnyEngine::OwareOptimized(e, v) => {
                 let batch = crate::oware::batch::Batch::new(*v, seed, play.max_plies);
                 match batch {
-                    // Random players make any opening random play too: the batch's games.
-                    Ok(batch)
-                        if play.players == Players::both(Policy::Random)
-                            && batch.uses_vectors() =>
-                    {
+                    // Random players make any opening random play too: the batch's games, on
+                    // every path (the scalar one plays them one by one, as fast as alone).
+                    Ok(batch) if play.players == Players::both(Policy::Random) => {
                         let games = run.1;
                         let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
                         batch.play(games, |p| playouts.push(p));

@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::EventTotals;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{header, AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{header, AnyEngine, EngineKind, Play, RowWriter, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
@@ -331,9 +331,13 @@ fn play_chunk(
         opening: job.opening,
         max_plies: job.max_plies,
     };
+    let writer = RowWriter::new(game, &job.variant, policy);
+    let mut end_clause = String::new();
     let whole = engine.play_until(play, run, stop, |row, events| {
-        row.write_csv(game, &job.variant, policy, &mut c.text);
-        let _ = c.summary.add(row.winner(), &row.end_clause(), row.plies);
+        writer.write(&row, &mut c.text);
+        end_clause.clear();
+        end_clause.extend(row.end_clause_parts());
+        let _ = c.summary.add(row.winner(), &end_clause, row.plies);
         // Every clause the reference engines trace is counted (tests/game.rs).
         c.events.merge(&events);
         c.rows += 1;

@@ -33,6 +33,10 @@ pub(super) struct Lanes<const N: usize> {
     /// Step at which the lane's game started, and at which its last capture (or start) was.
     start: [u64; N],
     since: [u64; N],
+    /// The first step at which a lane can reach the ply limit (no lane needs checking before).
+    next_cut: u64,
+    /// The first step at which a lane can have gone the ring's length without a capture.
+    next_hand_over: u64,
     /// Per-lane filter of board keys since the last capture (1024 bits).
     filter: Vec<[u64; 16]>,
     /// What each lane's moves did so far, for the clause events.
@@ -116,6 +120,8 @@ pub(super) unsafe fn play<const N: usize, S: Step<N>>(
         game: [u64::MAX; N],
         start: [0; N],
         since: [0; N],
+        next_cut: u64::from(batch.max_plies),
+        next_hand_over: batch.ring as u64 - 1,
         filter: vec![[0; 16]; N],
         events: [PlayoutEvents::default(); N],
         ring: vec![[Row([0; N]); 12]; batch.ring],
@@ -250,16 +256,24 @@ fn settle<const N: usize>(
     count_events(lanes, &out);
     let (repeated, handed_over) = repetitions(batch, lanes, step, out.captured, feed);
     let finished = (out.over | out.stuck | repeated) & !handed_over & all_lanes(N);
-    // No game has reached the ply limit before that many steps.
-    let cut = if step < u64::from(batch.max_plies) {
+    // No game reaches the ply limit before the earliest start plus the limit.
+    let cut = if step < lanes.next_cut {
         0
     } else {
+        let limit = u64::from(batch.max_plies);
         let mut cut = 0u64;
         for l in 0..N {
-            if step - lanes.start[l] >= u64::from(batch.max_plies) {
+            if step - lanes.start[l] >= limit {
                 cut |= 1 << l;
             }
         }
+        // The lanes cut now restart at this step.
+        let earliest = (0..N)
+            .filter(|&l| cut & !finished & (1 << l) == 0)
+            .map(|l| lanes.start[l])
+            .min()
+            .unwrap_or(step);
+        lanes.next_cut = earliest.min(step) + limit;
         cut & !finished
     };
     let mut m = finished | cut;
@@ -274,21 +288,28 @@ fn settle<const N: usize>(
     }
 }
 
+/// Calls `f` with the index and bit of each lane of `mask`.
+#[inline(always)]
+fn each_lane(mask: u64, mut f: impl FnMut(usize, u64)) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        f(l as usize, 1 << l);
+        m &= m - 1;
+    }
+}
+
 /// What this step's moves did, into each active lane's events.
 fn count_events<const N: usize>(lanes: &mut Lanes<N>, out: &StepOut) {
-    let mut count = |mask: u64, field: fn(&mut PlayoutEvents) -> &mut u32| {
-        let mut m = mask & lanes.active;
-        while m != 0 {
-            *field(&mut lanes.events[m.trailing_zeros() as usize]) += 1;
-            m &= m - 1;
-        }
-    };
-    count(out.laps, |e| &mut e.laps);
-    count(out.captured, |e| &mut e.capturing_moves);
-    count(out.empty_slams, |e| &mut e.empty_slams);
-    for &take in &out.taken {
-        count(take, |e| &mut e.pits_captured);
-    }
+    let (active, events) = (lanes.active, &mut lanes.events);
+    // Laps and empty grand slams are rare; a capture takes one pit or more.
+    each_lane(out.laps & active, |l, _| events[l].laps += 1);
+    each_lane(out.empty_slams & active, |l, _| events[l].empty_slams += 1);
+    each_lane(out.captured & active, |l, bit| {
+        let e = &mut events[l];
+        e.capturing_moves += 1;
+        e.pits_captured += out.taken.iter().map(|&t| u32::from(t & bit != 0)).sum::<u32>();
+    });
 }
 
 /// The lanes whose position now occurs for the time that ends the game (O.6.2) since their
@@ -318,7 +339,7 @@ fn repetitions<const N: usize>(
     while m != 0 {
         let l = m.trailing_zeros() as usize;
         m &= m - 1;
-        if step - lanes.since[l] >= ring as u64 - 1 {
+        if step >= lanes.next_hand_over && step - lanes.since[l] >= ring as u64 - 1 {
             hand_over(batch, lanes, l, step, feed);
             restart(batch, lanes, l, step, feed);
             handed_over |= 1 << l;
@@ -342,6 +363,10 @@ fn repetitions<const N: usize>(
         if seen >= occurrences {
             repeated |= 1 << l;
         }
+    }
+    if step >= lanes.next_hand_over {
+        // Every lane's span since its last capture started at `since` or later.
+        lanes.next_hand_over = lanes.since.iter().min().map_or(step, |&s| s) + ring as u64 - 1;
     }
     (repeated, handed_over)
 }
