@@ -97,7 +97,8 @@ impl Row {
 
     /// The `end_clause` column in two parts written one after the other (no allocation).
     pub fn end_clause_parts(&self) -> [&'static str; 2] {
-        self.ending.map_or(["", PLY_LIMIT], |e| e.end_clause_parts())
+        self.ending
+            .map_or(["", PLY_LIMIT], |e| e.end_clause_parts())
     }
 
     /// Appends the row's CSV line (with its newline) for `game` to `out`.

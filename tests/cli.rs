@@ -364,6 +364,78 @@ fn a_forced_batch_path_is_named_where_it_plays_and_refused_when_unknown() {
 }
 
 #[test]
+fn bench_json_names_the_machine_and_each_measurement_and_keeps_other_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-json");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("bench.json");
+    let path = report.to_str().unwrap();
+    let args = [
+        "bench",
+        "--only",
+        "batch",
+        "--seconds",
+        "0.1",
+        "--json",
+        path,
+    ];
+    let o = run(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["bench"], "mancala-lab");
+    let paths = json["machine"]["batch_paths"].as_array().unwrap();
+    assert!(paths.contains(&"portable".into()) && paths.contains(&"scalar".into()));
+    let measured = json["measurements"].as_array().unwrap();
+    // Each path the processor runs: one thread, all threads, the stats job; two readings.
+    assert_eq!(measured.len(), 2 * 3 * paths.len(), "{measured:?}");
+    for m in measured {
+        assert!(m["values"]["games_per_s"].as_f64().unwrap() > 0.0, "{m}");
+        assert!(stdout(&o).contains(m["name"].as_str().unwrap()), "{m}");
+    }
+    let job = measured
+        .iter()
+        .find(|m| {
+            m["name"]
+                .as_str()
+                .unwrap()
+                .starts_with("portable: stats job")
+        })
+        .unwrap();
+    assert!(
+        job["values"]["engine_share"].as_f64().unwrap() > 0.0,
+        "{job}"
+    );
+    // A second run replaces its own report; a file of the user's is kept and refused.
+    assert!(run(&args, None).status.success());
+    let mine = dir.join("mine.json");
+    std::fs::write(&mine, "{\"results\": 1}\n").unwrap();
+    let o = run(
+        &[
+            "bench",
+            "--only",
+            "oware",
+            "--seconds",
+            "0.1",
+            "--json",
+            mine.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is not a bench report"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&mine).unwrap(),
+        "{\"results\": 1}\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn strict_readings_are_refused_by_the_optimized_engines_with_a_reason() {
     for (game, engine) in [
         ("bao", "optimized Bao engine"),

@@ -1,27 +1,75 @@
 #!/usr/bin/env bash
-# Current performance figures: `mancala-lab bench` and, when its Python package is installed,
-# OpenSpiel's C++ Oware playouts right after it; writes docs/performance.md.
+# Current performance figures: `mancala-lab bench` (with --json) and, when its Python package is
+# installed, OpenSpiel's C++ Oware playouts before and after it; writes docs/performance.md and
+# docs/performance.json (the bench's measurements, for scripts that compare runs).
 # Usage, from the project root: bash experiments/bench/run.sh [SECONDS_PER_MEASUREMENT]
 set -euo pipefail
 secs=${1:-10}
 cargo build --release --quiet
-bench="$(target/release/mancala-lab bench --seconds "$secs")"
+openspiel() {
+    if python3 -c "import pyspiel" >/dev/null 2>&1; then
+        python3 experiments/openspiel/bench_playouts.py --seconds 5
+    else
+        echo "(not measured: python3 -c 'import pyspiel' fails here; pip install open-spiel)"
+    fi
+}
+before="$(openspiel)"
+rm -f docs/performance.json.new
+bench="$(target/release/mancala-lab bench --seconds "$secs" --json docs/performance.json.new)"
+after="$(openspiel)"
 parsers="$(target/release/mancala-lab bench --parsers)"
-openspiel="(not measured: python3 -c 'import pyspiel' fails here; pip install open-spiel)"
-if python3 -c "import pyspiel" >/dev/null 2>&1; then
-    openspiel="$(python3 experiments/openspiel/bench_playouts.py --seconds 5)"
-fi
 cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+flags="$(python3 -c 'import json,sys; print(", ".join(json.load(open(sys.argv[1]))["machine"]["vector_extensions"]))' docs/performance.json.new)"
+# The stats job on each batch path against OpenSpiel's playouts (the mean of its two runs).
+table="$(python3 - docs/performance.json.new "$before" "$after" <<'PY'
+import json, re, sys
+report = json.load(open(sys.argv[1]))
+rates = [float(m.group(1)) for t in sys.argv[2:] for m in [re.search(r"([0-9.]+) playouts/s", t)] if m]
+openspiel = sum(rates) / len(rates) if rates else None
+figures = {}
+for m in report["measurements"]:
+    reading = re.search(r"\((abapa|sheet)", m["section"])
+    path = m["name"].split(":")[0]
+    if not reading or "batch engine" not in m["section"]:
+        continue
+    key = (path, reading.group(1))
+    v = m["values"]
+    if "stats job" in m["name"]:
+        figures.setdefault(key, {})["job"] = v["games_per_s"]
+        figures[key]["share"] = v.get("engine_share")
+    elif "thread" in m["name"] and not m["name"].endswith(" 1 thread"):
+        figures.setdefault(key, {})["engine"] = v["games_per_s"]
+print("| path | reading | engine alone, all cores | stats job, CSV included | job / engine | job / OpenSpiel |")
+print("|---|---|---|---|---|---|")
+for (path, reading), f in figures.items():
+    share = f"{100 * f['share']:.0f}%" if f.get("share") else "n/a"
+    times = f"{f['job'] / openspiel:.0f}x" if openspiel and "job" in f else "n/a"
+    print(f"| {path} | {reading} | {f.get('engine', 0):,.0f} games/s | {f.get('job', 0):,.0f} games/s | {share} | {times} |")
+PY
+)"
+mv docs/performance.json.new docs/performance.json
 {
     echo "# Performance"
     echo
     echo "Current figures, written by \`bash experiments/bench/run.sh $secs\` (rerun it to refresh them;"
     echo "history is in git). Ratios compare engines measured in the same run; figures from"
-    echo "different days or machines do not compare."
+    echo "different days or machines do not compare. The measurements are also in"
+    echo "[performance.json](performance.json) (\`bench --json\`)."
     echo
     echo "- date: $(date -u +%Y-%m-%d)"
     echo "- commit: $(git rev-parse --short HEAD)"
-    echo "- machine: $(nproc) cores, ${cpu:-unknown processor}"
+    echo "- machine: $(nproc) cores, ${cpu:-unknown processor}; vector extensions: ${flags:-none}"
+    echo
+    echo "## The Oware batch engine on each path"
+    echo
+    echo "Every path this processor runs, measured in the same run (\`bench\` forces each in turn, as"
+    echo "\`MANCALA_LAB_BATCH_PATH\` does). A processor without AVX-512 runs the \`avx2\` path (x86-64"
+    echo "with AVX2: most laptops and servers) or the \`portable\` one (any other, Apple silicon among"
+    echo "them); its rows here were measured on this processor with the path forced, so they show"
+    echo "the path's code, not another processor's clock and caches. OpenSpiel: the mean of the two"
+    echo "runs below."
+    echo
+    echo "$table"
     echo
     echo "## Random playouts: \`mancala-lab bench --seconds $secs\`"
     echo
@@ -31,8 +79,11 @@ cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
     echo
     echo "## OpenSpiel's C++ Oware playouts: \`python3 experiments/openspiel/bench_playouts.py --seconds 5\`"
     echo
+    echo "Before and after the bench:"
+    echo
     echo '```'
-    echo "$openspiel"
+    echo "$before"
+    echo "$after"
     echo '```'
     echo
     echo "## Parsers: \`mancala-lab bench --parsers\`"

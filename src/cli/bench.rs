@@ -137,6 +137,10 @@ pub struct BenchArgs {
     /// Measure only these parts (repeatable; all when absent).
     #[arg(long, value_enum)]
     only: Vec<Part>,
+    /// Also write the measurements as JSON to this file (the machine, its vector extensions and
+    /// batch paths, and each line's figures), for scripts that compare runs.
+    #[arg(long, value_name = "FILE", conflicts_with = "parsers")]
+    json: Option<std::path::PathBuf>,
 }
 
 /// A part of the bench.
@@ -370,8 +374,11 @@ fn compare(
     Some((r, f, p))
 }
 
+/// The most games a stats line plays.
+const STATS_GAMES: u64 = 5_000_000;
+
 /// Runs the stats job (the optimized engine, CSV files and manifest included) on `games` random
-/// games on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
+/// games (at most [`STATS_GAMES`]) on all cores, and prints its rate beside `engine_rate`, the engine alone on all cores.
 /// The job's folder is a scratch folder, removed afterwards (also when Ctrl-C interrupts the job).
 fn stats_line(
     label: &str,
@@ -381,6 +388,8 @@ fn stats_line(
     seed: u64,
     engine_rate: Rate,
 ) {
+    // Enough games to time the job, few enough for its scratch files (about 50 bytes a game).
+    let games = games.min(STATS_GAMES);
     let made = tempfile::Builder::new()
         .prefix(&format!("mancala-lab-bench-{}-", std::process::id()))
         .tempdir();
@@ -408,15 +417,17 @@ fn stats_line(
         _ if interrupted() => {}
         Ok(_) => {
             let rate = games as f64 / secs;
-            println!(
-                "  {:<52} {:>12} games/s ({}% of the engine alone on all cores)",
-                format!(
-                    "{label}stats job, {} threads, CSV included",
-                    rayon::current_num_threads()
-                ),
-                shown(rate, 0),
-                shown(100.0 * rate / engine_rate.games_per_s, 0)
+            let name = format!(
+                "{label}stats job, {} threads, CSV included",
+                rayon::current_num_threads()
             );
+            let share = rate / engine_rate.games_per_s;
+            println!(
+                "  {name:<52} {:>12} games/s ({}% of the engine alone on all cores)",
+                shown(rate, 0),
+                shown(100.0 * share, 0)
+            );
+            record(&name, &[("games_per_s", rate), ("engine_share", share)]);
         }
         Err(e) => {
             println!("  stats job failed: {e}");
@@ -428,6 +439,137 @@ fn stats_line(
 fn line(name: &str, r: Rate) {
     let (g, p) = (shown(r.games_per_s, 0), shown(r.plies_per_s, 0));
     println!("  {name:<52} {g:>12} games/s {p:>14} plies/s");
+    record(
+        name,
+        &[
+            ("games_per_s", r.games_per_s),
+            ("plies_per_s", r.plies_per_s),
+        ],
+    );
+}
+
+/// One measurement of a bench, as `--json` writes it.
+#[derive(serde::Serialize)]
+struct Measurement {
+    /// The heading it was printed under.
+    section: String,
+    /// Its line's label.
+    name: String,
+    /// Its figures by name (`games_per_s`, `plies_per_s`, `engine_share`, `nodes_per_s`, ...).
+    values: std::collections::BTreeMap<&'static str, f64>,
+}
+
+/// The measurements made so far, and the heading they go under.
+static MEASUREMENTS: std::sync::Mutex<(String, Vec<Measurement>)> =
+    std::sync::Mutex::new((String::new(), Vec::new()));
+
+/// Prints a heading; the measurements after it go under it.
+fn section(title: &str) {
+    println!("{title}");
+    if let Ok(mut m) = MEASUREMENTS.lock() {
+        m.0 = title.trim_end_matches(':').to_string();
+    }
+}
+
+/// Keeps a measurement for `--json` (figures that are not numbers are left out).
+fn record(name: &str, values: &[(&'static str, f64)]) {
+    if let Ok(mut m) = MEASUREMENTS.lock() {
+        let section = m.0.clone();
+        m.1.push(Measurement {
+            section,
+            name: name.trim().to_string(),
+            values: values
+                .iter()
+                .filter(|(_, v)| v.is_finite())
+                .copied()
+                .collect(),
+        });
+    }
+}
+
+/// The processor's vector extensions that the engines use, as `is_x86_feature_detected!` names
+/// them (`neon` on aarch64).
+fn vector_extensions() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut found = Vec::new();
+        for (name, has) in [
+            ("sse2", is_x86_feature_detected!("sse2")),
+            ("avx2", is_x86_feature_detected!("avx2")),
+            ("avx512f", is_x86_feature_detected!("avx512f")),
+            ("avx512bw", is_x86_feature_detected!("avx512bw")),
+            ("avx512vbmi", is_x86_feature_detected!("avx512vbmi")),
+        ] {
+            if has {
+                found.push(name);
+            }
+        }
+        found
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        vec!["neon"]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
+}
+
+/// The processor's model name (Linux: /proc/cpuinfo), if it can be read.
+fn processor() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
+        .map(|(_, name)| name.trim().to_string())
+}
+
+/// The `--json` document: the machine, the run and its measurements.
+fn json_report(args: &BenchArgs, interrupted: bool) -> String {
+    let measurements = MEASUREMENTS
+        .lock()
+        .map(|mut m| std::mem::take(&mut m.1))
+        .unwrap_or_default();
+    let report = serde_json::json!({
+        "bench": "mancala-lab",
+        "version": env!("CARGO_PKG_VERSION"),
+        "seconds": args.seconds.value,
+        "seed": args.seed,
+        "interrupted": interrupted,
+        "machine": {
+            "processor": processor(),
+            "arch": std::env::consts::ARCH,
+            "vector_extensions": vector_extensions(),
+            "threads": rayon::current_num_threads(),
+            "batch_paths": BatchPath::available_paths().iter().map(|p| p.name()).collect::<Vec<_>>(),
+        },
+        "measurements": measurements,
+    });
+    format!("{report:#}\n")
+}
+
+/// Whether `--json` may write `path`: a new file, or one a bench wrote before.
+fn json_target(path: &std::path::Path) -> Result<(), String> {
+    let shown = mancala_lab::text::shown_path(path);
+    if let Ok(old) = std::fs::read_to_string(path) {
+        let ours = serde_json::from_str::<serde_json::Value>(&old)
+            .is_ok_and(|v| v.get("bench").and_then(|b| b.as_str()) == Some("mancala-lab"));
+        if !ours {
+            return Err(format!(
+                "--json {shown}: the file is there and is not a bench report; name a new file"
+            ));
+        }
+    } else if path.symlink_metadata().is_ok() {
+        return Err(format!("--json {shown}: not a file this bench can replace"));
+    }
+    Ok(())
+}
+
+/// Writes the `--json` document to `path` (checked again: it may have appeared meanwhile).
+fn write_json(args: &BenchArgs, path: &std::path::Path, interrupted: bool) -> Result<(), String> {
+    json_target(path)?;
+    mancala_lab::study::write_atomic(path, &json_report(args, interrupted))
+        .map_err(|e| format!("--json {}: {e}", mancala_lab::text::shown_path(path)))
 }
 
 /// What `bench` refuses before measuring (also for `--parse-only`).
@@ -439,6 +581,9 @@ pub fn check(args: &BenchArgs) -> Result<(), String> {
             args.seconds.text
         ));
     }
+    if let Some(path) = &args.json {
+        json_target(path)?;
+    }
     Ok(())
 }
 
@@ -447,6 +592,15 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     if args.parsers {
         return parsers();
     }
+    let result = measure_all(&args);
+    if let Some(path) = &args.json {
+        write_json(&args, path, interrupted())?;
+    }
+    result
+}
+
+/// Every part of the bench `--only` names (all by default), printed as it is measured.
+fn measure_all(args: &BenchArgs) -> Result<ExitCode, String> {
     stop_on_ctrl_c();
     let (secs, seed) = (args.seconds.value, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
@@ -466,7 +620,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     let part = |p: Part| args.only.is_empty() || args.only.contains(&p);
     let mut ply_ns = Vec::new();
     for (label, variant) in bao_readings.into_iter().filter(|_| part(Part::Bao)) {
-        println!("bao (default reading, {label}):");
+        section(&format!("bao (default reading, {label}):"));
         let reference = BaoRules::new(variant);
         let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
         let Some((_, f, p)) = compare(
@@ -508,7 +662,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     let reference = OwareRules::new(OwareVariant::ABAPA);
     let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
     if part(Part::Oware) {
-        println!("oware (abapa, as OpenSpiel):");
+        section("oware (abapa, as OpenSpiel):");
         let measured = compare(
             secs,
             |i| {
@@ -531,14 +685,16 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     .into_iter()
     .filter(|_| part(Part::Batch))
     {
-        println!("oware batch engine ({label}), on each path this processor runs:");
+        section(&format!(
+            "oware batch engine ({label}), on each path this processor runs:"
+        ));
         batch_lines(secs, seed, variant);
         if interrupted() {
             return stopped();
         }
     }
     if part(Part::Search) {
-        println!("search policies, optimized engines, 1 thread, on states of random games:");
+        section("search policies, optimized engines, 1 thread, on states of random games:");
         let bao =
             BaoFast::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)))
                 .expect("a bounded default reading decides every point");
@@ -607,6 +763,20 @@ fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, see
         shown(nodes.games_per_s, 1),
         shown(sims.plies_per_s, 0),
         shown(sims.games_per_s, 1)
+    );
+    record(
+        &format!("{name}: alphabeta:depth={SEARCH_DEPTH}"),
+        &[
+            ("nodes_per_s", nodes.plies_per_s),
+            ("searches_per_s", nodes.games_per_s),
+        ],
+    );
+    record(
+        &format!("{name}: mcts:sims={SEARCH_SIMS}"),
+        &[
+            ("simulations_per_s", sims.plies_per_s),
+            ("searches_per_s", sims.games_per_s),
+        ],
     );
 }
 

@@ -308,7 +308,11 @@ fn count_events<const N: usize>(lanes: &mut Lanes<N>, out: &StepOut) {
     each_lane(out.captured & active, |l, bit| {
         let e = &mut events[l];
         e.capturing_moves += 1;
-        e.pits_captured += out.taken.iter().map(|&t| u32::from(t & bit != 0)).sum::<u32>();
+        e.pits_captured += out
+            .taken
+            .iter()
+            .map(|&t| u32::from(t & bit != 0))
+            .sum::<u32>();
     });
 }
 
