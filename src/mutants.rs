@@ -25,6 +25,46 @@ pub enum Outcome {
     Unviable,
 }
 
+/// Which stage of experiments/mutants/run.sh decided a mutant's outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Not recorded (results recorded before stages were).
+    #[default]
+    #[serde(rename = "")]
+    Unrecorded,
+    /// The quick tests (the engines' rule, property, regression and differential tests).
+    Quick,
+    /// The whole suite, for the mutants the quick tests missed or timed out on (the tests that
+    /// fail on any change to the code standing aside).
+    Suite,
+}
+
+/// The tests that fail on any change at all to a file with recorded mutants (its checksum goes
+/// stale): a mutant they alone catch is missed. experiments/mutants/run.sh makes them stand aside
+/// (`MANCALA_LAB_MUTATION_RUN`); a result that names one anyway was recorded without that.
+pub const ANY_CHANGE_TESTS: &[&str] = &["tests/coverage.rs::the_committed_snapshots_are_current"];
+
+/// The first test a cargo test log reports failed, as `TARGET::NAME` (`tests/cli.rs::name`,
+/// `src/lib.rs::module::name`), with the test target named by the `Running` line above it.
+pub fn first_failing_test(log: &str) -> Option<String> {
+    let mut target = "";
+    for line in log.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("Running ") {
+            // `Running tests/cli.rs (target/...)`, `Running unittests src/lib.rs (target/...)`.
+            let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
+            target = rest.split(" (").next().unwrap_or(rest);
+        } else if let Some(name) = line
+            .strip_prefix("test ")
+            .and_then(|l| l.strip_suffix(" ... FAILED"))
+        {
+            return Some(format!("{target}::{name}"));
+        }
+    }
+    None
+}
+
 /// One mutant cargo-mutants tested.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mutant {
@@ -40,6 +80,10 @@ pub struct Mutant {
     pub mutation: String,
     /// What the tests did.
     pub outcome: Outcome,
+    /// The stage that decided the outcome.
+    pub stage: Stage,
+    /// The first test that failed on the mutant (`TARGET::NAME`), if one did.
+    pub caught_by: String,
 }
 
 impl Mutant {
@@ -52,7 +96,20 @@ impl Mutant {
             column,
             mutation: mutation.to_string(),
             outcome,
+            stage: Stage::Unrecorded,
+            caught_by: String::new(),
         }
+    }
+
+    /// The mutant as decided by `stage`, caught by `test` (empty: no test failed). A catch by
+    /// one of the [`ANY_CHANGE_TESTS`] alone is a miss.
+    pub fn decided(mut self, stage: Stage, test: &str) -> Mutant {
+        self.stage = stage;
+        self.caught_by = test.to_string();
+        if self.outcome == Outcome::Caught && ANY_CHANGE_TESTS.contains(&test) {
+            self.outcome = Outcome::Missed;
+        }
+        self
     }
 }
 
@@ -88,6 +145,12 @@ struct OutcomesJson {
 struct OutcomeJson {
     scenario: serde_json::Value,
     summary: String,
+    /// The mutant's log, relative to `mutants.out`.
+    #[serde(default)]
+    log_path: Option<String>,
+    /// What experiments/mutants/run.sh adds: the stage whose outcome this is.
+    #[serde(default)]
+    stage: Stage,
 }
 
 #[derive(Deserialize)]
@@ -111,6 +174,16 @@ struct LineJson {
 /// The mutants of cargo-mutants' `outcomes.json` (its text; `path` names it in errors), the
 /// unmutated baseline left out.
 pub fn read_outcomes(path: &str, text: &str) -> Result<Vec<Mutant>, MutantsError> {
+    read_outcomes_with_logs(path, text, |_| None)
+}
+
+/// [`read_outcomes`], each mutant with its stage (as run.sh marked it) and the first test that
+/// failed on it, read from its log (`log` gives a log's text by its `log_path`).
+pub fn read_outcomes_with_logs(
+    path: &str,
+    text: &str,
+    log: impl Fn(&str) -> Option<String>,
+) -> Result<Vec<Mutant>, MutantsError> {
     let json = |source| MutantsError::Json {
         path: path.to_string(),
         source,
@@ -138,7 +211,18 @@ pub fn read_outcomes(path: &str, text: &str) -> Result<Vec<Mutant>, MutantsError
         let (line, column) = (m.span.start.line, m.span.start.column);
         let place = format!("{}:{line}:{column}: ", m.file);
         let mutation = m.name.strip_prefix(&place).unwrap_or(&m.name);
-        out.push(Mutant::new(&m.file, line, column, mutation, outcome));
+        let test = match outcome {
+            Outcome::Caught => o
+                .log_path
+                .as_deref()
+                .and_then(&log)
+                .and_then(|l| first_failing_test(&l)),
+            _ => None,
+        };
+        out.push(
+            Mutant::new(&m.file, line, column, mutation, outcome)
+                .decided(o.stage, test.as_deref().unwrap_or("")),
+        );
     }
     out.sort_by(|a, b| (&a.file, a.line, &a.name).cmp(&(&b.file, b.line, &b.name)));
     Ok(out)
@@ -278,6 +362,10 @@ pub fn governing<'a>(
 pub struct Tally {
     /// Caught by a failing test.
     pub caught: usize,
+    /// Of those, caught by the quick tests.
+    pub caught_quick: usize,
+    /// Of those, caught by the rest of the suite.
+    pub caught_suite: usize,
     /// Caught by running past the time limit.
     pub timeout: usize,
     /// Did not compile.
@@ -302,6 +390,8 @@ impl Tally {
     /// Adds another tally's mutants.
     pub fn merge(&mut self, other: &Tally) {
         self.caught += other.caught;
+        self.caught_quick += other.caught_quick;
+        self.caught_suite += other.caught_suite;
         self.timeout += other.timeout;
         self.unviable += other.unviable;
         self.excused.extend(other.excused.iter().cloned());
@@ -310,7 +400,14 @@ impl Tally {
 
     fn add(&mut self, m: &Mutant, excuse: Option<&Excuse>) {
         match (m.outcome, excuse) {
-            (Outcome::Caught, _) => self.caught += 1,
+            (Outcome::Caught, _) => {
+                self.caught += 1;
+                match m.stage {
+                    Stage::Quick => self.caught_quick += 1,
+                    Stage::Suite => self.caught_suite += 1,
+                    Stage::Unrecorded => {}
+                }
+            }
             (Outcome::Timeout, _) => self.timeout += 1,
             (Outcome::Unviable, _) => self.unviable += 1,
             (Outcome::Missed, Some(e)) => self.excused.push((m.name.clone(), e.reason.clone())),
@@ -318,9 +415,22 @@ impl Tally {
         }
     }
 
-    /// `12 mutants: 10 caught, 1 timeout, 1 unviable, 0 excused, 0 missed`.
+    /// `12 mutants: 10 caught (9 by the quick tests, 1 by the rest of the suite), 1 by timeout,
+    /// 1 unviable, 0 excused, 0 missed` (without the parenthesis where no stage was recorded).
     pub fn line(&self) -> String {
         let mut s = format!("{} mutants: {} caught", self.total(), self.caught);
+        if self.caught_quick + self.caught_suite > 0 {
+            let unrecorded = self.caught - self.caught_quick - self.caught_suite;
+            let _ = write!(
+                s,
+                " ({} by the quick tests, {} by the rest of the suite",
+                self.caught_quick, self.caught_suite
+            );
+            if unrecorded > 0 {
+                let _ = write!(s, ", {unrecorded} by a stage not recorded");
+            }
+            s.push(')');
+        }
         if self.timeout > 0 {
             let _ = write!(s, ", {} by timeout", self.timeout);
         }
@@ -439,6 +549,12 @@ pub struct RecordedMutant {
     pub outcome: Outcome,
     /// CRC-32 of the file's code lines when the mutant was run (8 hex digits).
     pub source_crc32: String,
+    /// The stage that decided the outcome (empty where it was not recorded).
+    #[serde(default)]
+    pub stage: Stage,
+    /// The first test that failed on the mutant (`TARGET::NAME`; empty if none did).
+    #[serde(default)]
+    pub caught_by: String,
 }
 
 impl RecordedMutant {
@@ -539,6 +655,8 @@ pub fn record(
             mutation: m.mutation.clone(),
             outcome: m.outcome,
             source_crc32: format!("{:08x}", lines.crc32),
+            stage: m.stage,
+            caught_by: m.caught_by.clone(),
         });
     }
     Ok(rows)
@@ -631,7 +749,10 @@ pub fn fresh(
             .filter(|c| format!("{:08x}", c.crc32) == r.source_crc32)
             .and_then(|c| c.line(r.code_line));
         match line {
-            Some(line) => out.push(Mutant::new(&r.file, line, r.column, &r.mutation, r.outcome)),
+            Some(line) => out.push(
+                Mutant::new(&r.file, line, r.column, &r.mutation, r.outcome)
+                    .decided(r.stage, &r.caught_by),
+            ),
             None => stale.push(r.file.clone()),
         }
     }
@@ -910,7 +1031,8 @@ fn fifth() {
 
         // Written and read back as they were.
         let text = write_recorded(&rows);
-        assert!(text.starts_with("file,code_line,column,mutation,outcome,source_crc32\n"));
+        assert!(text
+            .starts_with("file,code_line,column,mutation,outcome,source_crc32,stage,caught_by\n"));
         assert_eq!(read_recorded("m.csv", &text).unwrap(), rows);
 
         // A change of code: recording refused, recorded rows stale.
@@ -947,6 +1069,8 @@ fn fifth() {
             mutation: mutation.into(),
             outcome,
             source_crc32: format!("{:08x}", CodeLines::of(text).crc32),
+            stage: Stage::Unrecorded,
+            caught_by: String::new(),
         };
         let old = vec![
             row("src/a.rs", a, "m1", Outcome::Missed),
@@ -984,5 +1108,104 @@ fn fifth() {
             .to_string();
         assert!(e.starts_with("spec/coverage/mutants.csv: "), "{e}");
         assert!(e.contains("line: 2"), "{e}");
+    }
+
+    /// A cargo test log in which `failed` are the failing tests of `tests/coverage.rs`.
+    fn log(failed: &[&str]) -> String {
+        let mut log = String::from(
+            "     Running unittests src/lib.rs (target/debug/deps/mancala_lab-1)\n\
+             test mutants::tests::x ... ok\n\
+             \x20    Running tests/coverage.rs (target/debug/deps/coverage-2)\n",
+        );
+        for t in failed {
+            log += &format!("test {t} ... FAILED\n");
+        }
+        log
+    }
+
+    #[test]
+    fn the_first_failing_test_is_named_with_its_target() {
+        assert_eq!(
+            first_failing_test(&log(&["a_changed_snapshot_is_found", "b"])).as_deref(),
+            Some("tests/coverage.rs::a_changed_snapshot_is_found")
+        );
+        let unit = "     Running unittests src/lib.rs (x)\ntest oware::rules::t ... FAILED\n";
+        assert_eq!(
+            first_failing_test(unit).as_deref(),
+            Some("src/lib.rs::oware::rules::t")
+        );
+        assert_eq!(first_failing_test(&log(&[])), None);
+    }
+
+    /// The tooling's own check: a mutant that only a test failing on any change catches is
+    /// reported missed, whichever stage ran it; one a behavioural test catches stays caught, with
+    /// its stage and test recorded.
+    #[test]
+    fn a_mutant_only_the_snapshot_test_catches_is_missed() {
+        let json = r#"{"outcomes": [
+            {"scenario": "Baseline", "summary": "Success"},
+            {"scenario": {"Mutant": {"name": "src/x.rs:3:5: replace f", "file": "src/x.rs",
+              "span": {"start": {"line": 3, "column": 5}}}},
+             "summary": "CaughtMutant", "log_path": "log/a.log", "stage": "suite"},
+            {"scenario": {"Mutant": {"name": "src/x.rs:4:5: replace g", "file": "src/x.rs",
+              "span": {"start": {"line": 4, "column": 5}}}},
+             "summary": "CaughtMutant", "log_path": "log/b.log", "stage": "quick"}
+        ]}"#;
+        let logs = |p: &str| match p {
+            "log/a.log" => Some(log(&["the_committed_snapshots_are_current"])),
+            "log/b.log" => Some(log(&["a_changed_snapshot_is_found"])),
+            _ => None,
+        };
+        let found = read_outcomes_with_logs("o.json", json, logs).unwrap();
+        assert_eq!(found[0].outcome, Outcome::Missed, "{:?}", found[0]);
+        assert_eq!(found[0].stage, Stage::Suite);
+        assert_eq!(
+            (
+                found[1].outcome,
+                found[1].stage,
+                found[1].caught_by.as_str()
+            ),
+            (
+                Outcome::Caught,
+                Stage::Quick,
+                "tests/coverage.rs::a_changed_snapshot_is_found"
+            )
+        );
+        let mut tally = Tally::default();
+        for m in &found {
+            tally.add(m, None);
+        }
+        assert_eq!(
+            tally.line(),
+            "2 mutants: 1 caught (1 by the quick tests, 0 by the rest of the suite), 0 unviable, \
+             0 excused, 1 missed"
+        );
+    }
+
+    #[test]
+    fn recorded_rows_keep_stage_and_test_and_older_rows_read_without_them() {
+        let text = "fn f() {}\n";
+        let row = RecordedMutant {
+            file: "src/x.rs".into(),
+            code_line: 1,
+            column: 1,
+            mutation: "m".into(),
+            outcome: Outcome::Caught,
+            source_crc32: format!("{:08x}", CodeLines::of(text).crc32),
+            stage: Stage::Suite,
+            caught_by: "tests/cli.rs::t".into(),
+        };
+        let csv = write_recorded(std::slice::from_ref(&row));
+        assert!(csv
+            .starts_with("file,code_line,column,mutation,outcome,source_crc32,stage,caught_by\n"));
+        assert!(csv.contains(",suite,tests/cli.rs::t\n"), "{csv}");
+        assert_eq!(read_recorded("m.csv", &csv).unwrap(), vec![row.clone()]);
+        let old =
+            "file,code_line,column,mutation,outcome,source_crc32\nsrc/x.rs,1,1,m,caught,00000000\n";
+        let read = read_recorded("m.csv", old).unwrap();
+        assert_eq!(
+            (read[0].stage, read[0].caught_by.as_str()),
+            (Stage::Unrecorded, "")
+        );
     }
 }

@@ -10,8 +10,21 @@ use browser::chromium;
 use mancala_lab::coverage::{parse_spec, read_tree, scan_files, Report};
 use mancala_lab::mutants::add_recorded;
 
+/// Whether mutants are meeting the whole suite (experiments/mutants/run.sh sets
+/// `MANCALA_LAB_MUTATION_RUN`): a test that fails on any change to the code at all, as a snapshot
+/// does, would count every mutant caught, so it stands aside.
+fn mutation_run() -> bool {
+    std::env::var_os("MANCALA_LAB_MUTATION_RUN").is_some()
+}
+
 #[test]
 fn the_committed_snapshots_are_current() {
+    if mutation_run() {
+        eprintln!(
+            "a mutation run: the snapshot, which any change to the code alters, is not compared"
+        );
+        return;
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = read_tree(root).unwrap();
     for game in ["bao", "oware"] {

@@ -25,13 +25,22 @@
 # suite. So every outcome is what the whole suite gives, in a fraction of the time. The quick
 # tests take under a minute, so a mutant that makes sowing loop is stopped after 150 s (and after
 # 400 s on the whole suite) rather than holding the run for a quarter of an hour.
+#
+# The whole suite runs with MANCALA_LAB_MUTATION_RUN=1: the tests that fail on any change to the
+# code at all (the coverage snapshots, the recorded figures the docs print) stand aside, since
+# they would count every mutant caught. The canary proves it before the mutants run: the examined
+# files with a comment added (a change of no behaviour) must pass the whole suite that way, or the
+# run stops (--no-canary skips it). Each outcome is marked with its stage (quick or suite), and
+# `mancala-lab coverage --record` reads from each mutant's log the first test that failed on it.
 # Needs cargo-mutants (cargo install --locked cargo-mutants) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root="$PWD"
 
-shard=() files=() out=target/mutants optimized=0 config=()
+shard=() files=() out=target/mutants optimized=0 config=() canary=1
 while [ $# -gt 0 ]; do
     case "$1" in
+    --no-canary) canary=0; shift ;;
     --shard) shard+=(--shard "$2"); shift 2 ;;
     --sharding) shard+=(--sharding "$2"); shift 2 ;;
     --file) files+=(--file "$2"); shift 2 ;;
@@ -73,6 +82,31 @@ mutants() {
     case "$status" in 0 | 2 | 3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit 1 ;; esac
 }
 
+# The canary: a copy of the tree with a comment added to each examined file must pass the whole
+# suite as the mutants meet it; a test that fails on it fails on any change, and would count
+# every mutant caught.
+if [ "$canary" = 1 ]; then
+    echo "== canary: the whole suite on the examined files with a comment added"
+    tree="$(mktemp -d)"
+    trap 'rm -rf "$tree"' EXIT
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tree"
+    while read -r f; do
+        printf '\n// mutation canary: a comment, which changes no behaviour\n' >>"$tree/$f"
+    done < <(cargo mutants "${config[@]}" "${files[@]}" --list-files)
+    set +e
+    (cd "$tree" && MANCALA_LAB_MUTATION_RUN=1 CARGO_TARGET_DIR="$root/target/canary" \
+        cargo test --no-fail-fast >"$out/canary.log" 2>&1)
+    status=$?
+    set -e
+    if [ "$status" -ne 0 ]; then
+        grep -E "^test .* FAILED$|Running " "$out/canary.log" | grep -B1 FAILED >&2 || tail -30 "$out/canary.log" >&2
+        echo "canary: the whole suite fails on a change that alters no behaviour (log: $out/canary.log);" >&2
+        echo "such a test must stand aside under MANCALA_LAB_MUTATION_RUN, or it counts every mutant caught" >&2
+        exit 1
+    fi
+    echo "canary: the whole suite passes on it"
+fi
+
 echo "== quick tests"
 mutants "${config[@]}" "${files[@]}" "${shard[@]}" --timeout 150 --output "$out" "${quick_args[@]}"
 outcomes="$out/mutants.out/outcomes.json"
@@ -80,6 +114,14 @@ if [ ! -f "$outcomes" ]; then
     echo "no mutants in this selection: nothing to check"
     exit 0
 fi
+# Every outcome so far is the quick stage's.
+python3 - "$outcomes" <<'PY'
+import json, sys
+quick = json.load(open(sys.argv[1]))
+for o in quick["outcomes"]:
+    o["stage"] = "quick"
+json.dump(quick, open(sys.argv[1], "w"), indent=1)
+PY
 mapfile -t again < <(python3 - "$outcomes" <<'PY'
 import json, re, sys
 for o in json.load(open(sys.argv[1]))["outcomes"]:
@@ -90,13 +132,21 @@ PY
 if [ "${#again[@]}" -gt 0 ]; then
     echo "== the whole suite, for the ${#again[@]} mutants the quick tests missed or timed out on"
     rm -rf "$out/full"
-    mutants "${config[@]}" "${files[@]}" --timeout 400 --output "$out/full" "${again[@]}"
-    # The whole suite's outcome replaces the quick one.
+    MANCALA_LAB_MUTATION_RUN=1 mutants "${config[@]}" "${files[@]}" --timeout 400 \
+        --output "$out/full" "${again[@]}"
+    # The whole suite's outcome replaces the quick one, marked as the suite's, its log named from
+    # the quick stage's folder.
     python3 - "$outcomes" "$out/full/mutants.out/outcomes.json" <<'PY'
 import json, sys
 quick, full = (json.load(open(p)) for p in sys.argv[1:])
 name = lambda o: o["scenario"]["Mutant"]["name"] if isinstance(o["scenario"], dict) else None
-again = {name(o): o for o in full["outcomes"] if name(o)}
+again = {}
+for o in full["outcomes"]:
+    if name(o):
+        o["stage"] = "suite"
+        if o.get("log_path"):
+            o["log_path"] = "../full/mutants.out/" + o["log_path"]
+        again[name(o)] = o
 quick["outcomes"] = [again.get(name(o), o) for o in quick["outcomes"]]
 json.dump(quick, open(sys.argv[1], "w"), indent=1)
 PY

@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use mancala_lab::game::GameKind;
+use mancala_lab::oware::batch::{BatchPath, PATH_VARIABLE};
 use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
 use mancala_lab::textgame::TextGame;
@@ -372,6 +373,8 @@ fn batch_playouts<'py>(
     first: u64,
 ) -> PyResult<Columns<'py>> {
     let players: Players = policy.parse().map_err(value_error)?;
+    // A forced path the processor cannot run, or no path at all, is refused, not passed over.
+    BatchPath::from_env().map_err(|e| PyValueError::new_err(format!("{PATH_VARIABLE}: {e}")))?;
     if max_plies == 0 {
         return Err(PyValueError::new_err(
             "max_plies 0: no game would have a move",

@@ -120,3 +120,18 @@ def test_numpy_integers_are_game_counts_and_seeds():
     numpy = mancala_lab.batch_playouts(oware.Game(), np.int64(20), np.uint64(3),
                                        max_plies=np.int32(500), first=np.int16(5))
     assert (plain.plies == numpy.plies).all() and (plain.game == numpy.game).all()
+
+
+@pytest.mark.parametrize("path", ["portable", "scalar"])
+def test_every_batch_path_plays_the_same_games(path, monkeypatch):
+    want = mancala_lab.batch_playouts(oware.Game(), 500, 4)
+    monkeypatch.setenv("MANCALA_LAB_BATCH_PATH", path)
+    got = mancala_lab.batch_playouts(oware.Game(), 500, 4)
+    assert list(got.plies) == list(want.plies)
+    assert list(got.winner) == list(want.winner)
+
+
+def test_an_unknown_batch_path_is_refused(monkeypatch):
+    monkeypatch.setenv("MANCALA_LAB_BATCH_PATH", "neon2")
+    with pytest.raises(ValueError, match="MANCALA_LAB_BATCH_PATH: unknown batch path"):
+        mancala_lab.batch_playouts(oware.Game(), 10, 1)

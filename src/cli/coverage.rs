@@ -253,8 +253,30 @@ fn read_mutants(option: &str, path: &Path) -> Result<Vec<mancala_lab::mutants::M
     }
     let name = file.display().to_string();
     let text = super::read_input(&name).map_err(|e| format!("{option} {e}"))?;
-    mancala_lab::mutants::read_outcomes(&name, &text).map_err(|e| format!("{option} {e}"))
+    // Each mutant's log, named relative to the folder of outcomes.json; only logs inside the
+    // run's folder are read.
+    let logs = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let run = path.canonicalize().ok();
+    let log = |relative: &str| -> Option<String> {
+        use std::io::Read as _;
+        let log = logs.join(relative).canonicalize().ok()?;
+        if Path::new(relative).is_absolute() || !run.as_ref().is_some_and(|r| log.starts_with(r)) {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(&log)
+            .ok()?
+            .take(LOG_LIMIT)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    mancala_lab::mutants::read_outcomes_with_logs(&name, &text, log)
+        .map_err(|e| format!("{option} {e}"))
 }
+
+/// The most of a mutant's log read for the test that caught it.
+const LOG_LIMIT: u64 = 16 << 20;
 
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
 /// the game's default reading: the clause events of the moves and the clauses that end the games.
