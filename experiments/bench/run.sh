@@ -54,7 +54,7 @@ mv docs/performance.json.new docs/performance.json
     echo "Current figures, written by \`bash experiments/bench/run.sh $secs\` (rerun it to refresh them;"
     echo "history is in git). Ratios compare engines measured in the same run; figures from"
     echo "different days or machines do not compare. The measurements are also in"
-    echo "[performance.json](performance.json) (\`bench --json\`)."
+    echo "[performance.json](performance.json) (\`bench --json FILE\`)."
     echo
     echo "- date: $(date -u +%Y-%m-%d)"
     echo "- commit: $(git rev-parse --short HEAD)"
