@@ -48,13 +48,29 @@ pub const ANY_CHANGE_TESTS: &[&str] = &["tests/coverage.rs::the_committed_snapsh
 /// The first test a cargo test log reports failed, as `TARGET::NAME` (`tests/cli.rs::name`,
 /// `src/lib.rs::module::name`), with the test target named by the `Running` line above it.
 pub fn first_failing_test(log: &str) -> Option<String> {
-    let mut target = "";
+    let mut target = String::new();
     for line in log.lines() {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix("Running ") {
-            // `Running tests/cli.rs (target/...)`, `Running unittests src/lib.rs (target/...)`.
-            let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
-            target = rest.split(" (").next().unwrap_or(rest);
+            if let Some(command) = rest.strip_prefix('`') {
+                // cargo -v (as cargo-mutants runs it): `Running `.../deps/cli-HASH``; the
+                // compiler's own `Running `rustc ...`` lines name no test binary.
+                let program = command.split([' ', '`']).next().unwrap_or("");
+                let file = program.rsplit('/').next().unwrap_or(program);
+                if file == "rustc" || !program.contains("/deps/") {
+                    continue;
+                }
+                let name = file.rsplit_once('-').map_or(file, |(name, _)| name);
+                target = if name == env!("CARGO_CRATE_NAME") {
+                    "src/lib.rs".to_string()
+                } else {
+                    format!("tests/{name}.rs")
+                };
+            } else {
+                // `Running tests/cli.rs (target/...)`, `Running unittests src/lib.rs (...)`.
+                let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
+                target = rest.split(" (").next().unwrap_or(rest).to_string();
+            }
         } else if let Some(name) = line
             .strip_prefix("test ")
             .and_then(|l| l.strip_suffix(" ... FAILED"))
@@ -1135,6 +1151,21 @@ fn fifth() {
             Some("src/lib.rs::oware::rules::t")
         );
         assert_eq!(first_failing_test(&log(&[])), None);
+        // As cargo-mutants logs it (cargo -v): compiler lines, then each test binary.
+        let verbose = "     Running `/root/bin/rustc --crate-name cli tests/cli.rs`\n\
+             \x20    Running `/tmp/m/target/debug/deps/mancala_lab-ce28`\n\
+             test a ... ok\n\
+             \x20    Running `/tmp/m/target/debug/deps/oware_batch-f633`\n\
+             test scalar_draws ... FAILED\n";
+        assert_eq!(
+            first_failing_test(verbose).as_deref(),
+            Some("tests/oware_batch.rs::scalar_draws")
+        );
+        let unit = verbose.replace("test a ... ok", "test oware::t ... FAILED");
+        assert_eq!(
+            first_failing_test(&unit).as_deref(),
+            Some("src/lib.rs::oware::t")
+        );
     }
 
     /// The tooling's own check: a mutant that only a test failing on any change catches is
