@@ -91,8 +91,7 @@ impl Row {
 
     /// The `end_clause` column.
     pub fn end_clause(&self) -> String {
-        self.ending
-            .map_or_else(|| PLY_LIMIT.to_string(), |e| e.end_clause())
+        self.end_clause_parts().concat()
     }
 
     /// The `end_clause` column in two parts written one after the other (no allocation).
@@ -128,13 +127,9 @@ impl RowWriter {
     /// Appends `row`'s CSV line (with its newline) to `out`.
     pub fn write(&self, row: &Row, out: &mut String) {
         let mut number = itoa::Buffer::new();
-        let mut put = |out: &mut String, n: u64| {
-            out.push(',');
-            out.push_str(number.format(n));
-        };
-        out.push_str(itoa::Buffer::new().format(row.game));
+        out.push_str(number.format(row.game));
         out.push_str(&self.shared);
-        out.push_str(itoa::Buffer::new().format(row.plies));
+        out.push_str(number.format(row.plies));
         out.push(',');
         out.push_str(row.winner());
         out.push(',');
@@ -158,7 +153,8 @@ impl RowWriter {
             GameKind::Oware => &[cs, cn, row.scores[0], row.scores[1], row.undefined_cases],
         };
         for &n in numbers {
-            put(out, u64::from(n));
+            out.push(',');
+            out.push_str(number.format(n));
         }
         out.push('\n');
     }
