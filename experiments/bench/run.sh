@@ -18,6 +18,7 @@ rm -f docs/performance.json.new
 bench="$(target/release/mancala-lab bench --seconds "$secs" --json docs/performance.json.new)"
 after="$(openspiel)"
 parsers="$(target/release/mancala-lab bench --parsers)"
+bao_profile="$(bash experiments/bench/bao_profile.sh 10000)"
 cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
 flags="$(python3 -c 'import json,sys; print(", ".join(json.load(open(sys.argv[1]))["machine"]["vector_extensions"]))' docs/performance.json.new)"
 # The stats job on each batch path against OpenSpiel's playouts (the mean of its two runs).
@@ -76,6 +77,27 @@ mv docs/performance.json.new docs/performance.json
     echo '```'
     echo "$bench"
     echo '```'
+    echo
+    echo "## Where a random Bao ply's work goes: \`bash experiments/bench/bao_profile.sh 10000\`"
+    echo
+    echo "Instructions executed by the optimized engine's random playouts, counted by valgrind's"
+    echo "cachegrind (the same count on every run, where times on a shared machine are not), per ply"
+    echo "and per function: \`run\` plays one move (first sowing, harvests, relay sowings, the cycle"
+    echo "test, the position reached), \`random_playout\` the draw of the move (the starts allowed, the"
+    echo "slot drawn, infinite moves struck off), \`captures\` the harvesting starts (once a ply, and"
+    echo "for both players after a kutakata, for the kutakatia test)."
+    echo
+    echo '```'
+    echo "$bao_profile"
+    echo '```'
+    echo
+    echo "The sowing steps themselves (one table load and one add a relay) are a small part of a"
+    echo "ply; most of it is work every ply pays whatever it sows: the starts worked out and one"
+    echo "drawn, the move set up, the cycle test, the position and what the move did handed back."
+    echo "A limit estimated from sowing steps alone (a few nanoseconds each) leaves that work out,"
+    echo "and no single part of it dominates: the profile is flat. Batching plies of many games, as"
+    echo "the Oware batch engine does, would share it out, but a Bao move runs from one sowing to"
+    echo "hundreds, so most lanes would wait for the longest."
     echo
     echo "## OpenSpiel's C++ Oware playouts: \`python3 experiments/openspiel/bench_playouts.py --seconds 5\`"
     echo
