@@ -614,10 +614,36 @@ pub struct ClauseCoverage {
     pub exceptions: Vec<String>,
     /// `file:line` of todo annotations.
     pub todos: Vec<String>,
-    /// Times the clause fired in the engine's traces, when measured.
-    pub fired: Option<u64>,
+    /// How often the clause fired in the engine's random playouts, when measured.
+    pub fired: Option<Fired>,
     /// Its mutants, when mutation results were given.
     pub mutants: Option<Tally>,
+}
+
+/// How often a clause fired in random playouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fired {
+    /// It is an event the engines count: this many times.
+    Count(u64),
+    /// It is an event the engines count, but no position can fire it: why.
+    Never(&'static str),
+    /// The engines report no event for it (it holds in every game, sets up the board or names
+    /// moves), so there is nothing to count.
+    NotCounted,
+}
+
+impl std::fmt::Display for Fired {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fired::Count(n) => write!(f, "{n}"),
+            Fired::Never(why) => write!(f, "0, and it cannot fire: {why}"),
+            Fired::NotCounted => write!(
+                f,
+                "not counted (the engines report no event for this clause: it holds in every \
+                 game, sets up the board or names moves)"
+            ),
+        }
+    }
 }
 
 /// Where a clause stands.
@@ -717,7 +743,7 @@ impl Report {
         game: &str,
         spec: &[Clause],
         scan: &Scan,
-        fired: Option<&dyn Fn(&str) -> u64>,
+        fired: Option<&dyn Fn(&str) -> Fired>,
     ) -> Report {
         let mut clauses: Vec<ClauseCoverage> = spec
             .iter()

@@ -27,6 +27,21 @@ impl GameKind {
         }
     }
 
+    /// The game's spec (`spec/<name>.md`), as built into the program.
+    pub fn spec_text(self) -> &'static str {
+        match self {
+            GameKind::Bao => include_str!("../spec/bao.md"),
+            GameKind::Oware => include_str!("../spec/oware.md"),
+        }
+    }
+
+    /// The title of each clause of the game's spec, by id.
+    pub fn clause_titles(self) -> std::collections::BTreeMap<String, String> {
+        crate::coverage::parse_spec(self.name(), self.spec_text())
+            .map(|spec| spec.into_iter().map(|c| (c.id, c.title)).collect())
+            .unwrap_or_default()
+    }
+
     /// The game's default rule reading (a preset name).
     pub fn default_variant(self) -> &'static str {
         match self {
@@ -371,6 +386,11 @@ pub trait Game: Sync {
     /// The clause ids whose events this game's engines all report in [`PlyFacts::events`] (the
     /// reference engines' traces hold more; those are kept only where this list names them).
     fn counted_events(&self) -> &'static [&'static str];
+    /// The counted events that no position of this game can fire, each with the reason (so that
+    /// a count of 0 for them reads as "cannot", not "did not happen").
+    fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// The move in the game's canonical notation.
     fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
     /// The final scores (Oware: seeds taken, after any sweep; Bao: seeds on each side).

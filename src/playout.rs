@@ -450,6 +450,16 @@ impl AnyEngine {
         }
     }
 
+    /// The counted events no position of this game can fire, and why.
+    pub fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            AnyEngine::BaoReference(e) => e.events_that_cannot_fire(),
+            AnyEngine::BaoOptimized(e) => e.events_that_cannot_fire(),
+            AnyEngine::OwareReference(e) => e.events_that_cannot_fire(),
+            AnyEngine::OwareOptimized(e, _) => e.events_that_cannot_fire(),
+        }
+    }
+
     /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
     pub fn describe(&self, players: Players, max_plies: u32) -> String {
         match self {

@@ -318,7 +318,11 @@ fn facts(c: &ClauseCoverage, scan: &Scan) -> String {
         }
     }
     if let Some(n) = c.fired {
-        let _ = write!(out, "<div>fired in random play: {n}</div>");
+        let _ = write!(
+            out,
+            "<div>fired in random play: {}</div>",
+            escape(&n.to_string())
+        );
     }
     out.push_str("</div>");
     out

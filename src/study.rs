@@ -1045,7 +1045,10 @@ pub fn read_manifest_unsealed(dir: &Path) -> Result<Manifest, StudyError> {
 }
 
 /// The first line of clauses.csv.
-pub const CLAUSES_HEADER: &str = "clause,kind,count";
+pub const CLAUSES_HEADER: &str = "clause,kind,count,title,note";
+/// The first line of clauses.csv as studies wrote it before the titles and notes (still a
+/// study's own file: replaced by `--force`, rewritten by `--resume`).
+const CLAUSES_HEADER_WITHOUT_TITLES: &str = "clause,kind,count";
 
 /// Whether `path` is a plain file (not a link) whose first line is `header` (given without its
 /// line end): a table this tool wrote, which a new run may replace.
@@ -1089,7 +1092,10 @@ fn is_study_file(dir: &Path, name: &str) -> bool {
                     .into_iter()
                     .any(|g| starts_with_header(&path, header(g).trim_end()))
         }
-        "clauses.csv" => starts_with_header(&path, CLAUSES_HEADER),
+        "clauses.csv" => {
+            starts_with_header(&path, CLAUSES_HEADER)
+                || starts_with_header(&path, CLAUSES_HEADER_WITHOUT_TITLES)
+        }
         "summary.csv" => starts_with_header(&path, crate::stats::SUMMARY_HEADER),
         _ => false,
     }
@@ -1263,15 +1269,70 @@ pub fn verify_rows(
     v.extra = total.saturating_sub(v.end);
     Ok(v)
 }
-/// clauses.csv: `clause,kind,count`, the clause events every engine of the game reports
-/// (`event`) and the clauses that ended the games (`end`).
-pub fn clauses_csv(events: &BTreeMap<String, u64>, summary: &Summary) -> String {
-    let mut text = format!("{CLAUSES_HEADER}\n");
-    for (c, n) in events {
-        text.push_str(&format!("{c},event,{n}\n"));
+/// What clauses.csv says of each clause beside its count, for a person reading it.
+#[derive(Clone, Debug, Default)]
+pub struct ClauseNotes {
+    /// The clause titles of the game's spec, by id.
+    pub titles: BTreeMap<String, String>,
+    /// The counted events no position can fire under the job's reading, and why.
+    pub cannot_fire: &'static [(&'static str, &'static str)],
+}
+
+impl ClauseNotes {
+    /// The notes for `job`'s game and reading (none for a game or reading not known).
+    pub fn of(job: &Job) -> ClauseNotes {
+        use crate::playout::{AnyEngine, EngineKind};
+        let Ok(game) = job.game.parse::<crate::game::GameKind>() else {
+            return ClauseNotes::default();
+        };
+        ClauseNotes {
+            titles: game.clause_titles(),
+            cannot_fire: AnyEngine::new(game, &job.variant, EngineKind::Reference)
+                .map(|e| e.events_that_cannot_fire())
+                .unwrap_or(&[]),
+        }
     }
-    for (c, n) in &summary.ends {
-        text.push_str(&format!("{c},end,{n}\n"));
+
+    /// The title of `clause` (an id of the spec, or the ply limit's end).
+    fn title(&self, clause: &str) -> &str {
+        match self.titles.get(clause) {
+            Some(t) => t,
+            None if clause == crate::playout::PLY_LIMIT => "cut at the ply limit (no clause)",
+            None => "",
+        }
+    }
+
+    /// Why `clause` cannot fire, if it cannot.
+    fn note(&self, clause: &str) -> &str {
+        self.cannot_fire
+            .iter()
+            .find(|(c, _)| *c == clause)
+            .map_or("", |(_, why)| why)
+    }
+}
+
+/// clauses.csv: `clause,kind,count,title,note`, the clause events every engine of the game
+/// reports (`event`) and the clauses that ended the games (`end`); each with its title in the
+/// spec and, for an event that no position can fire under the reading, why (so that its 0 does
+/// not read as "did not happen").
+pub fn clauses_csv(
+    events: &BTreeMap<String, u64>,
+    summary: &Summary,
+    notes: &ClauseNotes,
+) -> String {
+    use crate::text::csv_field;
+    let mut text = format!("{CLAUSES_HEADER}\n");
+    let rows = events
+        .iter()
+        .map(|(c, n)| (c, "event", n))
+        .chain(summary.ends.iter().map(|(c, n)| (c, "end", n)));
+    for (c, kind, n) in rows {
+        let note = if kind == "event" { notes.note(c) } else { "" };
+        text.push_str(&format!(
+            "{c},{kind},{n},{},{}\n",
+            csv_field(notes.title(c)),
+            csv_field(note)
+        ));
     }
     text
 }
@@ -1282,7 +1343,7 @@ pub fn write_results(dir: &Path, m: &Manifest, summary: &Summary) -> Result<(), 
     only_study_files(dir)?;
     write_own(
         &dir.join("clauses.csv"),
-        &clauses_csv(&m.clause_events, summary),
+        &clauses_csv(&m.clause_events, summary, &ClauseNotes::of(&m.job)),
     )?;
     write_own(&dir.join("summary.csv"), &summary.csv())
 }

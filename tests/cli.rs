@@ -2522,3 +2522,30 @@ fn carriage_returns_that_end_no_line_are_refused() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `coverage --playouts` says "fired" only of the events the engines count: a clause they report
+/// no event for is "not counted" (O.1, the start position, holds in every game), and an event no
+/// position can fire under the reading gives its reason (O.5.2, 24 each).
+#[test]
+fn coverage_playouts_tells_not_counted_and_cannot_fire_from_zero() {
+    let o = run(&["coverage", "--game", "oware", "--playouts", "30"], None);
+    let out = stdout(&o);
+    let fired = |clause: &str| -> String {
+        let block = out
+            .split(&format!("oware {clause} ["))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {clause} in {out}"));
+        let line = block
+            .lines()
+            .find(|l| l.trim_start().starts_with("fired in playouts:"))
+            .unwrap_or_else(|| panic!("no fired line for {clause}"));
+        line.trim().to_string()
+    };
+    assert!(fired("O.1").contains("not counted"), "{}", fired("O.1"));
+    assert!(fired("O.5.2").starts_with("fired in playouts: 0, and it cannot fire: "));
+    let sowings: u64 = fired("O.2.3")
+        .trim_start_matches("fired in playouts: ")
+        .parse()
+        .unwrap();
+    assert!(sowings >= 30, "{sowings}");
+}

@@ -290,3 +290,42 @@ fn o7_transcript_replays() {
     }
     assert_eq!(g.position().pits(), [5, 5, 1, 6, 5, 5, 5, 4, 4, 4, 4, 0]);
 }
+
+#[test]
+// spec: oware O.5.2 type=test
+fn o5_2_the_only_road_to_24_each_is_a_grand_slam() {
+    // 24 each is all 48 seeds captured, so the board must empty, and the capture that empties it
+    // takes the opponent's last seeds. The nearest position: South 22, North 24, one seed in F
+    // and one in a. F drops its seed into a (1 -> 2): capturing those 2 would give 24 each, but
+    // it is a grand slam.
+    let start = game([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], [22, 24], Side::South);
+    // sheet: F is forbidden, South has no allowed move with seeds on both rows, and each side
+    // takes its own row (O.4.2): South 23, North 25, North wins; no draw.
+    assert_eq!(letters(&sheet(), &start), "");
+    let g = sheet().game_from(start.position().clone());
+    let out = g.outcome().expect("no allowed move");
+    assert_eq!(
+        (out.clause, out.scores, out.winner),
+        ("O.4.2", [23, 25], Some(Side::North))
+    );
+    // abapa: F is played and captures nothing (a holds 2, the scores stay 22 and 24); North then
+    // cannot feed South (a sows into b and c), so the game ends and each side takes its own row:
+    // North 26, South 22; no draw.
+    let g = play(&abapa(), &start, 'F');
+    let out = g.outcome().expect("North cannot feed South");
+    assert_eq!(
+        (out.clause, out.scores, out.winner),
+        ("O.4.2", [22, 26], Some(Side::North))
+    );
+    // The reading that lets a forbidden grand slam be played when nothing else is: the same.
+    let lenient = Rules::new(Variant {
+        no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
+        ..Variant::SHEET
+    });
+    let g = play(&lenient, &lenient.game_from(start.position().clone()), 'F');
+    let out = g.outcome().expect("North cannot feed South");
+    assert_eq!(
+        (out.clause, out.scores, out.winner),
+        ("O.4.2", [22, 26], Some(Side::North))
+    );
+}

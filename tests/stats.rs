@@ -1508,3 +1508,69 @@ fn a_folder_without_a_manifest_is_not_offered_a_resume() {
     assert!(!err.contains("--resume"), "{err}");
     stats(&["--game", "oware", "--games", "5", "--force"], &dir);
 }
+
+/// clauses.csv names each clause by its spec title and says which counted events cannot fire
+/// under the reading, and why; the summary printed names the clause that ended the games. The
+/// titles are those of spec/oware.md; which events can fire is checked by playing: under abapa
+/// a grand slam is played capturing nothing (O.4.1 fires, no note), under sheet it is forbidden.
+#[test]
+fn clauses_csv_gives_titles_and_says_which_events_cannot_fire() {
+    let rows = |dir: &Path| -> Vec<Vec<String>> {
+        let mut r = csv::Reader::from_path(dir.join("clauses.csv")).unwrap();
+        assert_eq!(
+            r.headers().unwrap().iter().collect::<Vec<_>>(),
+            ["clause", "kind", "count", "title", "note"]
+        );
+        r.records()
+            .map(|x| x.unwrap().iter().map(String::from).collect())
+            .collect()
+    };
+    let row = |rows: &[Vec<String>], clause: &str| -> Vec<String> {
+        rows.iter()
+            .find(|r| r[0] == clause && r[1] == "event")
+            .unwrap_or_else(|| panic!("no event row for {clause}"))
+            .clone()
+    };
+    let sheet = tmp("titles-sheet");
+    let o = stats(
+        &["--game", "oware", "--games", "3000", "--seed", "3"],
+        &sheet,
+    );
+    let printed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        printed.contains("ended_by_O.6.1 (Twenty-five ends the game): "),
+        "{printed}"
+    );
+    let sheet = rows(&sheet);
+    assert_eq!(row(&sheet, "O.2.3")[3], "A move");
+    assert_eq!(row(&sheet, "O.2.3")[4], "");
+    let draw = row(&sheet, "O.5.2");
+    assert_eq!((draw[2].as_str(), draw[3].as_str()), ("0", "Draw"));
+    assert!(draw[4].contains("grand slam"), "{draw:?}");
+    let slam = row(&sheet, "O.4.1");
+    assert_eq!(slam[2], "0");
+    assert!(slam[4].contains("forbids the grand slam"), "{slam:?}");
+    let abapa = tmp("titles-abapa");
+    stats(
+        &[
+            "--game",
+            "oware",
+            "--variant",
+            "abapa",
+            "--games",
+            "3000",
+            "--seed",
+            "3",
+        ],
+        &abapa,
+    );
+    let abapa = rows(&abapa);
+    let slam = row(&abapa, "O.4.1");
+    assert!(slam[2].parse::<u64>().unwrap() > 0, "{slam:?}");
+    assert_eq!(slam[4], "");
+    assert!(!row(&abapa, "O.5.2")[4].is_empty());
+    // A Bao study's rows carry spec/bao.md's titles.
+    let bao = tmp("titles-bao");
+    stats(&["--game", "bao", "--games", "50"], &bao);
+    assert_eq!(row(&rows(&bao), "1.6")[3], "Kuendelea");
+}

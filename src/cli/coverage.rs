@@ -167,8 +167,16 @@ fn checked_report(
         .map_err(|e| format!("scanning {}: {e}", mancala_lab::text::shown_path(root)))?;
     let scan = coverage::scan_files(game, &files);
     let report = if playouts > 0 {
-        let counts = clause_counts(kind, playouts)?;
-        let f = move |id: &str| counts.get(id).copied().unwrap_or(0);
+        let (counts, counted, never) = clause_counts(kind, playouts)?;
+        let f = move |id: &str| {
+            if let Some((_, why)) = never.iter().find(|(c, _)| *c == id) {
+                coverage::Fired::Never(why)
+            } else if counted.contains(&id) {
+                coverage::Fired::Count(counts.get(id).copied().unwrap_or(0))
+            } else {
+                coverage::Fired::NotCounted
+            }
+        };
         Report::build(game, &spec, &scan, Some(&f))
     } else {
         Report::build(game, &spec, &scan, None)
@@ -280,7 +288,15 @@ const LOG_LIMIT: u64 = 16 << 20;
 
 /// How often each clause fires in `games` random games (seed 1) of the reference engine under
 /// the game's default reading: the clause events of the moves and the clauses that end the games.
-fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u64>, String> {
+/// Counts of the clauses fired in `games` random games, the clauses the engines count (events
+/// and ends) and those that cannot fire.
+type ClauseCounts = (
+    BTreeMap<&'static str, u64>,
+    Vec<&'static str>,
+    &'static [(&'static str, &'static str)],
+);
+
+fn clause_counts(kind: GameKind, games: u64) -> Result<ClauseCounts, String> {
     use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
     use mancala_lab::policy::Policy;
     let variant = kind.default_variant();
@@ -307,7 +323,9 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<BTreeMap<&'static str, u6
         },
     );
     bar.finish_and_clear();
-    Ok(counts)
+    let mut counted: Vec<&'static str> = engine.counted_events().to_vec();
+    counted.extend(counts.keys());
+    Ok((counts, counted, engine.events_that_cannot_fire()))
 }
 
 /// Runs `coverage`: the report (or its one-line verdict), exit 1 if a gate fails.

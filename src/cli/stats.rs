@@ -345,10 +345,23 @@ fn play_chunk(
     whole.then_some(c)
 }
 
-fn print_summary(label: &str, summary: &Summary) {
+/// Prints `summary` under `label`, each ending with its clause's title in `game`'s spec.
+fn print_summary(label: &str, summary: &Summary, game: &str) {
+    let titles = game
+        .parse::<GameKind>()
+        .map(GameKind::clause_titles)
+        .unwrap_or_default();
     println!("{label}");
     for r in summary.rows() {
-        println!("  {}", r.display());
+        let line = r.display();
+        let title = r
+            .metric
+            .strip_prefix("ended_by_")
+            .and_then(|clause| titles.get(clause));
+        match title {
+            Some(t) => println!("  {} ({t}){}", r.metric, &line[r.metric.len()..]),
+            None => println!("  {line}"),
+        }
     }
 }
 
@@ -755,6 +768,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     print_summary(
         &format!("merged {} shards into {}", shards.len(), shown_path(out)),
         &merged.summary,
+        &merged.game,
     );
     if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!(
@@ -770,6 +784,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
 /// that played them.
 pub(super) struct Merged {
     pub summary: Summary,
+    /// The game of the shards.
+    pub game: String,
     pub commits: std::collections::BTreeSet<String>,
 }
 
@@ -941,7 +957,11 @@ pub(super) fn merge_shards(
         )
     })
     .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
-    Ok(Some(Merged { summary, commits }))
+    Ok(Some(Merged {
+        summary,
+        game: base.job.game.clone(),
+        commits,
+    }))
 }
 
 /// The merged rows as written: their summary, byte count, CRC-32 and clause events.
@@ -1061,6 +1081,7 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
                 shown_path(&args.out)
             ),
             &summary,
+            game.name(),
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -1145,6 +1166,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
                 shown_path(&args.run.out)
             ),
             &summary,
+            &m.job.game,
         );
     }
     Ok(code)

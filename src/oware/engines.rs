@@ -5,6 +5,7 @@ use super::fast::{FastGame, FastRules, SowEvents, SELECT};
 use super::notation::Move;
 use super::position::Position;
 use super::rules::{Rules, Verdict as RulesVerdict};
+use super::variant::{GrandSlam, NoAllowedMove};
 use super::{Game, Side, Variant};
 use crate::engine::{Engine, EngineError};
 use crate::game::{Draw, Ending, Events, GameKind, Ply, PlyFacts, Silent, Verdict};
@@ -228,6 +229,10 @@ impl crate::game::Game for Rules {
         OWARE_COUNTED_EVENTS
     }
 
+    fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
+        oware_events_that_cannot_fire(&self.variant)
+    }
+
     fn notation(&self, s: &Game, mv: Move) -> String {
         mv.letter(s.position().to_move()).to_string()
     }
@@ -247,6 +252,36 @@ impl crate::game::Game for Rules {
 pub static OWARE_COUNTED_EVENTS: &[&str] = &[
     "O.2.3", "O.2.4", "O.3.1", "O.3.2", "O.4.1", "O.4.2", "O.5.2", "O.6.1", "O.6.2",
 ];
+
+/// Why no Oware position can fire O.5.2 (under every reading).
+const DRAW_AT_24_EACH: (&str, &str) = (
+    "O.5.2",
+    "24 captured each means all 48 seeds captured, and the capture that empties the board \
+     takes the opponent's last seeds: a grand slam, which O.4.1 forbids or lets capture nothing \
+     under every reading (spec/findings/oware.md, S10)",
+);
+
+/// Why no position fires O.4.1 (a grand slam played, capturing nothing) under a reading that
+/// forbids the grand slam and never lets a forbidden one be played.
+const GRAND_SLAM_PLAYED: (&str, &str) = (
+    "O.4.1",
+    "the event is a grand slam played and capturing nothing, and this reading forbids the \
+     grand slam (grand_slam: Forbidden) without letting a forbidden one be played when no other \
+     move is (no_allowed_move)",
+);
+
+/// The counted events no position can fire under `variant`, and why.
+pub fn oware_events_that_cannot_fire(variant: &Variant) -> &'static [(&'static str, &'static str)] {
+    static EVERY_READING: [(&str, &str); 1] = [DRAW_AT_24_EACH];
+    static NO_GRAND_SLAM: [(&str, &str); 2] = [GRAND_SLAM_PLAYED, DRAW_AT_24_EACH];
+    if variant.grand_slam == GrandSlam::Forbidden
+        && variant.no_allowed_move != NoAllowedMove::AllowGrandSlamWithoutCapture
+    {
+        &NO_GRAND_SLAM
+    } else {
+        &EVERY_READING
+    }
+}
 
 /// 1 when a game ended by `clause`, each side sweeping `swept`, ended where the sheet is silent
 /// and the reading decided (O.6.2; O.4.2 with seeds on both rows), else 0: what `rules.rs`
@@ -393,6 +428,10 @@ impl crate::game::Game for FastRules {
 
     fn counted_events(&self) -> &'static [&'static str] {
         OWARE_COUNTED_EVENTS
+    }
+
+    fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
+        oware_events_that_cannot_fire(&self.variant())
     }
 
     fn notation(&self, s: &FastGame, mv: Move) -> String {

@@ -143,6 +143,11 @@ impl FastRules {
         Ok(FastRules { variant })
     }
 
+    /// The reading this engine plays.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
     /// A game from explicit pits, scores and mover, with the end rules applied.
     pub fn game(&self, pits: [u8; 12], scores: [u8; 2], to_move: u8) -> FastGame {
         self.game_with_history(&[(pits, to_move)], scores)
