@@ -489,6 +489,23 @@ fn plot_writes_an_svg_and_names_bad_input() {
         "{}",
         stderr(&bad)
     );
+    // Every value in one bin: the run's one bar is drawn (its outline: up, across, down).
+    let o = run(
+        &["plot", "--bin", "400", "--out", svg.to_str().unwrap(), &arg],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let series = text
+        .split("<polyline")
+        .find(|p| p.contains("stroke-width=\"2\"") && p.contains("points="))
+        .expect("the run's line");
+    let points = series.split("points=\"").nth(1).unwrap();
+    let points: Vec<&str> = points[..points.find('"').unwrap()].split_whitespace().collect();
+    assert_eq!(points.len(), 4, "{points:?}");
+    let y = |p: &str| p.split(',').nth(1).unwrap().parse::<i64>().unwrap();
+    assert!(y(points[1]) < y(points[0]), "the bar rises: {points:?}");
+    assert_eq!(y(points[1]), y(points[2]), "its top is flat: {points:?}");
 }
 
 #[test]

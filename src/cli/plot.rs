@@ -269,6 +269,21 @@ fn second_read(
     Ok((n, counts))
 }
 
+/// The outline of the bars `points` (each bin's start and share) of width `bin`: up from 0 at
+/// the first bin's start, across each bar's top, down to 0 at the last bin's end.
+fn steps(points: &[(u64, f64)], bin: u64) -> Vec<(u64, f64)> {
+    let mut outline = Vec::with_capacity(2 * points.len() + 2);
+    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+        outline.push((first.0, 0.0));
+        for &(x, y) in points {
+            outline.push((x, y));
+            outline.push((x + bin, y));
+        }
+        outline.push((last.0 + bin, 0.0));
+    }
+    outline
+}
+
 pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
     let runs = check(&args)?;
     // Each run is read twice (range, then bins), so the memory does not grow with its length.
@@ -327,11 +342,11 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
             .map_err(|e| err(&e))?;
         for (i, (name, points)) in series.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
+            // Each run is drawn as the outline of its bars (a step at every bin edge), so that a
+            // run whose values all fall in one bin still draws its one bar.
+            let outline = steps(points, bin);
             chart
-                .draw_series(LineSeries::new(
-                    points.iter().map(|&(x, y)| (x + bin / 2, y)),
-                    color.stroke_width(2),
-                ))
+                .draw_series(LineSeries::new(outline, color.stroke_width(2)))
                 .map_err(|e| err(&e))?
                 .label(name.clone())
                 .legend(move |(x, y)| {
