@@ -166,6 +166,23 @@ fn bad_records_are_named_and_the_others_still_audited() {
     let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("already holds an audit"));
+
+    // Records ended by a lone carriage return (an old Mac's line break) read as one line: the
+    // break is named where it is.
+    let cr = dir.join("cr.jsonl");
+    let mut joined = SAMPLE.lines().take(2).collect::<Vec<_>>().join("\r");
+    joined.push('\n');
+    std::fs::write(&cr, &joined).unwrap();
+    let first = SAMPLE.lines().next().unwrap().chars().count();
+    let o = run_audit(&["--format", "abstractplay"], &dir.join("cr-audit"), &[&cr]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "cr.jsonl:1:{}: a carriage return that ends no line",
+            first + 1
+        )),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -501,7 +501,9 @@ fn plot_writes_an_svg_and_names_bad_input() {
         .find(|p| p.contains("stroke-width=\"2\"") && p.contains("points="))
         .expect("the run's line");
     let points = series.split("points=\"").nth(1).unwrap();
-    let points: Vec<&str> = points[..points.find('"').unwrap()].split_whitespace().collect();
+    let points: Vec<&str> = points[..points.find('"').unwrap()]
+        .split_whitespace()
+        .collect();
     assert_eq!(points.len(), 4, "{points:?}");
     let y = |p: &str| p.split(',').nth(1).unwrap().parse::<i64>().unwrap();
     assert!(y(points[1]) < y(points[0]), "the bar rises: {points:?}");

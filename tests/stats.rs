@@ -1574,3 +1574,20 @@ fn clauses_csv_gives_titles_and_says_which_events_cannot_fire() {
     stats(&["--game", "bao", "--games", "50"], &bao);
     assert_eq!(row(&rows(&bao), "1.6")[3], "Kuendelea");
 }
+
+/// The empty shard docs/statistics.md shows is empty: its command, run as written, writes a
+/// manifest and a games.csv of the header alone.
+#[test]
+fn the_documented_empty_shard_plays_no_game() {
+    let doc = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/statistics.md"));
+    let example = doc
+        .split("even an empty one (`")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the empty shard's example");
+    let args: Vec<&str> = example.split_whitespace().collect();
+    let out = tmp("documented-empty-shard");
+    stats(&[&["--game", "oware"][..], &args].concat(), &out);
+    assert_eq!(read(&out.join("games.csv")).lines().count(), 1, "{example}");
+    assert_eq!(manifest(&out)["games_done"], 0, "{example}");
+}

@@ -58,7 +58,7 @@ def test_batch_arguments_are_checked():
     g = bao.Game()
     with pytest.raises(ValueError, match="unknown policy"):
         mancala_lab.batch_playouts(g, 10, 1, policy="clever")
-    with pytest.raises(ValueError, match="max_plies 0: expected 1 to 2\*\*32 - 1"):
+    with pytest.raises(ValueError, match=r"max_plies 0: expected 1 to 2\*\*32 - 1"):
         mancala_lab.batch_playouts(g, 10, 1, max_plies=0)
     with pytest.raises(ValueError):
         mancala_lab.batch_playouts(g, -1, 1)

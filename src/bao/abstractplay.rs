@@ -8,10 +8,12 @@ use super::board::Side;
 
 /// A line that is not a game record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[error("line {line}{}: {message}", .column.map(|c| format!(", column {c}")).unwrap_or_default())]
 pub struct LineError {
     /// The line, from 1.
     pub line: usize,
+    /// The character column, from 1, where the error is one place of the line.
+    pub column: Option<usize>,
     /// What is wrong.
     pub message: String,
 }
@@ -74,7 +76,21 @@ pub fn read(text: &str) -> Vec<Result<Record, LineError>> {
         if raw.trim().is_empty() {
             continue;
         }
-        let err = |message: String| LineError { line, message };
+        let err = |message: String| LineError {
+            line,
+            column: None,
+            message,
+        };
+        // A line break other programs use and the format does not (a lone CR ending records)
+        // would join records into one line: named, rather than a JSON error past it.
+        if let Some((column, name)) = crate::text::odd_line_break(raw) {
+            out.push(Err(LineError {
+                line,
+                column: Some(column),
+                message: crate::text::odd_line_break_problem(name),
+            }));
+            continue;
+        }
         let parsed: Line = match serde_json::from_str(raw) {
             Ok(l) => l,
             Err(e) => {
@@ -191,5 +207,18 @@ mod tests {
             let e = super::read(&odd)[0].as_ref().unwrap_err().to_string();
             assert!(e.contains("plain numbers 0 to 64"), "{count}: {e}");
         }
+        // Records ended by a lone carriage return (an old Mac's line break): the first is named
+        // where it is, not as a JSON error past it.
+        let joined = "{\"game\":0}\r{\"game\":1}\n";
+        let errors: Vec<String> = super::read(joined)
+            .into_iter()
+            .filter_map(|r| r.err().map(|e| e.to_string()))
+            .collect();
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].starts_with("line 1, column 11: a carriage return that ends no line"),
+            "{}",
+            errors[0]
+        );
     }
 }

@@ -221,7 +221,10 @@ fn records(
                     rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
                     AnyRecord::Bao(rec)
                 })
-                .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
+                .map_err(|e| match e.column {
+                    Some(column) => format!("{name}:{}:{column}: {}", e.line, e.message),
+                    None => format!("{name}:{}: {}", e.line, e.message),
+                })
             })
             .collect(),
         Format::Openspiel => mancala_lab::oware::audit::read_openspiel(&text)
