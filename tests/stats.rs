@@ -1591,3 +1591,34 @@ fn the_documented_empty_shard_plays_no_game() {
     assert_eq!(read(&out.join("games.csv")).lines().count(), 1, "{example}");
     assert_eq!(manifest(&out)["games_done"], 0, "{example}");
 }
+
+/// A job whose files cannot fit where --out is is refused before the folder is made, naming the
+/// estimated size and the free space; a long job says what it will write and how long it takes.
+#[test]
+fn a_job_too_big_for_the_disk_is_refused_with_both_figures() {
+    let out = tmp("too-big");
+    let o = run_stats(
+        &["--game", "oware", "--games", "18446744073709551615"],
+        &out,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // About 45 bytes a game and 19 or 20 digits of game index: some 1.2 zettabytes (10^21),
+    // more than any disk.
+    assert!(
+        err.contains("estimate: 18446744073709551615 games write about "),
+        "{err}"
+    );
+    assert!(err.contains(" ZB and take roughly "), "{err}");
+    let size: f64 = err
+        .split("games write about ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the estimated size");
+    assert!((0.9..1.6).contains(&size), "{err}");
+    assert!(err.contains("the study's files would take about "), "{err}");
+    assert!(err.contains(" free; "), "{err}");
+    assert!(err.contains("--no-space-check"), "{err}");
+    assert!(!out.exists(), "the folder is not made");
+}

@@ -100,6 +100,10 @@ pub struct RunArgs {
     /// Replace a run already in --out.
     #[arg(long)]
     pub(super) force: bool,
+    /// Start even when the estimated size of the study's files passes the free space where
+    /// --out is.
+    #[arg(long)]
+    pub(super) no_space_check: bool,
 }
 
 impl RunArgs {
@@ -387,10 +391,23 @@ pub fn run_job(
     let games_path = args.out.join(GAMES);
     // The whole job is checked before the folder is touched: a bad option never costs a study.
     let checked = check_job(args)?;
+    if !args.resume {
+        check_size(args, &checked, checked.first, quiet, interrupt)?;
+    }
     make_dir(&args.out).map_err(|e| e.to_string())?;
     let _lock = DirLock::take(&args.out).map_err(|e| e.to_string())?;
     let (mut manifest, mut summary, hasher) = open_study(args, &checked)?;
     let (first, end) = (checked.first, checked.end);
+    if args.resume {
+        // What is left of a resumed job, its rows on disk kept whatever this says.
+        check_size(
+            args,
+            &checked,
+            first + manifest.games_done,
+            quiet,
+            interrupt,
+        )?;
+    }
     let total = end - first;
     let bar = if quiet {
         ProgressBar::hidden()
@@ -452,6 +469,149 @@ pub fn run_job(
     }
     write_results(&args.out, &manifest, &summary).map_err(|e| e.to_string())?;
     Ok((ExitCode::SUCCESS, Some(summary)))
+}
+
+/// Bytes of a study's files beside games.csv (manifest, clauses.csv, summary.csv), at most.
+const OTHER_FILES_BYTES: u64 = 64 << 10;
+
+/// The estimate of a job: the bytes its games.csv rows take and the seconds its games take on
+/// its threads, from a pilot of its first games played (and dropped) for about a quarter of a
+/// second; `None` for searching policies (a pilot game may take as long as the job's start) or
+/// a pilot stopped by Ctrl-C.
+fn estimate(c: &CheckedJob, start: u64, interrupt: &'static AtomicBool) -> Option<(f64, f64)> {
+    if c.policy.searches() || start >= c.end {
+        return None;
+    }
+    let left = c.end - start;
+    let began = Instant::now();
+    let (mut played, mut bytes, mut size) = (0u64, 0u64, 1u64);
+    while played < left && played < 4096 && began.elapsed() < Duration::from_millis(250) {
+        let k = size.min(left - played);
+        let from = start + played;
+        let chunk = play_chunk(&c.engine, &c.job, c.policy, from..from + k, interrupt)?;
+        bytes += chunk.text.len() as u64;
+        played += k;
+        size *= 2;
+    }
+    // A row's bytes but for its game index, whose digits grow along the job.
+    let per_game = (bytes as f64 - digits(start, start + played)) / played as f64;
+    // One thread played the pilot; the job's threads share the games.
+    let rate = played as f64 / began.elapsed().as_secs_f64().max(1e-9) * c.threads as f64;
+    Some((
+        per_game * left as f64 + digits(start, c.end),
+        left as f64 / rate,
+    ))
+}
+
+/// The decimal digits of the numbers `from..to`, all told.
+fn digits(from: u64, to: u64) -> f64 {
+    let mut total = 0.0;
+    let mut low = 0u64;
+    for width in 1..=20u32 {
+        let high = 10u64.checked_pow(width).unwrap_or(u64::MAX);
+        let (a, b) = (from.max(low), to.min(high));
+        if a < b {
+            total += (b - a) as f64 * f64::from(width);
+        }
+        low = high;
+    }
+    total
+}
+
+/// A byte count as a person reads it (`12.3 GB`).
+fn bytes_text(n: f64) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+    let mut v = n;
+    let mut unit = 0;
+    while v >= 1000.0 && unit + 1 < units.len() {
+        v /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n:.0} bytes")
+    } else {
+        format!("{v:.1} {}", units[unit])
+    }
+}
+
+/// A duration as a person reads it (`3 min`, `2.5 h`, `41 days`).
+fn duration_text(secs: f64) -> String {
+    match secs {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0 * 365.0 * 86400.0 => format!("{:.0} days", s / 86400.0),
+        s => format!("{:.0} years", s / (365.0 * 86400.0)),
+    }
+}
+
+/// The bytes free to an unprivileged writer on the file system of `dir` (or of the nearest
+/// folder above it that exists), if the system says.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut at = dir;
+    while !at.as_os_str().is_empty() && !at.is_dir() {
+        at = at.parent()?;
+    }
+    let at = if at.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        at
+    };
+    let path = std::ffi::CString::new(at.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs is plain data, for which all zero bytes is a value.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is a NUL-terminated string and `st` a statvfs the call fills in.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    // The fields' widths differ between systems (32 bits on some).
+    #[allow(clippy::useless_conversion)]
+    Some(u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize)))
+}
+
+/// Says, before a long job (a minute or a gigabyte) starts, what it will write and how long it
+/// will take, from its games `start..`; refuses one whose files would not fit the free space
+/// where --out is (unless --no-space-check). Quiet jobs (the bench's) are not checked.
+fn check_size(
+    args: &RunArgs,
+    c: &CheckedJob,
+    start: u64,
+    quiet: bool,
+    interrupt: &'static AtomicBool,
+) -> Result<(), String> {
+    // The bench times the job itself: no pilot there.
+    if quiet {
+        return Ok(());
+    }
+    let Some((rows, secs)) = estimate(c, start, interrupt) else {
+        return Ok(());
+    };
+    let bytes = rows + OTHER_FILES_BYTES as f64;
+    let games = c.end - start;
+    if secs >= 60.0 || bytes >= 1e9 {
+        eprintln!(
+            "estimate: {games} games write about {} and take roughly {} on {} threads (from \
+             the first games, played and dropped)",
+            bytes_text(bytes),
+            duration_text(secs),
+            c.threads
+        );
+    }
+    if args.no_space_check {
+        return Ok(());
+    }
+    match free_bytes(&args.out) {
+        Some(free) if bytes > free as f64 => Err(format!(
+            "--out {}: the study's files would take about {} and its file system has {} free; \
+             free some space, play fewer --games (or split them with --shard), or give \
+             --no-space-check to start anyway",
+            shown_path(&args.out),
+            bytes_text(bytes),
+            bytes_text(free as f64)
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A job checked against everything that can refuse it before its folder is touched.
