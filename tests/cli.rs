@@ -321,6 +321,16 @@ fn a_forced_batch_path_is_named_where_it_plays_and_refused_when_unknown() {
         "{}",
         stderr(&o)
     );
+    // A faster path passed over is named, with the reason: here the switch.
+    if mancala_lab::oware::batch::BatchPath::fastest()
+        != mancala_lab::oware::batch::BatchPath::Portable
+    {
+        assert!(
+            stderr(&o).contains("; forced by MANCALA_LAB_BATCH_PATH; this processor runs the "),
+            "{}",
+            stderr(&o)
+        );
+    }
     let o = with_path(
         "scalar",
         &[

@@ -85,6 +85,52 @@ impl BatchPath {
         }
     }
 
+    /// The instructions the path needs beyond those of every processor of its target.
+    pub fn needs(self) -> &'static str {
+        match self {
+            BatchPath::Avx512 => "AVX-512 F, BW and VBMI",
+            BatchPath::Avx2 => "AVX2",
+            BatchPath::Portable | BatchPath::Scalar => "nothing more",
+        }
+    }
+
+    /// Why a batch on this path is not on a faster one, for reports: forced (`forced`, by
+    /// [`Self::force`] or [`PATH_VARIABLE`]) while this processor runs a faster one, or the
+    /// faster paths' instructions missing from this processor (`available`, fastest first);
+    /// `None` on the fastest path there is.
+    pub fn why_not_faster(self, available: &[BatchPath], forced: bool) -> Option<String> {
+        let faster: Vec<BatchPath> = BatchPath::ALL
+            .into_iter()
+            .take_while(|&p| p != self)
+            .collect();
+        if faster.is_empty() {
+            return None;
+        }
+        match available.first() {
+            Some(&best) if forced && best != self => Some(format!(
+                "forced by {PATH_VARIABLE}; this processor runs the {} path",
+                best.name()
+            )),
+            _ => {
+                let missing: Vec<String> = faster
+                    .iter()
+                    .filter(|p| !available.contains(p))
+                    .map(|p| format!("{} for the {}-lane {} path", p.needs(), p.lanes(), p.name()))
+                    .collect();
+                (!missing.is_empty())
+                    .then(|| format!("this processor lacks {}", missing.join(" and ")))
+            }
+        }
+    }
+
+    /// [`Self::why_not_faster`] on this processor, for the path [`Self::chosen`] gives.
+    pub fn chosen_note() -> Option<String> {
+        let chosen = BatchPath::chosen();
+        let forced = FORCED.load(Ordering::Relaxed) != u8::MAX
+            || BatchPath::from_env().ok().flatten().is_some();
+        chosen.why_not_faster(&BatchPath::available_paths(), forced)
+    }
+
     /// Whether this processor runs the path.
     pub fn available(self) -> bool {
         match self {
@@ -180,5 +226,38 @@ impl FromStr for BatchPath {
             .into_iter()
             .find(|p| p.name() == s)
             .ok_or_else(|| PathError::Unknown(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod why_tests {
+    use super::BatchPath::{self, Avx2, Avx512, Portable, Scalar};
+
+    /// The note a report adds, on processors described by the paths they run.
+    #[test]
+    fn a_slower_path_says_why() {
+        let all = [Avx512, Avx2, Portable, Scalar];
+        let avx2_only = [Avx2, Portable, Scalar];
+        let arm = [Portable, Scalar];
+        assert_eq!(Avx512.why_not_faster(&all, false), None);
+        assert_eq!(
+            Avx2.why_not_faster(&avx2_only, false).unwrap(),
+            "this processor lacks AVX-512 F, BW and VBMI for the 64-lane avx512 path"
+        );
+        assert_eq!(
+            Portable.why_not_faster(&arm, false).unwrap(),
+            "this processor lacks AVX-512 F, BW and VBMI for the 64-lane avx512 path and AVX2 \
+             for the 32-lane avx2 path"
+        );
+        assert_eq!(
+            Portable.why_not_faster(&all, true).unwrap(),
+            "forced by MANCALA_LAB_BATCH_PATH; this processor runs the avx512 path"
+        );
+        // Forced to the fastest path there is: nothing to say.
+        assert_eq!(
+            Avx2.why_not_faster(&avx2_only, true).unwrap(),
+            "this processor lacks AVX-512 F, BW and VBMI for the 64-lane avx512 path"
+        );
+        let _: BatchPath = Scalar;
     }
 }
