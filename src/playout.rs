@@ -472,12 +472,12 @@ impl AnyEngine {
                     .filter(|b| b.uses_vectors());
                 match batch {
                     Some(b) if players == Players::both(Policy::Random) => {
-                        let path = b.path();
-                        let why = crate::oware::batch::BatchPath::chosen_note()
-                            .filter(|_| path == crate::oware::batch::BatchPath::chosen())
-                            .map(|w| format!("; {w}"))
-                            .unwrap_or_default();
-                        format!("oware optimized engine ({}{why})", path.describe())
+                        let why = b.path().note().map(|w| format!("; {w}"));
+                        format!(
+                            "oware optimized engine ({}{})",
+                            b.path().describe(),
+                            why.unwrap_or_default()
+                        )
                     }
                     _ => "oware optimized engine (scalar)".into(),
                 }

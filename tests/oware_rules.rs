@@ -33,6 +33,15 @@ fn sheet() -> Rules {
     Rules::new(Variant::SHEET)
 }
 
+/// The sheet reading with the forbidden grand slams playable (capturing nothing) when no other
+/// move is allowed.
+fn lenient() -> Rules {
+    Rules::new(Variant {
+        no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
+        ..Variant::SHEET
+    })
+}
+
 #[test]
 // spec: oware O.1 type=test
 // spec: oware O.1.1 type=test
@@ -200,10 +209,7 @@ fn o4_2_no_allowed_move_ends_the_game() {
         ("O.4.2", [22, 26], Some(Side::North))
     );
     // The other reading lets the grand slam be played, capturing nothing.
-    let lenient = Rules::new(Variant {
-        no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
-        ..Variant::SHEET
-    });
+    let lenient = lenient();
     assert_eq!(
         letters(&lenient, &lenient.game_from(all_slams.clone())),
         "c"
@@ -318,10 +324,7 @@ fn o5_2_the_only_road_to_24_each_is_a_grand_slam() {
         ("O.4.2", [22, 26], Some(Side::North))
     );
     // The reading that lets a forbidden grand slam be played when nothing else is: the same.
-    let lenient = Rules::new(Variant {
-        no_allowed_move: mancala_lab::oware::variant::NoAllowedMove::AllowGrandSlamWithoutCapture,
-        ..Variant::SHEET
-    });
+    let lenient = lenient();
     let g = play(&lenient, &lenient.game_from(start.position().clone()), 'F');
     let out = g.outcome().expect("North cannot feed South");
     assert_eq!(

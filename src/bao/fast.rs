@@ -280,32 +280,15 @@ fn load_ring(b: &[u8; 32], side: usize) -> u128 {
     u128::from_le_bytes(bytes)
 }
 
-/// The board of South's ring `south` and North's ring `north`.
+/// The board of South's ring `south` and North's ring `north`, put together from the rings in
+/// registers: writing a position's bytes one by one and reading them back whole, as a copy of
+/// the position does, stalls the processor (measured: about 8% of a random Bao ply).
 #[inline(always)]
 fn rings_to_pits(south: u128, north: u128) -> [u8; 32] {
     let mut b = [0u8; 32];
-    store_ring(&mut b[..16], south);
-    store_ring(&mut b[16..], north);
+    b[..16].copy_from_slice(&south.to_le_bytes());
+    b[16..].copy_from_slice(&north.to_le_bytes());
     b
-}
-
-/// Writes `ring` to 16 bytes as one vector store (SSE2 on x86-64): copies of the position move
-/// it in 16-byte pieces, and reading 16 bytes that were stored as two 8-byte halves stalls the
-/// processor (measured: about 8% of a random Bao ply).
-#[inline(always)]
-fn store_ring(to: &mut [u8], ring: u128) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-        assert_eq!(to.len(), 16);
-        // SAFETY: SSE2 is part of x86-64; `to` holds the 16 bytes written (checked above).
-        unsafe {
-            let v = _mm_set_epi64x((ring >> 64) as i64, ring as i64);
-            _mm_storeu_si128(to.as_mut_ptr().cast(), v);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    to.copy_from_slice(&ring.to_le_bytes());
 }
 
 /// Seeds in ring index `i`.
@@ -1006,8 +989,7 @@ impl FastRules {
             }
         };
         let infinite = infinite || m.sown > limit;
-        // The board is put together from the rings in registers and the position built once:
-        // writing its bytes one by one and reading them back whole stalls the processor.
+        // The position is built once, from the rings in registers (see `rings_to_pits`).
         let (south, north) = if side == 0 {
             (m.mine, m.theirs)
         } else {

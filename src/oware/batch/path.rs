@@ -123,12 +123,12 @@ impl BatchPath {
         }
     }
 
-    /// [`Self::why_not_faster`] on this processor, for the path [`Self::chosen`] gives.
-    pub fn chosen_note() -> Option<String> {
-        let chosen = BatchPath::chosen();
+    /// [`Self::why_not_faster`] on this processor, the path forced when [`Self::force`] or
+    /// [`PATH_VARIABLE`] chose it.
+    pub fn note(self) -> Option<String> {
         let forced = FORCED.load(Ordering::Relaxed) != u8::MAX
-            || BatchPath::from_env().ok().flatten().is_some();
-        chosen.why_not_faster(&BatchPath::available_paths(), forced)
+            || BatchPath::from_env().ok().flatten() == Some(self);
+        self.why_not_faster(&BatchPath::available_paths(), forced)
     }
 
     /// Whether this processor runs the path.
@@ -231,7 +231,7 @@ impl FromStr for BatchPath {
 
 #[cfg(test)]
 mod why_tests {
-    use super::BatchPath::{self, Avx2, Avx512, Portable, Scalar};
+    use super::BatchPath::{Avx2, Avx512, Portable, Scalar};
 
     /// The note a report adds, on processors described by the paths they run.
     #[test]
@@ -253,11 +253,14 @@ mod why_tests {
             Portable.why_not_faster(&all, true).unwrap(),
             "forced by MANCALA_LAB_BATCH_PATH; this processor runs the avx512 path"
         );
-        // Forced to the fastest path there is: nothing to say.
+        // Forced to the fastest path the processor runs: the missing instructions are the reason.
         assert_eq!(
             Avx2.why_not_faster(&avx2_only, true).unwrap(),
             "this processor lacks AVX-512 F, BW and VBMI for the 64-lane avx512 path"
         );
-        let _: BatchPath = Scalar;
+        assert_eq!(
+            Scalar.why_not_faster(&avx2_only, true).unwrap(),
+            "forced by MANCALA_LAB_BATCH_PATH; this processor runs the avx2 path"
+        );
     }
 }
