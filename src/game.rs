@@ -215,6 +215,15 @@ impl<T: Count> ClauseCounts<T> {
         events
     }
 
+    /// No events any more, counted over `clauses` from now on (see [`ClauseCounts::new`]).
+    #[inline]
+    pub fn reset(&mut self, clauses: &'static [&'static str]) {
+        debug_assert!(clauses.len() <= MAX_EVENT_CLAUSES, "too many clauses");
+        self.clauses = clauses;
+        self.counts = [T::default(); MAX_EVENT_CLAUSES];
+        self.other.clear();
+    }
+
     /// Counts `n` more events of the clause at `index` of the list (see [`clause_index`]).
     #[inline]
     pub fn add_at(&mut self, index: usize, n: T) {
@@ -345,6 +354,19 @@ pub trait Game: Sync {
         s: &mut Self::State,
         draw: Draw,
     ) -> Option<Result<(Self::Move, PlyFacts), Silent>>;
+    /// [`Game::play_random`] writing what the ply did into `facts` (overwritten) rather than
+    /// returning it: the playout loop's form, which copies no facts per ply.
+    fn play_random_into(
+        &self,
+        s: &mut Self::State,
+        draw: Draw,
+        facts: &mut PlyFacts,
+    ) -> Option<Result<Self::Move, Silent>> {
+        Some(self.play_random(s, draw)?.map(|(mv, f)| {
+            *facts = f;
+            mv
+        }))
+    }
     /// Every legal move with the ply it gives, in canonical order, written into `out` (cleared
     /// first). Engines that find the plies while listing the moves override this.
     #[allow(clippy::type_complexity)]

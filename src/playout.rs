@@ -4,8 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::engine::EngineError;
-use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, Verdict};
-use crate::policy::{choose, Players, Policy, Scratch};
+use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, PlyFacts, Verdict};
+use crate::policy::{choose_into, Players, Policy, Scratch};
 use crate::side::Side;
 
 /// One game, as a games.csv row sums it up.
@@ -239,32 +239,32 @@ fn play_game_with<G: Game>(
     let mut events = EventTotals::new(engine.counted_events());
     let mut state = engine.start();
     let mut stopped = None;
+    // What the last ply did, overwritten ply by ply.
+    let mut f = PlyFacts::default();
     while row.plies < max_plies {
         let side = engine.to_move(&state);
         let mover = side.index();
-        let Some(choice) = choose(
+        let Some(choice) = choose_into(
             engine,
             play.policy(side, row.plies),
             &mut state,
             Draw::new(keys, row.plies),
             &mut scratch[mover],
+            &mut f,
         ) else {
             break;
         };
         if scratch[mover].stopped() {
             return None;
         }
-        let f = match choice {
-            Ok((_, facts)) => facts,
-            Err(silent) => {
-                // The reading leaves this point open: the game stops here, undecided.
-                stopped = Some(Ending {
-                    verdict: Verdict::RulesSilent,
-                    clause: silent.0,
-                });
-                break;
-            }
-        };
+        if let Err(silent) = choice {
+            // The reading leaves this point open: the game stops here, undecided.
+            stopped = Some(Ending {
+                verdict: Verdict::RulesSilent,
+                clause: silent.0,
+            });
+            break;
+        }
         row.harvests[mover] += f.harvests;
         row.seeds_captured[mover] += f.seeds_captured;
         row.stage_plies[usize::from(f.mtaji)] += 1;

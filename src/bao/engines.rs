@@ -423,11 +423,16 @@ impl Game for Rules {
 }
 
 /// Seeds on `side`'s 16 pits.
+#[inline]
 fn side_seeds(p: &FastPos, side: usize) -> u32 {
-    p.pits[side * 16..side * 16 + 16]
-        .iter()
-        .map(|&s| u32::from(s))
-        .sum()
+    // Pits summed pairwise in ever wider lanes (a lane of k pits holds at most 255k).
+    let ring = u128::from_le_bytes(p.pits[side * 16..side * 16 + 16].try_into().unwrap());
+    let pairs = (ring & 0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff)
+        + (ring >> 8 & 0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff);
+    let quads = (pairs & 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff)
+        + (pairs >> 16 & 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff);
+    let total = (quads as u64) + ((quads >> 64) as u64);
+    ((total & 0xffff_ffff) + (total >> 32)) as u32
 }
 
 /// The Zobrist key of a position: its 32 pits, 2 stores, houses, mover and kutakatia-ed pit.
@@ -463,8 +468,15 @@ macro_rules! at {
 
 impl FastRules {
     /// What an optimized-engine move did, in the typed interface's figures.
-    #[inline(always)]
     fn facts(before: &FastPos, mv: FastMove, played: &FastPlay) -> PlyFacts {
+        let mut facts = PlyFacts::default();
+        FastRules::facts_into(before, mv, played, &mut facts);
+        facts
+    }
+
+    /// [`FastRules::facts`] written into `out` (overwritten).
+    #[inline(always)]
+    fn facts_into(before: &FastPos, mv: FastMove, played: &FastPlay, out: &mut PlyFacts) {
         let me = usize::from(before.to_move);
         let after = &played.state.pos;
         let kunamua = before.stores[me] > 0;
@@ -475,80 +487,78 @@ impl FastRules {
             && usize::from(mv & 15) == 4
             && before.houses & (1 << me) != 0
             && before.pits[me * 16 + 4] == 5;
-        PlyFacts {
-            seeds_captured: side_seeds(before, 1 - me) - side_seeds(after, 1 - me),
-            harvests: played.harvests,
-            sown: played.sown,
-            houses_lost: (before.houses & !after.houses).count_ones(),
-            mtaji: !kunamua,
-            undefined: u32::from(house_of_five) + u32::from(after.blocked != NO_PIT),
-            events: {
-                let mut events = Events::new(BAO_COUNTED_EVENTS);
-                let path = played.path;
-                let harvests = played.harvests;
-                // How the move ended; a move that ends the game logs 1.2.1 as its end and as the
-                // game's (rules.rs).
-                let end = match played.end {
-                    "1.2.1" => at!("1.2.1"),
-                    "1.5.4" => at!("1.5.4"),
-                    "1.5.6" => at!("1.5.6"),
-                    "1.6.2" => at!("1.6.2"),
-                    "4.2.2.3.1" => at!("4.2.2.3.1"),
-                    "4.2.2.3.2" => at!("4.2.2.3.2"),
-                    "5.2" => at!("5.2"),
-                    _ => usize::MAX,
-                };
-                match end {
-                    usize::MAX => events.add(played.end, 1),
-                    _ => events.add_at(end, if end == at!("1.2.1") { 2 } else { 1 }),
-                }
-                // How it started: the store seed of kunamua (2.1.2), then a harvest (2.2.1), the
-                // house tax (2.3.2, 4.2.2.2) or a kutakata (2.3, once more for its pick-up); in
-                // mtaji the pick-up (3.3), then a harvest (3.4) or a kutakata from the front
-                // (3.5) or back row (3.5.1).
-                if kunamua {
-                    events.add_at(at!("2.1.2"), 1);
-                    if harvests > 0 {
-                        events.add_at(at!("2.2.1"), 1);
-                    } else if path.tax {
-                        events.add_at(at!("2.3.2"), 1);
-                        events.add_at(at!("4.2.2.2"), 1);
-                    } else {
-                        events.add_at(at!("2.3"), 1 + u32::from(path.sowings > 0));
-                    }
+        out.seeds_captured = side_seeds(before, 1 - me) - side_seeds(after, 1 - me);
+        out.harvests = played.harvests;
+        out.sown = played.sown;
+        out.houses_lost = (before.houses & !after.houses).count_ones();
+        out.mtaji = !kunamua;
+        out.undefined = u32::from(house_of_five) + u32::from(after.blocked != NO_PIT);
+        {
+            let events = &mut out.events;
+            events.reset(BAO_COUNTED_EVENTS);
+            let path = played.path;
+            let harvests = played.harvests;
+            // How the move ended; a move that ends the game logs 1.2.1 as its end and as the
+            // game's (rules.rs).
+            let end = match played.end {
+                "1.2.1" => at!("1.2.1"),
+                "1.5.4" => at!("1.5.4"),
+                "1.5.6" => at!("1.5.6"),
+                "1.6.2" => at!("1.6.2"),
+                "4.2.2.3.1" => at!("4.2.2.3.1"),
+                "4.2.2.3.2" => at!("4.2.2.3.2"),
+                "5.2" => at!("5.2"),
+                _ => usize::MAX,
+            };
+            match end {
+                usize::MAX => events.add(played.end, 1),
+                _ => events.add_at(end, if end == at!("1.2.1") { 2 } else { 1 }),
+            }
+            // How it started: the store seed of kunamua (2.1.2), then a harvest (2.2.1), the
+            // house tax (2.3.2, 4.2.2.2) or a kutakata (2.3, once more for its pick-up); in
+            // mtaji the pick-up (3.3), then a harvest (3.4) or a kutakata from the front
+            // (3.5) or back row (3.5.1).
+            if kunamua {
+                events.add_at(at!("2.1.2"), 1);
+                if harvests > 0 {
+                    events.add_at(at!("2.2.1"), 1);
+                } else if path.tax {
+                    events.add_at(at!("2.3.2"), 1);
+                    events.add_at(at!("4.2.2.2"), 1);
                 } else {
-                    events.add_at(at!("3.3"), 1);
-                    let start = if harvests > 0 {
-                        at!("3.4")
-                    } else if mv & 15 >= 8 {
-                        at!("3.5.1")
-                    } else {
-                        at!("3.5")
-                    };
-                    events.add_at(start, 1);
+                    events.add_at(at!("2.3"), 1 + u32::from(path.sowings > 0));
                 }
-                events.add_at(at!("1.3"), path.sowings);
-                events.add_at(at!("1.6"), path.relays);
-                // The first harvest of a move (1.4.2) and those that follow it (1.6.1), and the
-                // kichwa each is sown from: at a left (1.4.5) or right (4.1) kichwa or kimbi, the
-                // player's choice (2.2.2), or the direction of the move (1.4.4).
-                events.add_at(at!("1.4.2"), harvests.min(1));
-                events.add_at(at!("1.6.1"), harvests.saturating_sub(1));
-                let ends = path.left_end_harvests + path.right_end_harvests + path.chosen_kichwas;
-                events.add_at(at!("1.4.5"), path.left_end_harvests);
-                events.add_at(at!("4.1"), path.right_end_harvests);
-                events.add_at(at!("2.2.2"), path.chosen_kichwas);
-                events.add_at(at!("1.4.4"), harvests - ends);
-                events.add_at(at!("4.2.1.2"), u32::from(played.house_played));
-                // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
-                events.add_at(at!("5.1"), u32::from(after.blocked != NO_PIT));
-                // Houses lost at the first mtaji harvest (3.2, under the reading that ends them
-                // there) and by being emptied or harvested (4.2.1.1).
-                let lost = (before.houses & !after.houses).count_ones();
-                events.add_at(at!("3.2"), path.houses_lost_at_mtaji_harvest);
-                events.add_at(at!("4.2.1.1"), lost - path.houses_lost_at_mtaji_harvest);
-                events
-            },
+            } else {
+                events.add_at(at!("3.3"), 1);
+                let start = if harvests > 0 {
+                    at!("3.4")
+                } else if mv & 15 >= 8 {
+                    at!("3.5.1")
+                } else {
+                    at!("3.5")
+                };
+                events.add_at(start, 1);
+            }
+            events.add_at(at!("1.3"), path.sowings);
+            events.add_at(at!("1.6"), path.relays);
+            // The first harvest of a move (1.4.2) and those that follow it (1.6.1), and the
+            // kichwa each is sown from: at a left (1.4.5) or right (4.1) kichwa or kimbi, the
+            // player's choice (2.2.2), or the direction of the move (1.4.4).
+            events.add_at(at!("1.4.2"), harvests.min(1));
+            events.add_at(at!("1.6.1"), harvests.saturating_sub(1));
+            let ends = path.left_end_harvests + path.right_end_harvests + path.chosen_kichwas;
+            events.add_at(at!("1.4.5"), path.left_end_harvests);
+            events.add_at(at!("4.1"), path.right_end_harvests);
+            events.add_at(at!("2.2.2"), path.chosen_kichwas);
+            events.add_at(at!("1.4.4"), harvests - ends);
+            events.add_at(at!("4.2.1.2"), u32::from(played.house_played));
+            // spec: bao 5.1 the move kutakatia-ed a pit of the opponent
+            events.add_at(at!("5.1"), u32::from(after.blocked != NO_PIT));
+            // Houses lost at the first mtaji harvest (3.2, under the reading that ends them
+            // there) and by being emptied or harvested (4.2.1.1).
+            let lost = (before.houses & !after.houses).count_ones();
+            events.add_at(at!("3.2"), path.houses_lost_at_mtaji_harvest);
+            events.add_at(at!("4.2.1.1"), lost - path.houses_lost_at_mtaji_harvest);
         }
     }
 }
@@ -625,10 +635,22 @@ impl Game for FastRules {
         s: &mut FastState,
         draw: Draw,
     ) -> Option<Result<(Move, PlyFacts), Silent>> {
+        let mut facts = PlyFacts::default();
+        let mv = self.play_random_into(s, draw, &mut facts)?;
+        Some(mv.map(|mv| (mv, facts)))
+    }
+
+    #[inline]
+    fn play_random_into(
+        &self,
+        s: &mut FastState,
+        draw: Draw,
+        facts: &mut PlyFacts,
+    ) -> Option<Result<Move, Silent>> {
         let (mv, played) = self.random_move_with(s, |n, attempt| draw.below(n, attempt))?;
-        let facts = FastRules::facts(&s.pos, mv, &played);
+        FastRules::facts_into(&s.pos, mv, &played, facts);
         *s = played.state;
-        Some(Ok((from_fast_move(mv), facts)))
+        Some(Ok(from_fast_move(mv)))
     }
 
     fn counted_events(&self) -> &'static [&'static str] {

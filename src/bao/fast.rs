@@ -1291,6 +1291,7 @@ impl FastRules {
 
     /// [`Self::random_move`] with the slot drawn at attempt `a` given by `pick(slots, a)`, from a
     /// state that may know its harvesting starts; the move and what it did.
+    #[inline]
     pub fn random_move_with(
         &self,
         s: &FastState,

@@ -302,9 +302,10 @@ macro_rules! at {
 }
 pub(crate) use at;
 
-/// The clause events of one sowing, as the reference engine's trace names them.
-pub fn sow_clause_events(sown: SowEvents) -> Events {
-    let mut events = Events::new(OWARE_COUNTED_EVENTS);
+/// The clause events of one sowing, as the reference engine's trace names them, written into
+/// `events` (overwritten).
+fn sow_clause_events(sown: SowEvents, events: &mut Events) {
+    events.reset(OWARE_COUNTED_EVENTS);
     // spec: oware O.2.3 every move sows
     events.add_at(at!("O.2.3"), 1);
     events.add_at(at!("O.2.4"), u32::from(sown.lap));
@@ -312,35 +313,33 @@ pub fn sow_clause_events(sown: SowEvents) -> Events {
     events.add_at(at!("O.3.1"), pits.min(1));
     events.add_at(at!("O.3.2"), pits.saturating_sub(1));
     events.add_at(at!("O.4.1"), u32::from(sown.empty_slam));
-    events
 }
 
 impl FastRules {
     /// Plays pit `pit` on a copy of `g` and says what the move did.
     fn ply(&self, g: &FastGame, pit: u8) -> Ply<FastGame> {
         let mut next = g.clone();
-        let facts = self.ply_in_place(&mut next, pit);
+        let mut facts = PlyFacts::default();
+        self.ply_in_place(&mut next, pit, &mut facts);
         Ply { state: next, facts }
     }
 
-    /// Plays pit `pit` on `g` in place and says what the move did.
-    fn ply_in_place(&self, next: &mut FastGame, pit: u8) -> PlyFacts {
+    /// Plays pit `pit` on `next` in place and writes what the move did into `facts`
+    /// (overwritten).
+    #[inline]
+    fn ply_in_place(&self, next: &mut FastGame, pit: u8, facts: &mut PlyFacts) {
         let me = usize::from(next.to_move());
         let before = next.scores()[me];
         let sown = self.sow_events(next, pit);
         self.play(next, pit);
-        let mut events = sow_clause_events(sown);
+        sow_clause_events(sown, &mut facts.events);
         if next.result.is_some() {
-            events.add(next.end_clause, 1);
+            facts.events.add(next.end_clause, 1);
         }
         let gained = next.scores()[me] - before - next.swept[me];
-        let undefined = undefined_end(next.end_clause, next.swept);
-        PlyFacts {
-            seeds_captured: u32::from(gained),
-            undefined,
-            events,
-            ..PlyFacts::default()
-        }
+        facts.seeds_captured = u32::from(gained);
+        facts.undefined = undefined_end(next.end_clause, next.swept);
+        (facts.harvests, facts.sown, facts.houses_lost, facts.mtaji) = (0, 0, 0, false);
     }
 }
 
@@ -409,7 +408,9 @@ impl crate::game::Game for FastRules {
     }
 
     fn play_in_place(&self, s: &mut FastGame, mv: Move) -> Result<PlyFacts, Silent> {
-        Ok(self.ply_in_place(s, mv.pit))
+        let mut facts = PlyFacts::default();
+        self.ply_in_place(s, mv.pit, &mut facts);
+        Ok(facts)
     }
 
     fn play_random(
@@ -421,9 +422,26 @@ impl crate::game::Game for FastRules {
         if mask == 0 {
             return None;
         }
+        let mut facts = PlyFacts::default();
+        let mv = self.play_random_into(s, draw, &mut facts)?;
+        Some(mv.map(|mv| (mv, facts)))
+    }
+
+    #[inline]
+    fn play_random_into(
+        &self,
+        s: &mut FastGame,
+        draw: Draw,
+        facts: &mut PlyFacts,
+    ) -> Option<Result<Move, Silent>> {
+        let mask = self.legal_mask(s);
+        if mask == 0 {
+            return None;
+        }
         let k = draw.below(mask.count_ones() as usize, 0);
         let pit = SELECT[usize::from(mask)][k];
-        Some(Ok((Move { pit }, self.ply_in_place(s, pit))))
+        self.ply_in_place(s, pit, facts);
+        Some(Ok(Move { pit }))
     }
 
     fn counted_events(&self) -> &'static [&'static str] {

@@ -365,6 +365,19 @@ fn pick_best(scores: impl Iterator<Item = i64> + Clone, draw: Draw) -> Option<us
         .map(|(i, _)| i)
 }
 
+/// Plays `mv` in `s`, in place, writing what it did into `facts`.
+fn play_into<G: Game>(
+    game: &G,
+    s: &mut G::State,
+    mv: G::Move,
+    facts: &mut PlyFacts,
+) -> Option<Result<G::Move, Silent>> {
+    Some(game.play_in_place(s, mv).map(|f| {
+        *facts = f;
+        mv
+    }))
+}
+
 /// Plays the move `policy` chooses in `s`, in place; `None` when no move is legal.
 pub fn choose<G: Game>(
     game: &G,
@@ -373,19 +386,35 @@ pub fn choose<G: Game>(
     draw: Draw,
     scratch: &mut Scratch<G>,
 ) -> Option<Choice<G>> {
+    let mut facts = PlyFacts::default();
+    let mv = choose_into(game, policy, s, draw, scratch, &mut facts)?;
+    Some(mv.map(|mv| (mv, facts)))
+}
+
+/// [`choose`] writing what the ply did into `facts` (overwritten) rather than returning it: the
+/// playout loop's form, which copies no facts per ply.
+#[inline]
+pub fn choose_into<G: Game>(
+    game: &G,
+    policy: Policy,
+    s: &mut G::State,
+    draw: Draw,
+    scratch: &mut Scratch<G>,
+    facts: &mut PlyFacts,
+) -> Option<Result<G::Move, Silent>> {
     match policy {
-        Policy::Random => game.play_random(s, draw),
+        Policy::Random => game.play_random_into(s, draw, facts),
         Policy::AlphaBeta(settings) => {
             let searcher = scratch
                 .searcher
                 .get_or_insert_with(alphabeta::Searcher::new);
             let mv = searcher.best_move(game, s, settings, draw, scratch.stop)?;
-            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+            play_into(game, s, mv, facts)
         }
         Policy::Mcts(settings) => {
             let tree = scratch.tree.get_or_insert_with(mcts::Tree::new);
             let mv = tree.best_move(game, s, settings, draw, scratch.stop)?;
-            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+            play_into(game, s, mv, facts)
         }
         Policy::Greedy => {
             game.gains(s, &mut scratch.gains);
@@ -395,7 +424,7 @@ pub fn choose<G: Game>(
                 draw,
             )?;
             let mv = gains[i].0;
-            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+            play_into(game, s, mv, facts)
         }
         Policy::Search => {
             game.legal_moves(s, &mut scratch.moves);
@@ -422,7 +451,7 @@ pub fn choose<G: Game>(
             }
             let i = pick_best(scores.iter().copied(), draw)?;
             let mv = scratch.moves[i];
-            Some(game.play_in_place(s, mv).map(|facts| (mv, facts)))
+            play_into(game, s, mv, facts)
         }
     }
 }
