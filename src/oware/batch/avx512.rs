@@ -232,16 +232,11 @@ fn vector_step(lanes: &mut Lanes, step: u64, ring: usize, slams: Slams) -> StepO
     // Where grand slams are forbidden and the opponent has no pit of 3 or more (which keeps
     // its seeds: a sown pit that held 3 holds 4), try every move for one.
     if slams != Slams::Capture && !opponent_keeps != 0 {
-        let mut slam = [0u64; 6];
-        for (i, s) in slam.iter_mut().enumerate() {
-            let mut after = turned;
-            let last = sow(&mut after, splat(i as u8), turned[i]);
-            let (_, any_run, outside) = capture_run(&after, last);
-            *s = legal[i] & any_run & !outside;
-        }
+        let mut slam = grand_slams(&turned[..6], &turned[6..]);
         let mut allowed_any = 0u64;
-        for (l, s) in legal.iter_mut().zip(slam) {
-            *l &= !s;
+        for (l, s) in legal.iter_mut().zip(slam.iter_mut()) {
+            *s &= *l;
+            *l &= !*s;
             allowed_any |= *l;
         }
         if slams == Slams::PlayedWhenNothingElse {
@@ -365,6 +360,34 @@ fn sow(pits: &mut [__m512i; 12], p: __m512i, n: __m512i) -> __m512i {
     _mm512_min_epu8(past, _mm512_sub_epi8(past, splat(12)))
 }
 
+/// Per pit of the mover's row, the lanes where sowing it would be a grand slam, worked out from
+/// the rows as [`super::portable::grand_slams`] does.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn grand_slams(mine: &[__m512i], theirs: &[__m512i]) -> [u64; 6] {
+    let (mut keeps, mut over_one, mut gap) = (0u64, 0u64, 0u64);
+    let (mut before, mut m) = (u64::MAX, _mm512_setzero_si512());
+    for v in theirs {
+        keeps |= _mm512_cmpge_epu8_mask(*v, splat(3));
+        over_one |= _mm512_cmpge_epu8_mask(*v, splat(2));
+        let occupied = _mm512_test_epi8_mask(*v, *v);
+        // A seed past an empty pit: the row's seeds do not fill its first pits.
+        gap |= occupied & !before;
+        before = occupied;
+        m = _mm512_mask_add_epi8(m, occupied, m, splat(1));
+    }
+    let filled = _mm512_test_epi8_mask(theirs[0], theirs[0]) & !(gap | keeps);
+    let empty = _mm512_cmpeq_epi8_mask(m, _mm512_setzero_si512());
+    let mut slam = [0u64; 6];
+    for (i, (s, &n)) in slam.iter_mut().zip(mine).enumerate() {
+        let short = filled & _mm512_cmpeq_epi8_mask(n, _mm512_add_epi8(m, splat(5 - i as u8)));
+        let lap = !over_one & _mm512_cmpeq_epi8_mask(n, splat(22 - i as u8));
+        let laps = empty & _mm512_cmpeq_epi8_mask(n, splat(33 - i as u8));
+        *s = short | lap | laps;
+    }
+    slam
+}
+
 /// The capture run of a sowing that ended in pit `last`: from there back while pits hold 2 or
 /// 3, in the opponent's row. Returns the run's lanes per pit, the lanes with a run, and the
 /// lanes where the opponent's row holds seeds outside the run.
@@ -391,4 +414,44 @@ fn fmix(mut h: __m512i) -> __m512i {
     h = _mm512_xor_si512(h, _mm512_srli_epi32::<13>(h));
     h = _mm512_mullo_epi32(h, _mm512_set1_epi32(0xc2b2_ae35u32 as i32));
     _mm512_xor_si512(h, _mm512_srli_epi32::<16>(h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grand_slams_in_masks_are_the_portable_paths() {
+        if !available() {
+            eprintln!("no AVX-512 VBMI here: the AVX-512 grand slams are not checked");
+            return;
+        }
+        // 64 lanes of rows of pits holding 0 to 3 and counts of up to 48, from a fixed sequence.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % below) as u8
+        };
+        for _ in 0..20_000 {
+            let rows: [[u8; 64]; 12] =
+                std::array::from_fn(|j| std::array::from_fn(|_| next(if j < 6 { 49 } else { 4 })));
+            // SAFETY: AVX-512 VBMI is available (checked above).
+            let masks = unsafe {
+                let v: [__m512i; 12] = std::array::from_fn(|j| load(&lanes::Row(rows[j])));
+                grand_slams(&v[..6], &v[6..])
+            };
+            for half in 0..4 {
+                let lanes =
+                    |j: usize| -> [u8; 16] { std::array::from_fn(|l| rows[j][half * 16 + l]) };
+                let v: [wide::u8x16; 12] = std::array::from_fn(|j| wide::u8x16::new(lanes(j)));
+                let portable = super::super::portable::grand_slams(&v[..6], &v[6..]);
+                for (i, p) in portable.iter().enumerate() {
+                    use super::super::portable::Bytes;
+                    assert_eq!(masks[i] >> (half * 16) & 0xffff, p.bits(), "pit {i}");
+                }
+            }
+        }
+    }
 }

@@ -220,11 +220,11 @@ pub(super) fn vector_step<const N: usize, B: Bytes<N>>(
     // seeds: a sown pit that held 3 holds 4), try every move for one.
     if slams != Slams::Capture && !opponent_keeps.bits() & all_lanes(N) != 0 {
         let mut allowed_any = B::splat(0);
-        let mut slam = [B::splat(0); 6];
-        for (i, s) in slam.iter_mut().enumerate() {
-            *s = legal[i].and(grand_slam(mine[i], theirs, i));
-            legal[i] = legal[i].and_not(*s);
-            allowed_any = allowed_any.or(legal[i]);
+        let mut slam = grand_slams(mine, theirs);
+        for (l, s) in legal.iter_mut().zip(slam.iter_mut()) {
+            *s = l.and(*s);
+            *l = l.and_not(*s);
+            allowed_any = allowed_any.or(*l);
         }
         if slams == Slams::PlayedWhenNothingElse {
             // No allowed move: the grand slams may be played, capturing nothing.
@@ -340,22 +340,38 @@ fn last_pit<const N: usize, B: Bytes<N>>(p: B, r: B) -> B {
     past.min(past.sub(B::splat(12)))
 }
 
-/// The lanes where the mover's pit `i`, holding `n` seeds, would be a grand slam: its sowing
-/// ends in a capture run that takes every seed of the opponent's row (`theirs`, pits 6–11).
+/// Per pit `i` of the mover's row (`mine`), the lanes where sowing it would be a grand slam: a
+/// capture run that takes every seed of the opponent's row (`theirs`). Worked out from the rows
+/// rather than by sowing each pit: with a pit of 3 or more the opponent keeps a seed; else, a
+/// sowing of at most 11 seeds (no lap) takes the whole row exactly when the row's seeds fill its
+/// first m pits and the last seed lands in the m-th (`5 + m - i` seeds), and a longer one (every
+/// pit sown) when its last seed lands in the row's last pit and every pit then holds 2 or 3:
+/// `22 - i` seeds over pits of at most 1, `33 - i` over an empty row.
 #[inline(always)]
-fn grand_slam<const N: usize, B: Bytes<N>>(n: B, theirs: &[B], i: usize) -> B {
-    let (q, r) = laps_and_rest(n);
-    let mut after = [B::splat(0); 6];
-    for (j, (a, &v)) in after.iter_mut().zip(theirs).enumerate() {
-        // The opponent's pit j is 6 + j - i pits on from pit i.
-        let extra = r.ge(B::splat((6 + j - i) as u8)).ones();
-        *a = v.add(q).add(extra);
+pub(super) fn grand_slams<const N: usize, B: Bytes<N>>(mine: &[B], theirs: &[B]) -> [B; 6] {
+    let (mut keeps, mut over_one, mut gap, mut m) =
+        (B::splat(0), B::splat(0), B::splat(0), B::splat(0));
+    for (j, v) in theirs.iter().enumerate() {
+        keeps = keeps.or(v.ge(B::splat(3)));
+        over_one = over_one.or(v.ge(B::splat(2)));
+        let occupied = v.nonzero();
+        if j > 0 {
+            // A seed past an empty pit: the row's seeds do not fill its first pits.
+            gap = gap.or(occupied.and_not(theirs[j - 1].nonzero()));
+        }
+        m = m.add(occupied.ones());
     }
-    let mut rows = [B::splat(0); 12];
-    rows[6..].copy_from_slice(&after);
-    let (run, outside) = capture_run(&rows, last_pit(B::splat(i as u8), r));
-    let any_run = run.iter().fold(B::splat(0), |a, &m| a.or(m));
-    any_run.and_not(outside)
+    let filled = theirs[0].nonzero().and_not(gap.or(keeps));
+    let low = B::splat(0xff).and_not(over_one);
+    let empty = m.eq(B::splat(0));
+    let mut slam = [B::splat(0); 6];
+    for (i, (s, &n)) in slam.iter_mut().zip(mine).enumerate() {
+        let short = filled.and(n.eq(m.add(B::splat(5 - i as u8))));
+        let lap = low.and(n.eq(B::splat(22 - i as u8)));
+        let laps = empty.and(n.eq(B::splat(33 - i as u8)));
+        *s = short.or(lap).or(laps);
+    }
+    slam
 }
 
 /// The capture run of a sowing that ended in pit `last`: from there back while pits hold 2 or 3,
@@ -371,4 +387,66 @@ fn capture_run<const N: usize, B: Bytes<N>>(pits: &[B; 12], last: B) -> ([B; 6],
         outside = outside.or(pits[j].nonzero().and_not(alive));
     }
     (run, outside)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether sowing the mover's pit `i` of `pits` (0–5 the mover's row, 6–11 the opponent's)
+    /// takes every seed of the opponent's row, worked seed by seed.
+    fn slam_by_sowing(mut pits: [u8; 12], i: usize) -> bool {
+        let mut hand = std::mem::take(&mut pits[i]);
+        let mut at = i;
+        while hand > 0 {
+            at = (at + 1) % 12;
+            if at != i {
+                pits[at] += 1;
+                hand -= 1;
+            }
+        }
+        let mut taken = [false; 12];
+        let mut j = at;
+        while (6..12).contains(&j) && (2..=3).contains(&pits[j]) {
+            taken[j] = true;
+            j -= 1;
+        }
+        taken[at] && (6..12).all(|j| taken[j] || pits[j] == 0)
+    }
+
+    #[test]
+    fn grand_slams_are_the_moves_that_sow_a_whole_row_away() {
+        // Every opponent row of pits holding 0 to 3, every pit and every count of up to 48.
+        let mut cases = Vec::new();
+        for row in 0..4u32.pow(6) {
+            let theirs: [u8; 6] = std::array::from_fn(|j| (row / 4u32.pow(j as u32) % 4) as u8);
+            for n in 0..=48u8 {
+                cases.push((theirs, n));
+            }
+        }
+        let mut found = 0;
+        for chunk in cases.chunks(16) {
+            let lane = |l: usize| chunk[l.min(chunk.len() - 1)];
+            let theirs: [wide::u8x16; 6] =
+                std::array::from_fn(|j| wide::u8x16::new(std::array::from_fn(|l| lane(l).0[j])));
+            let n = wide::u8x16::new(std::array::from_fn(|l| lane(l).1));
+            let slams = grand_slams(&[n; 6], &theirs);
+            for (l, &(row, seeds)) in chunk.iter().enumerate() {
+                for (i, slam) in slams.iter().enumerate() {
+                    let mut pits = [0; 12];
+                    pits[i] = seeds;
+                    pits[6..].copy_from_slice(&row);
+                    let expected = slam_by_sowing(pits, i);
+                    found += usize::from(expected);
+                    assert_eq!(
+                        slam.bits() >> l & 1 == 1,
+                        expected,
+                        "pit {i} with {seeds} seeds against {row:?}"
+                    );
+                }
+            }
+        }
+        // Each shape of the closed form is met: short sowings, one lap, two laps.
+        assert!(found > 100, "{found} grand slams");
+    }
 }
