@@ -502,6 +502,16 @@ fn empty_shards_and_empty_jobs_write_a_manifest_and_merge() {
     let o = merge(&merged, &shards, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(read(&merged.join("games.csv")).lines().count(), 3);
+    // In any order, as a shell's `shard-*` lists shard-10 before shard-9: the empty shard 1/3
+    // (games 0..0) given after shard 2/3 (games 0..1), which starts at the same game.
+    let any_order = tmp("emerged-any-order");
+    let given = [shards[1].clone(), shards[0].clone(), shards[2].clone()];
+    let o = merge(&any_order, &given, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        read(&any_order.join("games.csv")),
+        read(&merged.join("games.csv"))
+    );
     let none = tmp("none");
     stats(&["--games", "0"], &none);
     assert!(read(&none.join("summary.csv")).contains("\ngames,0,0,0\n"));

@@ -988,8 +988,10 @@ pub(super) fn merge_shards(
         }
         parts.push(read_manifest(s).map_err(|e| e.to_string())?);
     }
+    // In game order whatever order they are given in; an empty shard before the shard that
+    // starts at the same game.
     let mut order: Vec<usize> = (0..parts.len()).collect();
-    order.sort_by_key(|&i| parts[i].first_game);
+    order.sort_by_key(|&i| (parts[i].first_game, parts[i].end_game));
     let base = parts[order[0]].clone();
     let same_job = |m: &Manifest| Job {
         shard: None,
