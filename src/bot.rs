@@ -4,15 +4,97 @@
 //! Commands, one per line (answers one line each):
 //! - `position startpos [moves M1 M2 ...]`: the start, then these moves; `ok`, or `error ...`
 //!   with the position left as it was.
-//! - `go`: `bestmove M`, the policy's move (the position does not change), or
-//!   `over WINNER CLAUSE` once the game is over.
+//! - `go [ms=T | sims=N | depth=D | time=T [inc=I]]`: `bestmove M`, the policy's move (the
+//!   position does not change), after an `info ...` line saying what a search did; `over WINNER
+//!   CLAUSE` once the game is over. A budget given applies to this move only; `time=` is the
+//!   mover's clock (milliseconds left, and `inc=` added a move), spent a share at a time.
 //! - `legal`: `legal M1 M2 ...`, the legal moves in canonical order.
+//! - `newgame`: `ok`, a fresh game at the start with random choices of its own (the next game
+//!   of the seed).
 //! - `quit` (or the end of input): stop.
 
 use std::io::{BufRead, Read, Write};
 
 use crate::game::{game_keys, Draw, Game};
-use crate::policy::{choose, Policy, Scratch};
+use crate::policy::{alphabeta, choose, mcts, Policy, Scratch, MAX_MS};
+use crate::text::quoted;
+
+/// The share of the clock a move spends: a twentieth of the time left and three quarters of the
+/// increment, never more than half the time left (at least 1 ms).
+pub fn clock_budget(time_left: u32, increment: u32) -> u32 {
+    let share = u64::from(time_left / 20) + u64::from(increment) * 3 / 4;
+    share
+        .min(u64::from(time_left / 2))
+        .clamp(1, u64::from(MAX_MS)) as u32
+}
+
+/// The policy one `go` plays: `policy` with the budget the command's `key=value` words give for
+/// this move (none: the policy as it is), or why not.
+pub fn budgeted(policy: Policy, words: &[&str]) -> Result<Policy, String> {
+    let (mut budget, mut time, mut increment) = (None, None, None);
+    for word in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(format!(
+                "'go' takes key=value words (ms=, sims=, depth=, time=, inc=), not {}",
+                quoted(word)
+            ));
+        };
+        let millis = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("{key}={}: expected milliseconds", quoted(value)))
+        };
+        match key {
+            "ms" | "sims" | "depth" if budget.is_none() => budget = Some((key, value.to_string())),
+            "ms" | "sims" | "depth" => return Err("one budget a move: ms=, sims= or depth=".into()),
+            "time" => time = Some(millis()?),
+            "inc" => increment = Some(millis()?),
+            _ => {
+                return Err(format!(
+                    "'go' knows ms=, sims=, depth=, time= and inc=, not {}",
+                    quoted(key)
+                ))
+            }
+        }
+    }
+    match (time, increment, &budget) {
+        (None, Some(_), _) => return Err("inc= goes with time= (the clock)".into()),
+        (Some(_), _, Some((key, _))) => {
+            return Err(format!(
+                "time= sets the move's budget from the clock; leave out {key}="
+            ))
+        }
+        (Some(t), i, None) => {
+            budget = Some(("ms", clock_budget(t, i.unwrap_or(0)).to_string()));
+        }
+        _ => {}
+    }
+    let Some((key, value)) = budget else {
+        return Ok(policy);
+    };
+    let name = match policy {
+        Policy::AlphaBeta(_) => "alphabeta",
+        Policy::Mcts(_) => "mcts",
+        other => {
+            return Err(format!(
+                "policy '{other}' takes no budget (it does not search)"
+            ))
+        }
+    };
+    let given: Policy = format!("{name}:{key}={value}")
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    Ok(match (policy, given) {
+        (Policy::AlphaBeta(_), Policy::AlphaBeta(s)) => {
+            Policy::AlphaBeta(alphabeta::Settings { limit: s.limit })
+        }
+        (Policy::Mcts(old), Policy::Mcts(s)) => Policy::Mcts(mcts::Settings {
+            limit: s.limit,
+            ..old
+        }),
+        _ => unreachable!("the policy parsed under its own name"),
+    })
+}
 
 /// The longest command line read (longer ones are refused, whole, with `error`).
 pub const MAX_LINE: usize = 1 << 20;
@@ -68,7 +150,8 @@ pub fn serve<G: Game>(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
-    let keys = game_keys(seed, 0);
+    let mut game_index = 0;
+    let mut keys = game_keys(seed, game_index);
     let (mut state, mut plies) = (game.start(), 0u32);
     let mut scratch = Scratch::default();
     let mut moves = Vec::new();
@@ -138,12 +221,24 @@ pub fn serve<G: Game>(
                 let all: Vec<String> = moves.iter().map(|&m| game.notation(&state, m)).collect();
                 format!("legal {}", all.join(" ")).trim_end().to_string()
             }
-            ["go"] => match game.ending(&state) {
-                Some(e) => format!("over {} {}", e.winner(), e.end_clause()),
-                None => {
+            ["newgame"] => {
+                game_index += 1;
+                keys = game_keys(seed, game_index);
+                (state, plies) = (game.start(), 0);
+                scratch = Scratch::default();
+                "ok".to_string()
+            }
+            ["go", ref budget @ ..] => match (game.ending(&state), budgeted(policy, budget)) {
+                (_, Err(e)) => format!("error {e}"),
+                (Some(e), _) => format!("over {} {}", e.winner(), e.end_clause()),
+                (None, Ok(policy)) => {
                     let mut played = state.clone();
                     let draw = Draw::new(keys, plies);
-                    match choose(game, policy, &mut played, draw, &mut scratch) {
+                    let chosen = choose(game, policy, &mut played, draw, &mut scratch);
+                    if let (Some(Ok(_)), Some(info)) = (&chosen, scratch.report(policy)) {
+                        writeln!(output, "info {info}")?;
+                    }
+                    match chosen {
                         Some(Ok((mv, _))) => format!("bestmove {}", game.notation(&state, mv)),
                         Some(Err(silent)) => format!(
                             "error the move chosen reaches a point the reading leaves open ({})",
@@ -153,12 +248,11 @@ pub fn serve<G: Game>(
                     }
                 }
             },
-            ["go", ..] => {
-                "error 'go' takes no arguments (the budget is the policy's: bot --policy)".into()
+            [command @ ("legal" | "quit" | "newgame"), ..] => {
+                format!("error '{command}' takes no arguments")
             }
-            [command @ ("legal" | "quit"), ..] => format!("error '{command}' takes no arguments"),
             [command, ..] => format!(
-                "error unknown command {} (known: position, go, legal, quit)",
+                "error unknown command {} (known: position, go, legal, newgame, quit)",
                 crate::text::quoted(command)
             ),
         };

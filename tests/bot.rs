@@ -59,17 +59,150 @@ fn each_command_is_answered() {
         "{}",
         got[5]
     );
-    // A known command with words after it (as UCI's `go movetime 100`) is named as known.
+    // UCI's `go movetime 100` is not ours: the words `go` takes are named.
     assert_eq!(
         got[6],
-        "error 'go' takes no arguments (the budget is the policy's: bot --policy)"
+        "error 'go' takes key=value words (ms=, sims=, depth=, time=, inc=), not 'movetime'"
     );
-    assert!(got[7].starts_with("bestmove "), "{}", got[7]);
-    let mv = &got[7]["bestmove ".len()..];
+    // What the search did, then the move.
+    assert!(got[7].starts_with("info depth 2 nodes "), "{}", got[7]);
+    assert!(got[8].starts_with("bestmove "), "{}", got[8]);
+    let mv = &got[8]["bestmove ".len()..];
     assert!(["a", "b", "c", "d", "e", "f"].contains(&mv), "{mv}");
-    assert_eq!(got[8], "error 'quit' takes no arguments");
+    assert_eq!(got[9], "error 'quit' takes no arguments");
     // Nothing after quit.
-    assert_eq!(got.len(), 9);
+    assert_eq!(got.len(), 10);
+}
+
+/// The move a bot started with `policy` answers to `go` in the position after `moves`.
+fn bestmove<G: Game>(game: &G, policy: &str, moves: &str, go: &str) -> String {
+    let got = answers(
+        game,
+        policy,
+        &format!(
+            "position startpos{moves}
+{go}
+"
+        ),
+    );
+    got.last().unwrap().clone()
+}
+
+#[test]
+fn go_takes_a_budget_for_one_move_and_says_what_the_search_did() {
+    let game = oware();
+    let got = answers(
+        &game,
+        "alphabeta:depth=6",
+        "go depth=1\ngo depth=3\ngo\ngo depth=3 ms=5\ngo sims=5\ngo time=100 depth=2\n\
+         go inc=5\ngo depth=65\n",
+    );
+    // Depth 1 from the start: each of South's six moves is one node, valued at once.
+    assert!(
+        got[0].starts_with("info depth 1 nodes 6 value "),
+        "{}",
+        got[0]
+    );
+    assert!(got[2].starts_with("info depth 3 nodes "), "{}", got[2]);
+    // The budget holds for that move only: the next `go` searches to the policy's depth.
+    assert!(got[4].starts_with("info depth 6 nodes "), "{}", got[4]);
+    assert_eq!(got[6], "error one budget a move: ms=, sims= or depth=");
+    assert!(got[7].contains("unknown setting 'sims'"), "{}", got[7]);
+    assert_eq!(
+        got[8],
+        "error time= sets the move's budget from the clock; leave out depth="
+    );
+    assert_eq!(got[9], "error inc= goes with time= (the clock)");
+    assert!(got[10].contains("1 to 64"), "{}", got[10]);
+    // A budget given to `go` plays as the policy with that budget does.
+    for (moves, depth) in [("", 3), (" moves C", 4), (" moves C a", 2)] {
+        assert_eq!(
+            bestmove(
+                &game,
+                "alphabeta:depth=6",
+                moves,
+                &format!("go depth={depth}")
+            ),
+            bestmove(&game, &format!("alphabeta:depth={depth}"), moves, "go"),
+            "{moves} at depth {depth}"
+        );
+    }
+    let bao = bao();
+    let got = answers(&bao, "mcts", "go sims=7\ngo depth=2\n");
+    let sims: Vec<&str> = got[0].split_whitespace().collect();
+    assert_eq!(sims[..3], ["info", "sims", "7"], "{}", got[0]);
+    let visits: u32 = sims[4].parse().unwrap();
+    assert!(
+        sims[3] == "visits" && (1..=7).contains(&visits),
+        "{}",
+        got[0]
+    );
+    assert!(got[2].contains("unknown setting 'depth'"), "{}", got[2]);
+    assert_eq!(
+        bestmove(&bao, "mcts", " moves A5>", "go sims=40"),
+        bestmove(&bao, "mcts:sims=40", " moves A5>", "go"),
+    );
+    // Policies that do not search take no budget and say nothing before their move.
+    let got = answers(&game, "greedy", "go ms=5\ngo\n");
+    assert_eq!(
+        got[0],
+        "error policy 'greedy' takes no budget (it does not search)"
+    );
+    assert!(got[1].starts_with("bestmove "), "{got:?}");
+    assert_eq!(got.len(), 2);
+}
+
+#[test]
+fn the_clock_is_spent_a_share_at_a_time() {
+    use mancala_lab::bot::clock_budget;
+    // A twentieth of the time left and three quarters of the increment...
+    assert_eq!(clock_budget(60_000, 0), 3_000);
+    assert_eq!(clock_budget(60_000, 2_000), 4_500);
+    // ... never more than half of the time left, and at least a millisecond.
+    assert_eq!(clock_budget(1_000, 2_000), 500);
+    assert_eq!(clock_budget(0, 0), 1);
+    let got = answers(&oware(), "alphabeta", "go time=200 inc=40\n");
+    assert!(got[0].starts_with("info depth "), "{got:?}");
+    assert!(got[1].starts_with("bestmove "), "{got:?}");
+}
+
+#[test]
+fn a_time_budget_past_the_simulation_cap_says_so() {
+    // An hour a move: the tree stops at its 100,000 simulations long before, and says so.
+    let got = answers(&oware(), "mcts:solve=false", "go ms=3600000\n");
+    assert!(
+        got[0].starts_with("info sims 100000 ") && got[0].ends_with(" capped 100000"),
+        "{}",
+        got[0]
+    );
+    // A simulation budget is met exactly: no cap to report.
+    let got = answers(&oware(), "mcts", "go sims=100\n");
+    assert!(!got[0].contains("capped"), "{}", got[0]);
+}
+
+#[test]
+fn newgame_starts_a_fresh_game_with_draws_of_its_own() {
+    let game = oware();
+    let input = "position startpos moves C a\ngo\nnewgame\nlegal\ngo\nnewgame\ngo\nnewgame\n\
+                 go\nnewgame\ngo\nnewgame\ngo\nnewgame takes nothing\n";
+    let got = answers(&game, "random", input);
+    assert_eq!(got[2], "ok");
+    // Back at the start, South to move.
+    assert_eq!(got[3], "legal A B C D E F");
+    assert_eq!(got.last().unwrap(), "error 'newgame' takes no arguments");
+    // The same answers from the same seed; the first game's answer is a fresh bot's.
+    assert_eq!(got, answers(&game, "random", input));
+    assert_eq!(
+        got[1],
+        answers(&game, "random", "position startpos moves C a\ngo\n")[1]
+    );
+    // Each game draws its own: five random first moves are not all one pit.
+    let first: std::collections::BTreeSet<&String> = got
+        .iter()
+        .skip(4)
+        .filter(|l| l.starts_with("bestmove "))
+        .collect();
+    assert!(first.len() > 1, "{got:?}");
 }
 
 /// A whole game through the protocol, the bot's moves played back into it: every move it
@@ -145,5 +278,39 @@ fn a_lone_carriage_return_is_named() {
     assert!(
         said[0].starts_with("error a line separator (U+2028) that ends no line"),
         "{said:?}"
+    );
+}
+
+/// The Python driver docs/bot.md shows plays a whole game through two bots (where python3 runs).
+#[test]
+fn the_documented_driver_plays_a_game() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = std::process::Command::new("python3")
+        .arg(root.join("experiments/bot/driver.py"))
+        .args(["--bin", env!("CARGO_BIN_EXE_mancala-lab")])
+        .args(["--south", "alphabeta:depth=2", "--north", "mcts:sims=20"])
+        .output();
+    let Ok(out) = run else {
+        eprintln!("no python3 here: the driver is not run");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("ply 1: South ") && lines[0].contains(", info depth 2 nodes "),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("ply 2: North ") && lines[1].contains(", info sims "));
+    let result = lines.last().unwrap();
+    assert!(
+        ["result: South ", "result: North ", "result: draw "]
+            .iter()
+            .any(|r| result.starts_with(r)),
+        "{text}"
     );
 }

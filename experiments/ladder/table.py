@@ -27,6 +27,8 @@ def ms_per_move(game, policy, moves=30):
         proc.stdin.write("go\n")
         proc.stdin.flush()
         answer = proc.stdout.readline().split()
+        while answer and answer[0] == "info":  # what the search did, before its move
+            answer = proc.stdout.readline().split()
         total += time.perf_counter() - start
         if not answer or answer[0] != "bestmove":
             break

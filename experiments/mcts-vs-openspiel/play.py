@@ -35,9 +35,14 @@ class Ours:
         self.moves = 0
 
     def ask(self, line):
+        """The answer to `line`: its last line (a `go` first says what the search did on `info`
+        lines)."""
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
-        return self.proc.stdout.readline().strip()
+        answer = self.proc.stdout.readline().strip()
+        while answer.startswith("info "):
+            answer = self.proc.stdout.readline().strip()
+        return answer
 
     def move(self, letters):
         answer = self.ask("position startpos" + (" moves " + " ".join(letters) if letters else ""))

@@ -295,6 +295,7 @@ pub fn to_fast_move(mv: Move) -> FastMove {
 }
 
 /// The move of an optimized-engine byte.
+#[inline]
 pub fn from_fast_move(mv: FastMove) -> Move {
     Move {
         pit: Pit::from_ring(usize::from(mv & 15)),

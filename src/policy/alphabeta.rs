@@ -103,6 +103,23 @@ pub struct Searcher<G: Game> {
     deadline: Option<Instant>,
     stop: Option<&'static AtomicBool>,
     stopped: bool,
+    /// What the last [`Searcher::best_move`] did.
+    last: Report,
+}
+
+/// What one search for a move did: the deepest search completed, the nodes it visited, and the
+/// value of the move chosen there for the player to move (evaluation points; a won or lost game
+/// is worth about +-1,000,000).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Plies of the deepest search completed (0: a forced move, or stopped before depth 1).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The value at that depth, for the player to move.
+    pub value: Option<i32>,
+    /// The moves of that value, among which the draw picked.
+    pub best_moves: usize,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -122,7 +139,13 @@ impl<G: Game> Searcher<G> {
             deadline: None,
             stop: None,
             stopped: false,
+            last: Report::default(),
         }
+    }
+
+    /// What the last [`Searcher::best_move`] did.
+    pub fn report(&self) -> Report {
+        self.last
     }
 
     /// A searcher without a transposition table (to check that the table changes no value).
@@ -145,6 +168,8 @@ impl<G: Game> Searcher<G> {
         stop: Option<&'static AtomicBool>,
     ) -> Option<G::Move> {
         self.stop = stop;
+        let nodes_before = self.nodes;
+        self.last = Report::default();
         let mut root = Vec::new();
         game.successors(s, &mut root);
         if root.len() <= 1 {
@@ -168,11 +193,18 @@ impl<G: Game> Searcher<G> {
             };
             // The next depth looks at the best moves first.
             order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
+            self.last = Report {
+                depth,
+                nodes: 0,
+                value: Some(values[ties[0]]),
+                best_moves: ties.len(),
+            };
             best = ties;
             if values.iter().any(|&v| v.abs() >= WON) && depth >= 2 && deadline.is_some() {
                 break;
             }
         }
+        self.last.nodes = self.nodes - nodes_before;
         if best.is_empty() {
             // Stopped before the first depth completed.
             return Some(root[0].0);

@@ -137,12 +137,29 @@ pub struct Tree<G: Game> {
     pub simulations: u64,
     deadline: Option<Instant>,
     stop: Option<&'static AtomicBool>,
+    /// What the last [`Tree::best_move`] did.
+    last: Report,
 }
 
 impl<G: Game> Default for Tree<G> {
     fn default() -> Self {
         Tree::new()
     }
+}
+
+/// What one search for a move did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Simulations run (0: a forced move).
+    pub sims: u32,
+    /// A time budget was left when the search stopped at [`MAX_SIMS`] simulations.
+    pub capped: bool,
+    /// Simulations through the move chosen.
+    pub visits: u32,
+    /// The mean reward of the move chosen for the player to move, -1 (lost) to 1 (won).
+    pub value: f64,
+    /// The move's result when the search proved it: 1 won, 0 drawn, -1 lost.
+    pub proven: Option<f64>,
 }
 
 /// South's reward of a game that ended with `verdict`.
@@ -163,7 +180,13 @@ impl<G: Game> Tree<G> {
             simulations: 0,
             deadline: None,
             stop: None,
+            last: Report::default(),
         }
+    }
+
+    /// What the last [`Tree::best_move`] did.
+    pub fn report(&self) -> Report {
+        self.last
     }
 
     fn node(&mut self, game: &G, state: G::State, mv: Option<G::Move>, parent: usize) -> usize {
@@ -203,6 +226,7 @@ impl<G: Game> Tree<G> {
         draw: Draw,
         stop: Option<&'static AtomicBool>,
     ) -> Option<G::Move> {
+        self.last = Report::default();
         game.legal_moves(s, &mut self.moves);
         if self.moves.len() <= 1 {
             return self.moves.first().copied();
@@ -220,6 +244,7 @@ impl<G: Game> Tree<G> {
             Limit::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
         };
         self.stop = stop;
+        let mut ran = 0;
         for sim in 0..sims {
             // The first simulation always runs: a time budget always has a move to give.
             if sim > 0 && self.out_of_time() {
@@ -228,10 +253,14 @@ impl<G: Game> Tree<G> {
             if !self.simulate(game, settings, game_keys(seed, u64::from(sim))) {
                 break;
             }
+            ran = sim + 1;
             if self.nodes[0].proven.is_some() {
                 break;
             }
         }
+        self.last.sims = ran;
+        self.last.capped =
+            matches!(settings.limit, Limit::Millis(_)) && ran == MAX_SIMS && !self.out_of_time();
         if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return self.moves.first().copied();
         }
@@ -250,7 +279,17 @@ impl<G: Game> Tree<G> {
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(std::cmp::Ordering::Greater)
         })?;
-        self.nodes[best].mv
+        let chosen = &self.nodes[best];
+        // The child's rewards are summed for the player who moved into it: the player to move.
+        let sign = if chosen.mover == Side::South {
+            1.0
+        } else {
+            -1.0
+        };
+        self.last.visits = chosen.visits;
+        self.last.value = chosen.total / f64::from(chosen.visits.max(1));
+        self.last.proven = chosen.proven.map(|r| sign * r + 0.0);
+        chosen.mv
     }
 
     /// Whether the search is to stop: the stop flag set, or the time budget spent.

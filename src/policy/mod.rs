@@ -347,6 +347,33 @@ impl<G: Game> Scratch<G> {
         }
     }
 
+    /// What the last search of `policy` did, as the bot's `info` line says it (`None` for a
+    /// policy that does not search).
+    pub fn report(&self, policy: Policy) -> Option<String> {
+        match policy {
+            Policy::AlphaBeta(_) => {
+                let r = self.searcher.as_ref()?.report();
+                let mut line = format!("depth {} nodes {}", r.depth, r.nodes);
+                if let Some(v) = r.value {
+                    line += &format!(" value {v} best_moves {}", r.best_moves);
+                }
+                Some(line)
+            }
+            Policy::Mcts(_) => {
+                let r = self.tree.as_ref()?.report();
+                let mut line = format!("sims {} visits {} value {:.3}", r.sims, r.visits, r.value);
+                if let Some(p) = r.proven {
+                    line += &format!(" proven {p}");
+                }
+                if r.capped {
+                    line += &format!(" capped {}", mcts::MAX_SIMS);
+                }
+                Some(line)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the stop flag given to [`Scratch::stopping_on`] is set.
     pub fn stopped(&self) -> bool {
         self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
