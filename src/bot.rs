@@ -3,7 +3,8 @@
 //!
 //! Commands, one per line (answers one line each):
 //! - `position startpos [moves M1 M2 ...]`: the start, then these moves; `ok`, or `error ...`
-//!   with the position left as it was.
+//!   with the position left as it was. `position text LINE; LINE; ... [moves ...]`: a position
+//!   in the game's position text, its lines joined by `;`, instead of the start.
 //! - `go [ms=T | sims=N | depth=D | time=T [inc=I]]`: `bestmove M`, the policy's move (the
 //!   position does not change), after an `info ...` line saying what a search did; `over WINNER
 //!   CLAUSE` once the game is over. A budget given applies to this move only; `time=` is the
@@ -110,10 +111,13 @@ fn legal_move<G: Game>(
     moves.iter().copied().find(|&m| game.notation(s, m) == text)
 }
 
-/// The state after `moves` from the start, or why there is none (the first move that is not
-/// legal, by its number).
-fn after_moves<G: Game>(game: &G, moves: &[&str]) -> Result<(G::State, u32), String> {
-    let mut s = game.start();
+/// The state after `moves` from `s`, or why there is none (the first move that is not legal,
+/// by its number).
+fn after_moves<G: Game>(
+    game: &G,
+    mut s: G::State,
+    moves: &[&str],
+) -> Result<(G::State, u32), String> {
     let mut legal = Vec::new();
     for (i, text) in moves.iter().enumerate() {
         let Some(mv) = legal_move(game, &s, text, &mut legal) else {
@@ -208,14 +212,37 @@ pub fn serve<G: Game>(
                 (state, plies) = (game.start(), 0);
                 "ok".to_string()
             }
-            ["position", "startpos", "moves", ref list @ ..] => match after_moves(game, list) {
-                Ok((s, n)) => {
-                    (state, plies) = (s, n);
-                    "ok".to_string()
+            ["position", "startpos", "moves", ref list @ ..] => {
+                match after_moves(game, game.start(), list) {
+                    Ok((s, n)) => {
+                        (state, plies) = (s, n);
+                        "ok".to_string()
+                    }
+                    Err(e) => format!("error {e}"),
                 }
-                Err(e) => format!("error {e}"),
-            },
-            ["position", ..] => "error expected 'position startpos [moves M1 M2 ...]'".to_string(),
+            }
+            ["position", "text", ref rest @ ..] => {
+                // The position text's lines joined by `;`, then the moves played from it.
+                let (text, list) = match rest.iter().position(|&w| w == "moves") {
+                    Some(i) => (&rest[..i], &rest[i + 1..]),
+                    None => (rest, &[][..]),
+                };
+                let text = text.join(" ").replace(';', "\n");
+                match game
+                    .state_from_text(&text)
+                    .map_err(|e| format!("position text: {e}"))
+                    .and_then(|s| after_moves(game, s, list))
+                {
+                    Ok((s, n)) => {
+                        (state, plies) = (s, n);
+                        "ok".to_string()
+                    }
+                    Err(e) => format!("error {e}"),
+                }
+            }
+            ["position", ..] => "error expected 'position startpos [moves M1 M2 ...]' or \
+                                 'position text LINE; LINE; ... [moves M1 M2 ...]'"
+                .to_string(),
             ["legal"] => {
                 game.legal_moves(&state, &mut moves);
                 let all: Vec<String> = moves.iter().map(|&m| game.notation(&state, m)).collect();

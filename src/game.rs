@@ -339,6 +339,9 @@ pub trait Game: Sync {
     fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, Silent>;
     /// The ending, once the game is over (no legal move, or a rule ended it).
     fn ending(&self, s: &Self::State) -> Option<Ending>;
+    /// The state of a position written in the game's position text (docs/formats.md), with the
+    /// player to move as the text says; or why the text is not one.
+    fn state_from_text(&self, text: &str) -> Result<Self::State, String>;
     /// Plays a legal move in place; on `Err` (the move reaches a point the reading leaves open)
     /// `s` is unchanged.
     fn play_in_place(&self, s: &mut Self::State, mv: Self::Move) -> Result<PlyFacts, Silent> {

@@ -314,3 +314,65 @@ fn the_documented_driver_plays_a_game() {
         "{text}"
     );
 }
+
+#[test]
+fn position_text_sets_up_any_position_on_one_line() {
+    let game = oware();
+    // North to move with a = 2, b = 1 (the north line lists f e d c b a), South A = 3, F = 4:
+    // 20 + 18 + 3 + 7 = 48 seeds. North may play a or b; after a (two seeds, into b and c),
+    // South may play A or F.
+    let text = "to_move: North; scores: 20 18; north: 0 0 0 0 1 2; south: 3 0 0 0 0 4";
+    let got = answers(
+        &game,
+        "alphabeta:depth=4",
+        &format!(
+            "position text {text}\nlegal\ngo\nposition text {text} moves a\nlegal\n\
+             position text to_move: Up\nlegal\nposition text {text} moves c\nlegal\n"
+        ),
+    );
+    assert_eq!(got[0], "ok");
+    assert_eq!(got[1], "legal a b");
+    assert!(got[2].starts_with("info depth 4 "), "{}", got[2]);
+    assert!(
+        ["bestmove a", "bestmove b"].contains(&got[3].as_str()),
+        "{}",
+        got[3]
+    );
+    assert_eq!(got[4], "ok");
+    assert_eq!(got[5], "legal A F");
+    // A text that is not a position, or a move not legal from it: named, the position kept.
+    assert_eq!(
+        got[6],
+        "error position text: line 1, column 10: expected 'South' or 'North'"
+    );
+    assert_eq!(got[7], "legal A F");
+    assert_eq!(got[8], "error move 1 'c' is not legal here (legal: a b)");
+    assert_eq!(got[9], "legal A F");
+
+    // Bao: the example position file, its lines joined by `;` (comments dropped with them),
+    // gives the legal moves the reference engine finds in the file.
+    let file = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples/bao-capture.txt"),
+    )
+    .unwrap();
+    let reference = mancala_lab::bao::Rules::new(mancala_lab::bao::Variant::DEFAULT);
+    let p = reference
+        .state_from_text(&file)
+        .expect("the example is a position");
+    let mut legal = Vec::new();
+    Game::legal_moves(&reference, &p, &mut legal);
+    let expected: Vec<String> = legal
+        .iter()
+        .map(|&m| Game::notation(&reference, &p, m))
+        .collect();
+    let one_line: Vec<&str> = file.lines().map(|l| l.split('#').next().unwrap()).collect();
+    let got = answers(
+        &bao(),
+        "random",
+        &format!("position text {}\nlegal\n", one_line.join(";")),
+    );
+    assert_eq!(
+        got,
+        ["ok".to_string(), format!("legal {}", expected.join(" "))]
+    );
+}

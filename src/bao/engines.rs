@@ -324,6 +324,10 @@ impl Game for Rules {
         GameKind::Bao
     }
 
+    fn state_from_text(&self, text: &str) -> Result<Position, String> {
+        super::position_text::parse(text).map_err(|e| e.to_string())
+    }
+
     fn start(&self) -> Position {
         Position::start()
     }
@@ -570,6 +574,11 @@ impl Game for FastRules {
 
     fn kind(&self) -> GameKind {
         GameKind::Bao
+    }
+
+    fn state_from_text(&self, text: &str) -> Result<FastState, String> {
+        let p = super::position_text::parse(text).map_err(|e| e.to_string())?;
+        Ok(FastState::new(to_fast(&p)))
     }
 
     fn start(&self) -> FastState {

@@ -176,6 +176,11 @@ impl crate::game::Game for Rules {
         GameKind::Oware
     }
 
+    fn state_from_text(&self, text: &str) -> Result<Game, String> {
+        let p = super::Position::parse(text).map_err(|e| e.to_string())?;
+        Ok(self.game_from(p))
+    }
+
     fn start(&self) -> Game {
         self.new_game()
     }
@@ -349,6 +354,12 @@ impl crate::game::Game for FastRules {
 
     fn kind(&self) -> GameKind {
         GameKind::Oware
+    }
+
+    fn state_from_text(&self, text: &str) -> Result<FastGame, String> {
+        let p = super::Position::parse(text).map_err(|e| e.to_string())?;
+        let scores = [p.score(Side::South), p.score(Side::North)];
+        Ok(self.game(p.pits(), scores, p.to_move().index() as u8))
     }
 
     fn start(&self) -> FastGame {
