@@ -339,6 +339,10 @@ pub trait Game: Sync {
     fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, Silent>;
     /// The ending, once the game is over (no legal move, or a rule ended it).
     fn ending(&self, s: &Self::State) -> Option<Ending>;
+    /// The byte a move adds to a game's `moves_hash` (see [`crate::playout::moves_hash_step`]):
+    /// Bao the move's ring index (bits 0-3), hand (bit 4: `>`) and house play (bit 5: `+`);
+    /// Oware the pit, 0 to 5 from the mover's left.
+    fn move_code(&self, mv: Self::Move) -> u8;
     /// The state of a position written in the game's position text (docs/formats.md), with the
     /// player to move as the text says; or why the text is not one.
     fn state_from_text(&self, text: &str) -> Result<Self::State, String>;

@@ -32,6 +32,19 @@ pub struct Row {
     /// Moves (Bao) or game ends (Oware) where the sources are silent or conflict and the reading
     /// decided.
     pub undefined_cases: u32,
+    /// The hash of the game's moves ([`moves_hash_step`] from [`MOVES_HASH_START`]): games with
+    /// the same moves have the same hash, so a study can count its distinct games.
+    pub moves_hash: u64,
+}
+
+/// A game's `moves_hash` before its first move (FNV-1a's 64-bit offset basis).
+pub const MOVES_HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// `hash` after a move whose [`Game::move_code`] is `code`: FNV-1a over the game's move codes,
+/// one byte a move.
+#[inline]
+pub fn moves_hash_step(hash: u64, code: u8) -> u64 {
+    (hash ^ u64::from(code)).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
 /// The games.csv columns of `game`, in order.
@@ -53,6 +66,7 @@ pub fn columns(game: GameKind) -> &'static [&'static str] {
             "houses_lost",
             "longest_move_seeds",
             "undefined_cases",
+            "moves_hash",
         ],
         GameKind::Oware => &[
             "game",
@@ -66,6 +80,7 @@ pub fn columns(game: GameKind) -> &'static [&'static str] {
             "score_south",
             "score_north",
             "undefined_cases",
+            "moves_hash",
         ],
     }
 }
@@ -73,6 +88,13 @@ pub fn columns(game: GameKind) -> &'static [&'static str] {
 /// The games.csv header line of `game` (with its newline).
 pub fn header(game: GameKind) -> String {
     format!("{}\n", columns(game).join(","))
+}
+
+/// The games.csv header line of `game` as builds before the `moves_hash` column wrote it (with
+/// its newline): such a study is read, its distinct games not counted.
+pub fn header_without_moves_hash(game: GameKind) -> String {
+    let columns = columns(game);
+    format!("{}\n", columns[..columns.len() - 1].join(","))
 }
 
 /// The ply limit of every command that plays whole games, unless given: random, greedy and
@@ -103,6 +125,14 @@ impl Row {
     /// Appends the row's CSV line (with its newline) for `game` to `out`.
     pub fn write_csv(&self, game: GameKind, variant: &str, players: Players, out: &mut String) {
         RowWriter::new(game, variant, players).write(self, out);
+    }
+}
+
+/// Appends `n` as 16 lower-case hexadecimal digits.
+fn push_hex(out: &mut String, n: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for shift in (0..16).rev() {
+        out.push(char::from(DIGITS[(n >> (4 * shift)) as usize & 15]));
     }
 }
 
@@ -156,6 +186,8 @@ impl RowWriter {
             out.push(',');
             out.push_str(number.format(n));
         }
+        out.push(',');
+        push_hex(out, row.moves_hash);
         out.push('\n');
     }
 }
@@ -234,6 +266,7 @@ fn play_game_with<G: Game>(
     let keys = game_keys(seed, index);
     let mut row = Row {
         game: index,
+        moves_hash: MOVES_HASH_START,
         ..Row::default()
     };
     let mut events = EventTotals::new(engine.counted_events());
@@ -257,13 +290,16 @@ fn play_game_with<G: Game>(
         if scratch[mover].stopped() {
             return None;
         }
-        if let Err(silent) = choice {
-            // The reading leaves this point open: the game stops here, undecided.
-            stopped = Some(Ending {
-                verdict: Verdict::RulesSilent,
-                clause: silent.0,
-            });
-            break;
+        match choice {
+            Ok(mv) => row.moves_hash = moves_hash_step(row.moves_hash, engine.move_code(mv)),
+            Err(silent) => {
+                // The reading leaves this point open: the game stops here, undecided.
+                stopped = Some(Ending {
+                    verdict: Verdict::RulesSilent,
+                    clause: silent.0,
+                });
+                break;
+            }
         }
         row.harvests[mover] += f.harvests;
         row.seeds_captured[mover] += f.seeds_captured;
@@ -489,6 +525,23 @@ impl AnyEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_hash_is_fnv_1a_of_the_move_codes() {
+        // FNV-1a 64's published values: "" and "a" (0x61), "foobar".
+        assert_eq!(MOVES_HASH_START, 0xcbf2_9ce4_8422_2325);
+        assert_eq!(
+            moves_hash_step(MOVES_HASH_START, 0x61),
+            0xaf63_dc4c_8601_ec8c
+        );
+        let foobar = b"foobar"
+            .iter()
+            .fold(MOVES_HASH_START, |h, &b| moves_hash_step(h, b));
+        assert_eq!(foobar, 0x8594_4171_f739_67e8);
+        let mut line = String::new();
+        push_hex(&mut line, foobar);
+        assert_eq!(line, "85944171f73967e8");
+    }
 
     #[test]
     fn engines_refused_with_the_reason() {

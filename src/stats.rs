@@ -50,9 +50,78 @@ pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> Option<(f64, Option<(
     }
 }
 
+/// Distinct games are counted exactly up to this many; their hashes are kept in memory (some
+/// 72 MB at most), and past it the count is left out (`distinct_games` with empty cells).
+pub const DISTINCT_LIMIT: usize = 1 << 22;
+
+/// A hasher for keys that are hashes already (`moves_hash`): one multiply to spread them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Spread(u64);
+
+impl std::hash::Hasher for Spread {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ n >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// The distinct games among those added, by their `moves_hash`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Distinct {
+    /// The hashes seen (emptied once the count is given up).
+    seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Spread>>,
+    /// Not counted: past [`DISTINCT_LIMIT`], or a game without a hash (a games.csv of a build
+    /// before the `moves_hash` column).
+    uncounted: bool,
+}
+
+impl Distinct {
+    /// Adds a game's hash (`None`: a game whose moves are not known).
+    pub fn add(&mut self, hash: Option<u64>) {
+        match hash {
+            Some(h) if !self.uncounted => {
+                self.seen.insert(h);
+                if self.seen.len() > DISTINCT_LIMIT {
+                    self.give_up();
+                }
+            }
+            Some(_) => {}
+            None => self.give_up(),
+        }
+    }
+
+    /// Adds the games of another count.
+    pub fn merge(&mut self, other: &Distinct) {
+        if other.uncounted {
+            self.give_up();
+        }
+        for &h in &other.seen {
+            self.add(Some(h));
+        }
+    }
+
+    fn give_up(&mut self) {
+        self.uncounted = true;
+        self.seen = Default::default();
+    }
+
+    /// The number of distinct games, if counted.
+    pub fn count(&self) -> Option<u64> {
+        (!self.uncounted).then_some(self.seen.len() as u64)
+    }
+}
+
 /// Running totals of whole games, read from games.csv rows: results, plies and endings, as
 /// integer sums so that the totals do not depend on the order the games were added in, in memory
-/// that does not grow with the number of games.
+/// that does not grow with the number of games but for the distinct games' hashes (at most
+/// [`DISTINCT_LIMIT`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Games added.
@@ -67,6 +136,8 @@ pub struct Summary {
     pub max_plies: u32,
     /// Games by `end_clause`.
     pub ends: BTreeMap<String, u64>,
+    /// The distinct games, by the hash of their moves.
+    pub distinct: Distinct,
 }
 
 /// The `winner` values, in the order of [`Summary::winners`].
@@ -81,8 +152,15 @@ pub struct UnknownWinner(pub String);
 pub const SUMMARY_HEADER: &str = "metric,value,ci_low,ci_high";
 
 impl Summary {
-    /// Adds a game by its `winner`, `end_clause` and `plies` columns; an unknown winner is an error.
-    pub fn add(&mut self, winner: &str, end_clause: &str, plies: u32) -> Result<(), UnknownWinner> {
+    /// Adds a game by its `winner`, `end_clause`, `plies` and `moves_hash` columns (`None`: a
+    /// row without the hash); an unknown winner is an error.
+    pub fn add(
+        &mut self,
+        winner: &str,
+        end_clause: &str,
+        plies: u32,
+        moves_hash: Option<u64>,
+    ) -> Result<(), UnknownWinner> {
         let w = WINNERS
             .iter()
             .position(|&x| x == winner)
@@ -97,6 +175,7 @@ impl Summary {
         self.plies += u128::from(plies);
         self.plies_sq += u128::from(plies) * u128::from(plies);
         self.max_plies = self.max_plies.max(plies);
+        self.distinct.add(moves_hash);
         Ok(())
     }
 
@@ -112,6 +191,26 @@ impl Summary {
         for (clause, &n) in &other.ends {
             *self.ends.entry(clause.clone()).or_default() += n;
         }
+        self.distinct.merge(&other.distinct);
+    }
+
+    /// Games that repeat the moves of a game before them, if the distinct games were counted.
+    pub fn repeated_games(&self) -> Option<u64> {
+        self.distinct.count().map(|d| self.games - d)
+    }
+
+    /// The warning for a study whose games are not all distinct: its intervals assume
+    /// independent games (`None` when they are all distinct, or not counted).
+    pub fn repeated_warning(&self) -> Option<String> {
+        let repeated = self.repeated_games().filter(|&r| r > 0)?;
+        Some(format!(
+            "only {} of the {} games are distinct ({repeated} repeat the moves of a game before \
+             them): the intervals assume independent games and are too narrow; play the first \
+             plies at random with --opening K (e.g. --opening 4; a larger K where the job has \
+             one) for games that differ",
+            self.games - repeated,
+            self.games
+        ))
     }
 
     /// Mean plies with its 95% interval (none over no games, no interval over one).
@@ -138,6 +237,20 @@ impl Summary {
             }
         };
         let mut out = vec![count("games", n)];
+        // Counts of distinct and repeated games, or empty cells where they were not counted.
+        for (metric, k) in [
+            ("distinct_games", self.distinct.count()),
+            ("repeated_games", self.repeated_games()),
+        ] {
+            out.push(match k {
+                Some(k) => count(metric, k),
+                None => SummaryRow {
+                    metric: metric.into(),
+                    value: Value::Undefined,
+                    interval: None,
+                },
+            });
+        }
         for (who, &k) in ["south_wins", "north_wins", "draws", "no_winner"]
             .iter()
             .zip(&self.winners)
@@ -286,11 +399,11 @@ mod tests {
     #[test]
     fn summaries_count_results_plies_and_endings() {
         let mut t = Summary::default();
-        t.add("South", "O.6.1", 10).unwrap();
-        t.add("North", "O.6.1", 20).unwrap();
-        t.add("draw", "O.5.2", 30).unwrap();
-        t.add("none", "ply-limit", 40).unwrap();
-        assert!(t.add("south", "O.6.1", 1).is_err());
+        t.add("South", "O.6.1", 10, Some(1)).unwrap();
+        t.add("North", "O.6.1", 20, Some(2)).unwrap();
+        t.add("draw", "O.5.2", 30, Some(1)).unwrap();
+        t.add("none", "ply-limit", 40, Some(3)).unwrap();
+        assert!(t.add("south", "O.6.1", 1, Some(4)).is_err());
         assert_eq!(t.winners, [1, 1, 1, 1]);
         assert_eq!(
             t.ends
@@ -307,6 +420,41 @@ mod tests {
         let csv = t.csv();
         assert!(csv.contains("\ngames,4,4,4\n"), "{csv}");
         assert!(csv.contains("\nmax_plies,40,40,40\n"), "{csv}");
+        // Hashes 1, 2, 1, 3: three distinct games, one repeat, and a warning that says so.
+        assert!(
+            csv.contains("\ndistinct_games,3,3,3\nrepeated_games,1,1,1\n"),
+            "{csv}"
+        );
+        let warning = t.repeated_warning().unwrap();
+        assert!(
+            warning.starts_with("only 3 of the 4 games are distinct (1 repeat"),
+            "{warning}"
+        );
+        assert!(warning.contains("--opening"), "{warning}");
+    }
+
+    #[test]
+    fn distinct_games_are_counted_across_merges_and_left_out_when_unknown() {
+        let (mut a, mut b) = (Summary::default(), Summary::default());
+        for h in [1, 2, 3] {
+            a.add("South", "O.6.1", 10, Some(h)).unwrap();
+        }
+        for h in [3, 4] {
+            b.add("North", "O.6.1", 10, Some(h)).unwrap();
+        }
+        assert_eq!(a.repeated_warning(), None);
+        a.merge(&b);
+        // Game 3 of the second shard repeats one of the first.
+        assert_eq!((a.distinct.count(), a.repeated_games()), (Some(4), Some(1)));
+        // A row without a hash (an older games.csv): not counted, the cells left empty.
+        b.add("draw", "O.5.2", 10, None).unwrap();
+        a.merge(&b);
+        assert_eq!((a.distinct.count(), a.repeated_warning()), (None, None));
+        assert!(
+            a.csv().contains("\ndistinct_games,,,\nrepeated_games,,,\n"),
+            "{}",
+            a.csv()
+        );
     }
 
     #[test]
@@ -324,7 +472,7 @@ mod tests {
         assert_eq!(mean.csv_line(), "mean_plies,,,\n");
         assert_eq!(mean.display(), "mean_plies: none (no games)");
         let mut one = Summary::default();
-        one.add("South", "O.6.1", 12).unwrap();
+        one.add("South", "O.6.1", 12, Some(1)).unwrap();
         let rows = one.rows();
         let mean = rows.iter().find(|r| r.metric == "mean_plies").unwrap();
         assert_eq!(mean.csv_line(), "mean_plies,12,,\n");

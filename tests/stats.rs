@@ -1632,3 +1632,60 @@ fn a_job_too_big_for_the_disk_is_refused_with_both_figures() {
     assert!(err.contains("--no-space-check"), "{err}");
     assert!(!out.exists(), "the folder is not made");
 }
+
+/// A deterministic policy playing itself repeats its games: summary.csv counts the distinct ones
+/// (by the hash of their moves, so two games with the same moves are one), standard error warns
+/// and says what to do, and the count is the same over shards merged as over one run.
+#[test]
+fn repeated_games_are_counted_and_warned_of() {
+    let job = [
+        "--game",
+        "bao",
+        "--policy",
+        "alphabeta:depth=2",
+        "--games",
+        "60",
+    ];
+    let one = tmp("repeats-one");
+    let o = stats(&job, &one);
+    let summary = read(&one.join("summary.csv"));
+    let games = read(&one.join("games.csv"));
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    // The distinct games, counted here from the rows' moves_hash column by hand.
+    let hashes: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r.rsplit(',').next().unwrap()).collect();
+    let distinct = hashes.len();
+    assert!(
+        distinct < 60,
+        "alphabeta self-play repeats games: {distinct}"
+    );
+    assert!(
+        summary.contains(&format!(
+            "\ndistinct_games,{distinct},{distinct},{distinct}\nrepeated_games,{r},{r},{r}\n",
+            r = 60 - distinct
+        )),
+        "{summary}"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "warning: only {distinct} of the 60 games are distinct"
+        )) && err.contains("--opening"),
+        "{err}"
+    );
+    // Two shards: a game of the second may repeat one of the first; the merge counts it once.
+    let shards: Vec<PathBuf> = (1..=2).map(|k| tmp(&format!("repeats-{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        stats(&[&job[..], &["--shard", &shard]].concat(), dir);
+    }
+    let merged = tmp("repeats-merged");
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&merged.join("summary.csv")), summary);
+    // Random play: every game its own.
+    let random = tmp("repeats-random");
+    let o = stats(&["--game", "bao", "--games", "50"], &random);
+    assert!(read(&random.join("summary.csv")).contains("\ndistinct_games,50,50,50\n"));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("warning"));
+}

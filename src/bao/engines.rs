@@ -324,6 +324,10 @@ impl Game for Rules {
         GameKind::Bao
     }
 
+    fn move_code(&self, mv: Move) -> u8 {
+        to_fast_move(mv)
+    }
+
     fn state_from_text(&self, text: &str) -> Result<Position, String> {
         super::position_text::parse(text).map_err(|e| e.to_string())
     }
@@ -574,6 +578,10 @@ impl Game for FastRules {
 
     fn kind(&self) -> GameKind {
         GameKind::Bao
+    }
+
+    fn move_code(&self, mv: Move) -> u8 {
+        to_fast_move(mv)
     }
 
     fn state_from_text(&self, text: &str) -> Result<FastState, String> {

@@ -341,7 +341,9 @@ fn play_chunk(
         writer.write(&row, &mut c.text);
         end_clause.clear();
         end_clause.extend(row.end_clause_parts());
-        let _ = c.summary.add(row.winner(), &end_clause, row.plies);
+        let _ = c
+            .summary
+            .add(row.winner(), &end_clause, row.plies, Some(row.moves_hash));
         // Every clause the reference engines trace is counted (tests/game.rs).
         c.events.merge(&events);
         c.rows += 1;
@@ -366,6 +368,9 @@ fn print_summary(label: &str, summary: &Summary, game: &str) {
             Some(t) => println!("  {} ({t}){}", r.metric, &line[r.metric.len()..]),
             None => println!("  {line}"),
         }
+    }
+    if let Some(warning) = summary.repeated_warning() {
+        eprintln!("warning: {warning}");
     }
 }
 

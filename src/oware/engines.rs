@@ -176,6 +176,10 @@ impl crate::game::Game for Rules {
         GameKind::Oware
     }
 
+    fn move_code(&self, mv: Move) -> u8 {
+        mv.pit
+    }
+
     fn state_from_text(&self, text: &str) -> Result<Game, String> {
         let p = super::Position::parse(text).map_err(|e| e.to_string())?;
         Ok(self.game_from(p))
@@ -354,6 +358,10 @@ impl crate::game::Game for FastRules {
 
     fn kind(&self) -> GameKind {
         GameKind::Oware
+    }
+
+    fn move_code(&self, mv: Move) -> u8 {
+        mv.pit
     }
 
     fn state_from_text(&self, text: &str) -> Result<FastGame, String> {

@@ -189,6 +189,7 @@ fn vector_step(lanes: &mut Lanes, step: u64, ring: usize, slams: Slams) -> StepO
     }
     let k = draw(lanes, &legal_now);
     let (p, n) = kth_legal_pit(&legal_now, &pits, k);
+    store(&mut lanes.played, p);
 
     let last = sow(&mut pits, p, n);
     let (run, any_run, outside) = capture_run(&pits, last);

@@ -39,8 +39,13 @@ pub(super) struct Lanes<const N: usize> {
     next_hand_over: u64,
     /// Per-lane filter of board keys since the last capture (1024 bits).
     filter: Vec<[u64; 16]>,
-    /// What each lane's moves did so far, for the clause events.
+    /// What each lane's moves did so far, for the clause events (their `moves_hash` is kept in
+    /// `moves_hash` until the game leaves the lane).
     events: [PlayoutEvents; N],
+    /// The pit each lane's mover played at the last step (0-5 from the mover's left).
+    pub(super) played: Row<N>,
+    /// Each lane's games.csv `moves_hash` so far.
+    moves_hash: [u64; N],
     /// Past boards and keys by step (index step % ring); a key is two rows, low and high byte.
     pub(super) ring: Vec<[Row<N>; 12]>,
     pub(super) ring_key: Vec<[Row<N>; 2]>,
@@ -124,6 +129,8 @@ pub(super) unsafe fn play<const N: usize, S: Step<N>>(
         next_hand_over: batch.ring as u64 - 1,
         filter: vec![[0; 16]; N],
         events: [PlayoutEvents::default(); N],
+        played: Row([0; N]),
+        moves_hash: [crate::playout::MOVES_HASH_START; N],
         ring: vec![[Row([0; N]); 12]; batch.ring],
         ring_key: vec![[Row([0; N]); 2]; batch.ring],
     };
@@ -148,6 +155,9 @@ pub(super) unsafe fn play<const N: usize, S: Step<N>>(
     while lanes.active != 0 {
         // SAFETY: the caller vouches for the processor.
         let out = unsafe { S::step(&mut lanes, step, batch.ring, slams) };
+        for (hash, &pit) in lanes.moves_hash.iter_mut().zip(&lanes.played.0) {
+            *hash = crate::playout::moves_hash_step(*hash, pit);
+        }
         step += 1;
         settle(batch, &mut lanes, step, out, &mut feed);
     }
@@ -204,6 +214,7 @@ fn restart<const N: usize>(
     lanes.since[l] = step;
     lanes.filter[l] = [0; 16];
     lanes.events[l] = PlayoutEvents::default();
+    lanes.moves_hash[l] = crate::playout::MOVES_HASH_START;
     insert(&mut lanes.filter[l], start_key);
     let slot = (step as usize) & (batch.ring - 1);
     let [lo, hi] = start_key.to_le_bytes();
@@ -432,7 +443,10 @@ fn finished_playout<const N: usize>(
         pits,
         end: clause,
         swept,
-        events: lanes.events[l],
+        events: PlayoutEvents {
+            moves_hash: lanes.moves_hash[l],
+            ..lanes.events[l]
+        },
     }
 }
 
@@ -476,6 +490,9 @@ fn hand_over<const N: usize>(
         lanes.game[l],
         ply,
         batch.max_plies,
-        lanes.events[l],
+        PlayoutEvents {
+            moves_hash: lanes.moves_hash[l],
+            ..lanes.events[l]
+        },
     ));
 }

@@ -45,9 +45,12 @@ pub struct Playout {
     pub events: PlayoutEvents,
 }
 
-/// The clause events of a playout beyond its plies (one sowing each, O.2.3) and its ending.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+/// The clause events of a playout beyond its plies (one sowing each, O.2.3) and its ending, and
+/// the hash of its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PlayoutEvents {
+    /// The games.csv `moves_hash` of the moves so far ([`crate::playout::moves_hash_step`]).
+    pub moves_hash: u64,
     /// Sowings of 12 seeds or more, which skip the emptied pit (O.2.4).
     pub laps: u32,
     /// Moves that captured (O.3.1).
@@ -56,6 +59,19 @@ pub struct PlayoutEvents {
     pub pits_captured: u32,
     /// Grand slams that captured nothing (O.4.1).
     pub empty_slams: u32,
+}
+
+impl Default for PlayoutEvents {
+    /// A playout before its first move.
+    fn default() -> PlayoutEvents {
+        PlayoutEvents {
+            moves_hash: crate::playout::MOVES_HASH_START,
+            laps: 0,
+            capturing_moves: 0,
+            pits_captured: 0,
+            empty_slams: 0,
+        }
+    }
 }
 
 impl PlayoutEvents {
@@ -111,6 +127,7 @@ fn finish_scalar(
         }
         let k = pick(draw_word(keys, ply), mask.count_ones());
         let pit = SELECT[usize::from(mask)][k as usize];
+        events.moves_hash = crate::playout::moves_hash_step(events.moves_hash, pit);
         events.add(rules.sow_events(g, pit));
         rules.play(g, pit);
         ply += 1;
@@ -128,6 +145,7 @@ pub fn reference_playout(rules: &Rules, seed: u64, game: u64, max_plies: u32) ->
     for &letter in &moves {
         let side = replay.position().to_move();
         let (_, mv) = super::Move::from_letter(letter).expect("a move played");
+        events.moves_hash = crate::playout::moves_hash_step(events.moves_hash, mv.pit);
         let played = rules.play(&replay, mv).expect("a move played");
         captured[side.index()] += played.captured;
         for step in &played.trace {
@@ -332,6 +350,7 @@ impl Playout {
             seeds_captured: [0, 1].map(|i| u32::from(self.scores[i] - self.swept[i])),
             scores: self.scores.map(u32::from),
             undefined_cases: undefined,
+            moves_hash: self.events.moves_hash,
             ..Default::default()
         }
     }

@@ -176,6 +176,7 @@ pub(super) fn vector_step<const N: usize, B: Bytes<N>>(
 
     let k = draw(lanes, &legal);
     let (p, n) = kth_legal_pit(&legal, &pits, k);
+    p.store(&mut lanes.played.0);
 
     let last = sow(&mut pits, p, n);
     let (run, outside) = capture_run(&pits, last);
