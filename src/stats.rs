@@ -50,9 +50,10 @@ pub fn mean_ci_of_sums(n: u64, sum: u128, sum_sq: u128) -> Option<(f64, Option<(
     }
 }
 
-/// Distinct games are counted exactly up to this many; their hashes are kept in memory (some
-/// 72 MB at most), and past it the count is left out (`distinct_games` with empty cells).
-pub const DISTINCT_LIMIT: usize = 1 << 22;
+/// Distinct games are counted exactly up to this many; their hashes are kept in memory (a table
+/// of 2^22 slots, some 40 MB), and past it the count is left out (`distinct_games` with empty
+/// cells).
+pub const DISTINCT_LIMIT: usize = 3_000_000;
 
 /// A hasher for keys that are hashes already (`moves_hash`): one multiply to spread them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -246,7 +247,7 @@ impl Summary {
                 Some(k) => count(metric, k),
                 None => SummaryRow {
                     metric: metric.into(),
-                    value: Value::Undefined,
+                    value: Value::NotCounted,
                     interval: None,
                 },
             });
@@ -300,6 +301,9 @@ pub enum Value {
     Rate(f64),
     /// A rate or mean over no games: written as an empty cell.
     Undefined,
+    /// A count not made (the distinct games past [`DISTINCT_LIMIT`], or of rows without their
+    /// hash): written as an empty cell.
+    NotCounted,
 }
 
 /// One line of summary.csv.
@@ -331,7 +335,7 @@ impl SummaryRow {
         match self.value {
             Value::Count(k) => format!("{},{k},{k},{k}\n", self.metric),
             Value::Rate(v) => format!("{},{v},{interval}\n", self.metric),
-            Value::Undefined => format!("{},,{interval}\n", self.metric),
+            Value::Undefined | Value::NotCounted => format!("{},,{interval}\n", self.metric),
         }
     }
 
@@ -347,6 +351,11 @@ impl SummaryRow {
                 format!("{}: none (no games) [{low:.4}, {high:.4}]", self.metric)
             }
             (Value::Undefined, None) => format!("{}: none (no games)", self.metric),
+            (Value::NotCounted, _) => format!(
+                "{}: not counted (past {DISTINCT_LIMIT} distinct games, or rows without \
+                 moves_hash)",
+                self.metric
+            ),
         }
     }
 }
@@ -455,6 +464,15 @@ mod tests {
             "{}",
             a.csv()
         );
+        // Exact up to the limit, then given up (its memory freed).
+        let mut d = Distinct::default();
+        for h in 0..DISTINCT_LIMIT as u64 {
+            d.add(Some(h));
+        }
+        d.add(Some(7));
+        assert_eq!(d.count(), Some(DISTINCT_LIMIT as u64));
+        d.add(Some(u64::MAX));
+        assert_eq!((d.count(), d.seen.capacity()), (None, 0));
     }
 
     #[test]
