@@ -200,15 +200,17 @@ impl Summary {
         self.distinct.count().map(|d| self.games - d)
     }
 
-    /// The warning for a study whose games are not all distinct: its intervals assume
-    /// independent games (`None` when they are all distinct, or not counted).
+    /// The warning for a study whose games repeat often (more than one in ten repeats a game
+    /// before it), as a deterministic policy playing itself does; `None` otherwise or when not
+    /// counted. Repeats alone are no fault: short random games coincide by chance.
     pub fn repeated_warning(&self) -> Option<String> {
-        let repeated = self.repeated_games().filter(|&r| r > 0)?;
+        let repeated = self.repeated_games().filter(|&r| r * 10 > self.games)?;
         Some(format!(
-            "only {} of the {} games are distinct ({repeated} repeat the moves of a game before \
-             them): the intervals assume independent games and are too narrow; play the first \
-             plies at random with --opening K (e.g. --opening 4; a larger K where the job has \
-             one) for games that differ",
+            "only {} of the {} games are distinct ({repeated} repeat a game before them): the \
+             policies play the same few games again and again, so the rates describe those \
+             games (the intervals count each game as an independent draw among them); to \
+             measure the game more broadly, play the first plies at random with --opening K \
+             (e.g. --opening 4; a larger K where the job has one)",
             self.games - repeated,
             self.games
         ))
@@ -464,6 +466,17 @@ mod tests {
             "{}",
             a.csv()
         );
+        // A repeat now and then (short random games coincide by chance) is no warning.
+        let mut few = Summary::default();
+        for h in [1, 2, 3, 4, 5, 6, 7, 8, 9, 9] {
+            few.add("South", "O.6.1", 10, Some(h)).unwrap();
+        }
+        assert_eq!(
+            (few.repeated_games(), few.repeated_warning()),
+            (Some(1), None)
+        );
+        few.add("South", "O.6.1", 10, Some(9)).unwrap();
+        assert!(few.repeated_warning().is_some());
         // Exact up to the limit, then given up (its memory freed).
         let mut d = Distinct::default();
         for h in 0..DISTINCT_LIMIT as u64 {
