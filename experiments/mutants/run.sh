@@ -5,7 +5,7 @@
 # code that has no `// mutant: excused REASON`.
 #
 #   experiments/mutants/run.sh [--shard K/N [--sharding slice|round-robin]] [--file PATH]...
-#                              [--re REGEX]... [--optimized] [--out DIR]
+#                              [--re REGEX]... [--optimized] [--in-place] [--out DIR]
 #
 # --shard K/N  one of N slices of the mutants (K from 0), as cargo-mutants numbers them
 # --sharding M how the shards are cut: `slice` (the default: consecutive mutants) or
@@ -16,6 +16,9 @@
 #              e.g. to run again the ones a new test should now catch
 # --optimized  mutate the optimized engines instead (bao/fast.rs, oware/fast.rs, oware/batch.rs),
 #              whose mutants the differential and batch checks must catch (reports the share)
+# --in-place   mutate this tree itself rather than a copy (cargo-mutants' --in-place): the build
+#              of one run serves the next, so shards run one after another skip the first build;
+#              leave the tree alone while it runs (a stopped run can leave a file mutated)
 # --out DIR    where the results go (default target/mutants): DIR/mutants.out/outcomes.json,
 #              and DIR/sources/, a copy of the mutated files as they were, which
 #              `mancala-lab coverage --record DIR` needs to record the results
@@ -37,7 +40,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
 
-shard=() files=() out=target/mutants optimized=0 config=() canary=1
+shard=() files=() out=target/mutants optimized=0 config=() canary=1 inplace=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-canary) canary=0; shift ;;
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --file) files+=(--file "$2"); shift 2 ;;
     --re) files+=(--re "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
+    --in-place) inplace=(--in-place); shift ;;
     --out) out="$2"; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
     esac
@@ -55,6 +59,9 @@ if [ "$optimized" = 1 ]; then
     config=(--no-config)
     files+=(--file src/bao/fast.rs --file src/oware/fast.rs --file src/oware/batch.rs)
 fi
+# Test binaries without debug information: each mutant links sixteen of them, and with it a
+# mutant of oware/rules.rs took 42 s to build rather than 12 s.
+export CARGO_PROFILE_TEST_DEBUG=0
 quick=(--lib)
 for t in bao_rules oware_rules bao_notation bao_props oware_props spec_examples regressions game \
     random_move fuzz_checks diff oware_batch oware_openspiel perft inconsistencies; do
@@ -108,7 +115,7 @@ if [ "$canary" = 1 ]; then
 fi
 
 echo "== quick tests"
-mutants "${config[@]}" "${files[@]}" "${shard[@]}" --timeout 150 --output "$out" "${quick_args[@]}"
+mutants "${config[@]}" "${inplace[@]}" "${files[@]}" "${shard[@]}" --timeout 150 --output "$out" "${quick_args[@]}"
 outcomes="$out/mutants.out/outcomes.json"
 if [ ! -f "$outcomes" ]; then
     echo "no mutants in this selection: nothing to check"
@@ -132,7 +139,7 @@ PY
 if [ "${#again[@]}" -gt 0 ]; then
     echo "== the whole suite, for the ${#again[@]} mutants the quick tests missed or timed out on"
     rm -rf "$out/full"
-    MANCALA_LAB_MUTATION_RUN=1 mutants "${config[@]}" "${files[@]}" --timeout 400 \
+    MANCALA_LAB_MUTATION_RUN=1 mutants "${config[@]}" "${inplace[@]}" "${files[@]}" --timeout 400 \
         --output "$out/full" "${again[@]}"
     # The whole suite's outcome replaces the quick one, marked as the suite's, its log named from
     # the quick stage's folder.
