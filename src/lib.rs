@@ -17,6 +17,7 @@ pub mod engine;
 pub mod game;
 pub mod histogram;
 pub mod inconsistencies;
+pub mod kalah;
 pub mod mutants;
 pub mod oware;
 pub mod playout;

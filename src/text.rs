@@ -148,6 +148,48 @@ pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// One `key: value` line of a position text: the key, and the value's words with their columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyLine<'a> {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column of the key's first character.
+    pub key_column: usize,
+    /// The key, trimmed.
+    pub key: &'a str,
+    /// The value's words, each with its 1-based column in the line.
+    pub words: Vec<(usize, &'a str)>,
+    /// The column just past the line's content (where a missing word would stand).
+    pub end_column: usize,
+}
+
+/// The `key: value` lines of `text`, blank lines and `#` comments left out; a line without a
+/// colon is `Err((line, column))`, the column that of its first character.
+pub fn key_lines(text: &str) -> impl Iterator<Item = Result<KeyLine<'_>, (usize, usize)>> {
+    text.lines().enumerate().filter_map(|(index, raw)| {
+        let line = index + 1;
+        let content = raw.split('#').next().unwrap_or("");
+        if content.trim().is_empty() {
+            return None;
+        }
+        // Columns count characters, as `words` does.
+        let key_column = content.chars().take_while(|c| c.is_whitespace()).count() + 1;
+        let Some(colon) = content.find(':') else {
+            return Some(Err((line, key_column)));
+        };
+        let offset = content[..=colon].chars().count();
+        Some(Ok(KeyLine {
+            line,
+            key_column,
+            key: content[..colon].trim(),
+            words: words(&content[colon + 1..])
+                .map(|(column, w)| (offset + column, w))
+                .collect(),
+            end_column: content.chars().count() + 1,
+        }))
+    })
+}
+
 /// A CSV field as written: quoted when it holds a comma, a quote or a line break.
 pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
     if s.contains([',', '"', '\n', '\r']) {

@@ -1,0 +1,15 @@
+//! Kalah: its readings (the board among them), positions, move letters and the reference engine.
+//! Clause ids in comments (`spec: kalah K.x`) point into `spec/kalah.md`.
+
+pub mod fast;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod variant;
+
+pub use notation::Move;
+pub use position::{Position, PositionError};
+pub use rules::{IllegalMove, Outcome, Played, Rules, State, Step};
+pub use variant::{EndTest, Sweep, Variant, VariantError};
+
+pub use crate::side::Side;

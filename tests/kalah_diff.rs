@@ -1,0 +1,84 @@
+//! Kalah's optimized engine against the reference engine: random games under every preset and
+//! many boards Kalah(m,n), the two states compared ply by ply (position, legal moves, outcome).
+
+use mancala_lab::kalah::fast::FastRules;
+use mancala_lab::kalah::variant::PRESETS;
+use mancala_lab::kalah::{Move, Rules, Variant};
+
+/// A small deterministic generator (xorshift64*), so that the games do not depend on the crate's.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// Plays `games` random games of `variant` on both engines; returns the plies played.
+fn agree(variant: Variant, games: usize, rng: &mut Rng) -> usize {
+    let reference = Rules::new(variant);
+    let fast = FastRules::new(variant);
+    let mut plies = 0;
+    let mut moves = Vec::new();
+    for game in 0..games {
+        let mut r = reference.new_game();
+        let mut f = fast.new_game();
+        loop {
+            let context = || format!("{variant}, game {game}, ply {}", r.plies());
+            assert_eq!(fast.position(&f), *r.position(), "{}", context());
+            assert_eq!(f.outcome(), r.outcome(), "{}", context());
+            assert_eq!(f.plies(), r.plies(), "{}", context());
+            fast.legal_moves(&f, &mut moves);
+            assert_eq!(moves, reference.legal_moves(&r), "{}", context());
+            if moves.is_empty() {
+                assert!(r.outcome().is_some(), "{}: no move, no outcome", context());
+                break;
+            }
+            let mv: Move = moves[rng.below(moves.len())];
+            let played = reference.play(&r, mv).unwrap();
+            let extra = fast.play(&mut f, mv);
+            assert_eq!(extra, played.extra_turn, "{}", context());
+            r = played.state;
+            plies += 1;
+        }
+    }
+    plies
+}
+
+#[test]
+fn the_engines_agree_on_every_preset_and_board() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut plies = 0;
+    for (name, preset) in PRESETS {
+        for pits in 1..=6 {
+            for seeds in [1, 2, 3, 4, 5, 6, 12] {
+                let variant = Variant {
+                    pits,
+                    seeds,
+                    ..preset
+                };
+                plies += agree(variant, 40, &mut rng);
+            }
+        }
+        // The default board at length.
+        plies += agree(preset, 400, &mut rng);
+        assert!(plies > 0, "{name}");
+    }
+    assert!(plies > 100_000, "only {plies} plies compared");
+}
+
+#[test]
+fn a_short_cap_ends_games_alike() {
+    let mut rng = Rng(7);
+    for cap in [1, 2, 5, 17] {
+        let variant: Variant = format!("openspiel:cap={cap}").parse().unwrap();
+        agree(variant, 200, &mut rng);
+        let variant: Variant = format!("no-sweep:cap={cap},sweep=to-emptier")
+            .parse()
+            .unwrap();
+        agree(variant, 200, &mut rng);
+    }
+}
