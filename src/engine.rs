@@ -2,20 +2,15 @@
 //! results as canonical text, so that engines sharing no code can be compared ply by ply.
 
 /// Why no engine plays a reading: an unknown preset, or a reading the optimized engine refuses.
+/// Each game turns its own reading errors into these (`From` in its folder).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
-    /// Not a Bao preset (or infinite-move definition).
-    #[error(transparent)]
-    BaoVariant(#[from] crate::bao::variant::VariantError),
-    /// A Bao reading the optimized engine does not play.
-    #[error(transparent)]
-    BaoUnsupported(#[from] crate::bao::fast::Unsupported),
-    /// Not an Oware preset.
-    #[error(transparent)]
-    OwareVariant(#[from] crate::oware::variant::UnknownVariant),
-    /// An Oware reading the optimized engine does not play.
-    #[error(transparent)]
-    OwareUnsupported(#[from] crate::oware::fast::Unsupported),
+    /// Not a preset (or reading choice) of the game.
+    #[error("{0}")]
+    Reading(String),
+    /// A reading the optimized engine does not play.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// An engine of one game under one rule reading.

@@ -318,11 +318,20 @@ pub struct Ply<S> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Silent(pub &'static str);
 
+/// A move as an action id: the stable integer of a move for front ends such as OpenSpiel
+/// (docs/python.md).
+pub trait Action: Copy {
+    /// How many action ids the game has (ids are `0..COUNT`).
+    const COUNT: u32;
+    /// The move's id.
+    fn action(self) -> u32;
+}
+
 /// One engine of one game under one rule reading, seen through typed states and moves.
 /// Every engine of a game uses the same `Move` type, so engines can be run side by side.
 pub trait Game: Sync {
     /// A game state (position plus whatever history the rules need).
-    type State: Clone + Send;
+    type State: Clone + Send + Sync;
     /// A move, small and `Copy`.
     type Move: Copy + Eq + fmt::Debug + Send;
 

@@ -23,6 +23,7 @@ pub mod oware;
 pub mod playout;
 pub mod policy;
 pub mod ratings;
+pub mod registry;
 pub mod report;
 pub mod side;
 pub mod stats;

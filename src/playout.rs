@@ -3,7 +3,6 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::engine::EngineError;
 use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, PlyFacts, Verdict};
 use crate::policy::{choose_into, Players, Policy, Scratch};
 use crate::side::Side;
@@ -336,44 +335,123 @@ impl EngineKind {
     }
 }
 
-/// An engine of either game under one reading, picked at run time: the one dispatch from
-/// ([`GameKind`], variant, [`EngineKind`]) to a typed engine.
-#[derive(Clone, Debug)]
-pub enum AnyEngine {
-    /// Bao's reference engine.
-    BaoReference(crate::bao::Rules),
-    /// Bao's optimized engine.
-    BaoOptimized(crate::bao::fast::FastRules),
-    /// Oware's reference engine.
-    OwareReference(crate::oware::Rules),
-    /// Oware's optimized engine.
-    OwareOptimized(crate::oware::fast::FastRules, crate::oware::Variant),
-}
+/// What the playout loop asks of an engine beyond [`Game`]: which engine it is and, where it has
+/// one, a faster way to play many random games at once (the same games, row for row).
+pub trait Playouts: Game + Clone + Send + Sync + 'static {
+    /// Which of its game's engines this is.
+    const ENGINE: EngineKind;
 
-impl AnyEngine {
-    /// The engine `engine` of `game` under the preset `variant`, or why there is none.
-    pub fn new(
-        game: GameKind,
-        variant: &str,
-        engine: EngineKind,
-    ) -> Result<AnyEngine, EngineError> {
-        Ok(match (game, engine) {
-            (GameKind::Bao, EngineKind::Reference) => {
-                AnyEngine::BaoReference(crate::bao::Rules::new(variant.parse()?))
-            }
-            (GameKind::Bao, EngineKind::Optimized) => {
-                AnyEngine::BaoOptimized(crate::bao::fast::FastRules::new(variant.parse()?)?)
-            }
-            (GameKind::Oware, EngineKind::Reference) => {
-                AnyEngine::OwareReference(crate::oware::Rules::new(variant.parse()?))
-            }
-            (GameKind::Oware, EngineKind::Optimized) => {
-                let v: crate::oware::Variant = variant.parse()?;
-                AnyEngine::OwareOptimized(crate::oware::fast::FastRules::new(v)?, v)
-            }
-        })
+    /// Plays games `games` of `seed` under `play` at once, giving each row and its events in game
+    /// order, if the engine has a batch path for `play`; `false` (nothing played) when it has
+    /// none, and the games are played one by one.
+    fn play_batch(
+        &self,
+        _play: Play,
+        _seed: u64,
+        _games: std::ops::Range<u64>,
+        _each: &mut dyn FnMut(Row, EventTotals),
+    ) -> bool {
+        false
     }
 
+    /// Whether random players' games go to [`Playouts::play_batch`] (which wants many at once).
+    fn batches_random_play(&self) -> bool {
+        false
+    }
+
+    /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
+    fn describe(&self, _players: Players, _max_plies: u32) -> String {
+        format!("{} {} engine", self.kind(), Self::ENGINE.name())
+    }
+}
+
+/// Plays games `games` of `seed` on `engine` as `play` says, one by one or as a batch where the
+/// engine has one, stopped as soon as `stop` is set (the game under way is dropped: `each` never
+/// sees it, nor any game after it). Whether every game was played.
+fn play_all<G: Playouts>(
+    engine: &G,
+    play: Play,
+    (seed, games): (u64, std::ops::Range<u64>),
+    stop: &'static AtomicBool,
+    each: &mut dyn FnMut(Row, EventTotals),
+) -> bool {
+    // Random players make any opening random play too: the batch's games.
+    if play.players == Players::both(Policy::Random)
+        && engine.play_batch(play, seed, games.clone(), each)
+    {
+        return true;
+    }
+    for i in games {
+        match play_game_until(engine, play, (seed, i), stop) {
+            Some((row, events)) => each(row, events),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// An engine of any game under one reading, picked at run time (the registry's
+/// [`crate::registry::engine`] makes one): plays whole games into rows.
+pub trait PlayoutEngine: Send + Sync {
+    /// Which of its game's engines this is.
+    fn engine_kind(&self) -> EngineKind;
+
+    /// Whether random players' games are played as batches (which want many games at once).
+    fn batches_random_play(&self) -> bool;
+
+    /// [`PlayoutEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
+    /// (`each` never sees it, nor any game after it). Whether every game was played.
+    fn play_until_dyn(
+        &self,
+        play: Play,
+        run: (u64, std::ops::Range<u64>),
+        stop: &'static AtomicBool,
+        each: &mut dyn FnMut(Row, EventTotals),
+    ) -> bool;
+
+    /// The clause events every engine of this game reports.
+    fn counted_events(&self) -> &'static [&'static str];
+
+    /// The counted events no position of this game can fire, and why.
+    fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)];
+
+    /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
+    fn describe(&self, players: Players, max_plies: u32) -> String;
+}
+
+impl<G: Playouts> PlayoutEngine for G {
+    fn engine_kind(&self) -> EngineKind {
+        G::ENGINE
+    }
+
+    fn batches_random_play(&self) -> bool {
+        Playouts::batches_random_play(self)
+    }
+
+    fn play_until_dyn(
+        &self,
+        play: Play,
+        run: (u64, std::ops::Range<u64>),
+        stop: &'static AtomicBool,
+        each: &mut dyn FnMut(Row, EventTotals),
+    ) -> bool {
+        play_all(self, play, run, stop, each)
+    }
+
+    fn counted_events(&self) -> &'static [&'static str] {
+        Game::counted_events(self)
+    }
+
+    fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
+        Game::events_that_cannot_fire(self)
+    }
+
+    fn describe(&self, players: Players, max_plies: u32) -> String {
+        Playouts::describe(self, players, max_plies)
+    }
+}
+
+impl dyn PlayoutEngine + '_ {
     /// Plays games `games` of `seed` as `play` says, calling `each` with every row and its
     /// clause events in game order.
     pub fn play(
@@ -381,73 +459,35 @@ impl AnyEngine {
         play: Play,
         seed: u64,
         games: std::ops::Range<u64>,
-        each: impl FnMut(Row, EventTotals),
+        mut each: impl FnMut(Row, EventTotals),
     ) {
         static NEVER: AtomicBool = AtomicBool::new(false);
-        self.play_until(play, (seed, games), &NEVER, each);
+        self.play_until_dyn(play, (seed, games), &NEVER, &mut each);
     }
 
-    /// [`AnyEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
+    /// [`PlayoutEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
     /// (`each` never sees it, nor any game after it). Whether every game was played.
     pub fn play_until(
         &self,
         play: Play,
-        (seed, games): (u64, std::ops::Range<u64>),
+        run: (u64, std::ops::Range<u64>),
         stop: &'static AtomicBool,
         mut each: impl FnMut(Row, EventTotals),
     ) -> bool {
-        fn all<G: Game>(
-            engine: &G,
-            play: Play,
-            (seed, games): (u64, std::ops::Range<u64>),
-            stop: &'static AtomicBool,
-            each: &mut impl FnMut(Row, EventTotals),
-        ) -> bool {
-            for i in games {
-                match play_game_until(engine, play, (seed, i), stop) {
-                    Some((row, events)) => each(row, events),
-                    None => return false,
-                }
-            }
-            true
-        }
-        let run = (seed, games);
-        match self {
-            AnyEngine::BaoReference(e) => all(e, play, run, stop, &mut each),
-            AnyEngine::BaoOptimized(e) => all(e, play, run, stop, &mut each),
-            AnyEngine::OwareReference(e) => all(e, play, run, stop, &mut each),
-            AnyEngine::OwareOptimized(e, v) => {
-                let batch = crate::oware::batch::Batch::new(*v, seed, play.max_plies);
-                match batch {
-                    // Random players make any opening random play too: the batch's games, on
-                    // every path (the scalar one plays them one by one, as fast as alone).
-                    Ok(batch) if play.players == Players::both(Policy::Random) => {
-                        let games = run.1;
-                        let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
-                        batch.play(games, |p| playouts.push(p));
-                        playouts.sort_unstable_by_key(|p| p.game);
-                        for p in &playouts {
-                            each(p.row(), p.events());
-                        }
-                        true
-                    }
-                    _ => all(e, play, run, stop, &mut each),
-                }
-            }
-        }
+        self.play_until_dyn(play, run, stop, &mut each)
     }
 
     /// The rows of games `games` of `seed` played as `play` says, in game order, the games
-    /// shared among the threads of the current rayon pool: the rows [`AnyEngine::play`] gives,
-    /// whatever the thread count.
+    /// shared among the threads of the current rayon pool: the rows [`PlayoutEngine::play`]
+    /// gives, whatever the thread count.
     pub fn play_parallel(&self, play: Play, seed: u64, games: std::ops::Range<u64>) -> Vec<Row> {
         static NEVER: AtomicBool = AtomicBool::new(false);
         self.play_parallel_until(play, seed, games, &NEVER)
             .expect("never stopped")
     }
 
-    /// [`AnyEngine::play_parallel`], given up (`None`) as soon as `stop` is set: searches under
-    /// way stop at once.
+    /// [`PlayoutEngine::play_parallel`], given up (`None`) as soon as `stop` is set: searches
+    /// under way stop at once.
     pub fn play_parallel_until(
         &self,
         play: Play,
@@ -457,9 +497,9 @@ impl AnyEngine {
     ) -> Option<Vec<Row>> {
         use rayon::prelude::*;
         let random = play.players == Players::both(Policy::Random);
-        let chunk: u64 = match self {
+        let chunk: u64 = match () {
             _ if play.players.searches() => 1,
-            AnyEngine::OwareOptimized(..) if random => 65_536,
+            _ if random && self.batches_random_play() => 65_536,
             _ => 256,
         };
         let n = games.end.saturating_sub(games.start);
@@ -474,51 +514,6 @@ impl AnyEngine {
             })
             .collect::<Option<_>>()?;
         Some(parts.concat())
-    }
-
-    /// The clause events every engine of this game reports.
-    pub fn counted_events(&self) -> &'static [&'static str] {
-        match self {
-            AnyEngine::BaoReference(e) => e.counted_events(),
-            AnyEngine::BaoOptimized(e) => e.counted_events(),
-            AnyEngine::OwareReference(e) => e.counted_events(),
-            AnyEngine::OwareOptimized(e, _) => e.counted_events(),
-        }
-    }
-
-    /// The counted events no position of this game can fire, and why.
-    pub fn events_that_cannot_fire(&self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            AnyEngine::BaoReference(e) => e.events_that_cannot_fire(),
-            AnyEngine::BaoOptimized(e) => e.events_that_cannot_fire(),
-            AnyEngine::OwareReference(e) => e.events_that_cannot_fire(),
-            AnyEngine::OwareOptimized(e, _) => e.events_that_cannot_fire(),
-        }
-    }
-
-    /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
-    pub fn describe(&self, players: Players, max_plies: u32) -> String {
-        match self {
-            AnyEngine::BaoReference(_) => "bao reference engine".into(),
-            AnyEngine::BaoOptimized(_) => "bao optimized engine".into(),
-            AnyEngine::OwareReference(_) => "oware reference engine".into(),
-            AnyEngine::OwareOptimized(_, v) => {
-                let batch = crate::oware::batch::Batch::new(*v, 0, max_plies)
-                    .ok()
-                    .filter(|b| b.uses_vectors());
-                match batch {
-                    Some(b) if players == Players::both(Policy::Random) => {
-                        let why = b.path().note().map(|w| format!("; {w}"));
-                        format!(
-                            "oware optimized engine ({}{})",
-                            b.path().describe(),
-                            why.unwrap_or_default()
-                        )
-                    }
-                    _ => "oware optimized engine (scalar)".into(),
-                }
-            }
-        }
     }
 }
 
@@ -543,32 +538,6 @@ mod tests {
         assert_eq!(line, "85944171f73967e8");
     }
 
-    #[test]
-    fn engines_refused_with_the_reason() {
-        use EngineKind::{Optimized, Reference};
-        let refused = |game, variant, kind| AnyEngine::new(game, variant, kind).unwrap_err();
-        assert!(matches!(
-            refused(GameKind::Bao, "nope", Reference),
-            EngineError::BaoVariant(_)
-        ));
-        assert!(matches!(
-            refused(GameKind::Bao, "strict", Optimized),
-            EngineError::BaoUnsupported(_)
-        ));
-        assert!(matches!(
-            refused(GameKind::Oware, "nope", Optimized),
-            EngineError::OwareVariant(_)
-        ));
-        let strict = refused(GameKind::Oware, "strict", Optimized);
-        assert!(matches!(strict, EngineError::OwareUnsupported(_)));
-        assert_eq!(
-            strict.to_string(),
-            "the optimized Oware engine does not support readings that leave a point open \
-             (preset strict): it has no 'rules silent' outcome; use the reference engine"
-        );
-        assert!(AnyEngine::new(GameKind::Oware, "strict", Reference).is_ok());
-    }
-
     /// The opening is random play on the game's own draws: any players cut at the end of the
     /// opening have played random's game so far, and a player after it plays its own game.
     #[test]
@@ -576,7 +545,7 @@ mod tests {
         let greedy = Players::both(Policy::Greedy);
         for game in GameKind::ALL {
             for kind in [EngineKind::Optimized, EngineKind::Reference] {
-                let engine = AnyEngine::new(game, game.default_variant(), kind).unwrap();
+                let engine = crate::registry::engine(game, game.default_variant(), kind).unwrap();
                 // As games.csv writes them (Oware's rows do not count stage plies, which the
                 // batch engine leaves at 0).
                 let rows = |play: Play| {

@@ -1296,13 +1296,13 @@ pub struct ClauseNotes {
 impl ClauseNotes {
     /// The notes for `job`'s game and reading (none for a game or reading not known).
     pub fn of(job: &Job) -> ClauseNotes {
-        use crate::playout::{AnyEngine, EngineKind};
+        use crate::playout::EngineKind;
         let Ok(game) = job.game.parse::<crate::game::GameKind>() else {
             return ClauseNotes::default();
         };
         ClauseNotes {
             titles: game.clause_titles(),
-            cannot_fire: AnyEngine::new(game, &job.variant, EngineKind::Reference)
+            cannot_fire: crate::registry::engine(game, &job.variant, EngineKind::Reference)
                 .map(|e| e.events_that_cannot_fire())
                 .unwrap_or(&[]),
         }

@@ -1,13 +1,12 @@
 //! A game played one move at a time through text (position text in, canonical move notation in
-//! and out, a move's clause trace), on any engine of either game picked at run time: the layer
-//! front ends such as the Python package (`python/`) stand on, so that they hold no rule code.
+//! and out, a move's clause trace), on any engine of any registered game picked at run time: the
+//! layer front ends such as the Python package (`python/`) stand on, so that they hold no rule code.
 
 use std::fmt;
 
-use crate::bao;
-use crate::game::{Ending, Game, GameKind};
-use crate::oware;
-use crate::playout::{AnyEngine, EngineKind};
+use crate::game::{Action, Ending, GameKind};
+use crate::playout::{EngineKind, PlayoutEngine};
+use crate::registry::{with_game, EngineOf, GameVisitor, Mancala, ShowError};
 use crate::side::Side;
 use crate::text::quoted;
 
@@ -33,133 +32,115 @@ pub enum TextGameError {
     },
 }
 
-/// A rule reading of one game: the preset and, for Bao, the definition of an infinite move.
-#[derive(Clone, Copy, Debug)]
-enum Reading {
-    Bao(bao::Variant),
-    Oware(oware::Variant),
+impl From<ShowError> for TextGameError {
+    fn from(e: ShowError) -> TextGameError {
+        match e {
+            ShowError::Replay(e) => {
+                TextGameError::Position(format!("replay on the reference engine: {e}"))
+            }
+            ShowError::Drawing(e) => TextGameError::Drawing(e),
+        }
+    }
 }
 
-/// One engine with its state.
-#[derive(Clone)]
-struct Typed<G: Game> {
+/// One engine of the game `M` under one reading, with its state.
+struct Typed<M: Mancala, G: EngineOf<M>> {
+    variant: M::Variant,
     game: G,
     state: G::State,
 }
 
-#[derive(Clone)]
-enum Inner {
-    BaoReference(Typed<bao::Rules>),
-    BaoOptimized(Typed<bao::fast::FastRules>),
-    OwareReference(Typed<oware::Rules>),
-    /// With its reading, which the batch engine needs too.
-    OwareOptimized(Typed<oware::fast::FastRules>, oware::Variant),
-}
-
-/// Runs `$body` with `$t` bound to the engine and state of `$inner`, whichever they are.
-macro_rules! each {
-    ($inner:expr, $t:ident => $body:expr) => {
-        match $inner {
-            Inner::BaoReference($t) => $body,
-            Inner::BaoOptimized($t) => $body,
-            Inner::OwareReference($t) => $body,
-            Inner::OwareOptimized($t, _) => $body,
+impl<M: Mancala, G: EngineOf<M>> Clone for Typed<M, G> {
+    fn clone(&self) -> Self {
+        Typed {
+            variant: self.variant,
+            game: self.game.clone(),
+            state: self.state.clone(),
         }
-    };
-}
-
-/// A game under way: its engine and reading, the position it started from, the moves played
-/// and the state they lead to. Cloning copies the game at this point.
-#[derive(Clone)]
-pub struct TextGame {
-    kind: GameKind,
-    reading: Reading,
-    engine: EngineKind,
-    /// The position text the game started from; `None` for the game's start.
-    start: Option<String>,
-    moves: Vec<String>,
-    /// Set when the last move reached a point the reading leaves open (its clause): the game
-    /// stopped there, with no result, in the position before that move.
-    silent: Option<&'static str>,
-    inner: Inner,
-}
-
-impl fmt::Debug for TextGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TextGame")
-            .field("game", &self.kind)
-            .field("engine", &self.engine)
-            .field("moves", &self.moves)
-            .finish()
     }
 }
 
-/// A move as an action id: the stable integer of a move for front ends such as OpenSpiel
-/// (docs/python.md).
-pub trait Action: Copy {
-    /// How many action ids the game has (ids are `0..COUNT`).
-    const COUNT: u32;
-    /// The move's id.
-    fn action(self) -> u32;
-}
-
-impl Action for bao::Move {
-    /// 64: the mover's 16 pits (front row 1-8, then back row 1-8), by hand, by house decision.
-    const COUNT: u32 = 64;
-
-    fn action(self) -> u32 {
-        let row = match self.pit.row() {
-            bao::board::Row::Front => 0,
-            bao::board::Row::Back => 1,
-        };
-        let pit = row * 8 + u32::from(self.pit.number()) - 1;
-        let hand = match self.hand {
-            bao::board::Hand::Left => 0,
-            bao::board::Hand::Right => 1,
-        };
-        (pit * 2 + hand) * 2 + u32::from(self.play_house)
-    }
-}
-
-impl Action for oware::Move {
-    /// 6: the mover's pits from its left (A-F for South, a-f for North).
-    const COUNT: u32 = 6;
-
-    fn action(self) -> u32 {
-        u32::from(self.pit)
-    }
-}
-
-impl<G: Game> Typed<G>
-where
-    G::Move: Action,
-{
+/// What a text game asks of its engine, whichever game and engine it is.
+trait Playing: Send + Sync {
+    /// A copy of the engine and its state.
+    fn boxed_clone(&self) -> Box<dyn Playing>;
+    /// The same engine at the position `text`, or why that is no position of the game.
+    fn at(&self, text: &str) -> Result<Box<dyn Playing>, String>;
+    /// The engine, for playing many games at once.
+    fn playout_engine(&self) -> Box<dyn PlayoutEngine>;
+    /// The legal moves and their notation, in the engine's order.
+    fn legal(&self) -> Vec<String>;
     /// The legal moves as (action id, notation), by id.
+    fn legal_actions(&self) -> Vec<(u32, String)>;
+    /// How many action ids the game has.
+    fn action_count(&self) -> u32;
+    /// Plays the move written `text`: its canonical notation and, for a move that reaches a
+    /// point the reading leaves open, the silent clause (the state is then unusable).
+    fn play(&mut self, text: &str) -> Result<(String, Option<&'static str>), TextGameError>;
+    /// The player to move.
+    fn to_move(&self) -> Side;
+    /// The ending, once the game is over.
+    fn ending(&self) -> Option<Ending>;
+    /// The scores, South's first.
+    fn scores(&self) -> [u32; 2];
+    /// The position in the game's text format.
+    fn position_text(&self) -> Result<String, String>;
+    /// The position as numbers.
+    fn observation(&self) -> Result<Vec<f32>, String>;
+    /// The clause trace of `mv` after `moves` from `start`, on the reference engine.
+    fn explain(
+        &self,
+        start: Option<&str>,
+        moves: &[String],
+        mv: &str,
+    ) -> Result<Vec<String>, ShowError>;
+    /// The diagram after `moves` from `start`, with `mv` drawn when given.
+    #[cfg(feature = "diagram")]
+    fn diagram(
+        &self,
+        start: Option<&str>,
+        moves: &[String],
+        mv: Option<&str>,
+    ) -> Result<String, ShowError>;
+}
+
+impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
+    fn boxed_clone(&self) -> Box<dyn Playing> {
+        Box::new(self.clone())
+    }
+
+    fn at(&self, text: &str) -> Result<Box<dyn Playing>, String> {
+        Ok(Box::new(Typed::<M, G> {
+            variant: self.variant,
+            game: self.game.clone(),
+            state: self.game.state_from_text(text)?,
+        }))
+    }
+
+    fn playout_engine(&self) -> Box<dyn PlayoutEngine> {
+        Box::new(self.game.clone())
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.moves().into_iter().map(|(_, n)| n).collect()
+    }
+
     fn legal_actions(&self) -> Vec<(u32, String)> {
         let mut all: Vec<(u32, String)> = self
-            .legal()
+            .moves()
             .into_iter()
             .map(|(m, n)| (m.action(), n))
             .collect();
         all.sort_unstable();
         all
     }
-}
 
-impl<G: Game> Typed<G> {
-    fn legal(&self) -> Vec<(G::Move, String)> {
-        let mut moves = Vec::new();
-        self.game.legal_moves(&self.state, &mut moves);
-        moves
-            .into_iter()
-            .map(|m| (m, self.game.notation(&self.state, m)))
-            .collect()
+    fn action_count(&self) -> u32 {
+        M::Move::COUNT
     }
 
-    /// Plays the move written `text`: its canonical notation and, for a move that reaches a point
-    /// the reading leaves open, the silent clause (the state is then unusable).
     fn play(&mut self, text: &str) -> Result<(String, Option<&'static str>), TextGameError> {
-        let legal = self.legal();
+        let legal = self.moves();
         let Some((mv, written)) = legal.iter().find(|(_, n)| n == text).cloned() else {
             let names: Vec<&str> = legal.iter().map(|(_, n)| n.as_str()).collect();
             return Err(TextGameError::Illegal {
@@ -174,6 +155,130 @@ impl<G: Game> Typed<G> {
         let silent = self.game.play_in_place(&mut self.state, mv).err();
         Ok((written, silent.map(|s| s.0)))
     }
+
+    fn to_move(&self) -> Side {
+        self.game.to_move(&self.state)
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.game.ending(&self.state)
+    }
+
+    fn scores(&self) -> [u32; 2] {
+        self.game.scores(&self.state)
+    }
+
+    fn position_text(&self) -> Result<String, String> {
+        self.game.position(&self.state).map(|p| M::print(&p))
+    }
+
+    fn observation(&self) -> Result<Vec<f32>, String> {
+        self.game.position(&self.state).map(|p| M::observation(&p))
+    }
+
+    fn explain(
+        &self,
+        start: Option<&str>,
+        moves: &[String],
+        mv: &str,
+    ) -> Result<Vec<String>, ShowError> {
+        M::explain(self.variant, start, moves, mv)
+    }
+
+    #[cfg(feature = "diagram")]
+    fn diagram(
+        &self,
+        start: Option<&str>,
+        moves: &[String],
+        mv: Option<&str>,
+    ) -> Result<String, ShowError> {
+        M::diagram(self.variant, start, moves, mv)
+    }
+}
+
+impl<M: Mancala, G: EngineOf<M>> Typed<M, G> {
+    /// The legal moves with their notation, in the engine's order.
+    fn moves(&self) -> Vec<(M::Move, String)> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.state, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| (m, self.game.notation(&self.state, m)))
+            .collect()
+    }
+}
+
+/// A game under way: its engine and reading, the position it started from, the moves played
+/// and the state they lead to. Cloning copies the game at this point.
+pub struct TextGame {
+    kind: GameKind,
+    engine: EngineKind,
+    /// The position text the game started from; `None` for the game's start.
+    start: Option<String>,
+    moves: Vec<String>,
+    /// Set when the last move reached a point the reading leaves open (its clause): the game
+    /// stopped there, with no result, in the position before that move.
+    silent: Option<&'static str>,
+    inner: Box<dyn Playing>,
+}
+
+impl Clone for TextGame {
+    fn clone(&self) -> TextGame {
+        TextGame {
+            kind: self.kind,
+            engine: self.engine,
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+            silent: self.silent,
+            inner: self.inner.boxed_clone(),
+        }
+    }
+}
+
+impl fmt::Debug for TextGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TextGame")
+            .field("game", &self.kind)
+            .field("engine", &self.engine)
+            .field("moves", &self.moves)
+            .finish()
+    }
+}
+
+/// The engine of a new text game: the reading and engine asked for, at the game's start.
+struct Start<'a> {
+    variant: &'a str,
+    infinite: Option<&'a str>,
+    engine: Option<EngineKind>,
+}
+
+impl GameVisitor for Start<'_> {
+    type Output = Result<(Box<dyn Playing>, EngineKind), TextGameError>;
+
+    fn visit<M: Mancala>(self) -> Self::Output {
+        let reading = TextGameError::Reading;
+        let mut v = M::variant(self.variant).map_err(|e| reading(format!("variant: {e}")))?;
+        if let Some(inf) = self.infinite {
+            v = M::set(v, "infinite", inf).map_err(|e| reading(format!("infinite: {e}")))?;
+        }
+        if self.engine != Some(EngineKind::Reference) {
+            match (M::optimized(v), self.engine) {
+                (Ok(game), _) => return Ok((typed::<M, _>(v, game), EngineKind::Optimized)),
+                (Err(e), Some(_)) => return Err(reading(e.to_string())),
+                (Err(_), None) => {}
+            }
+        }
+        Ok((typed::<M, _>(v, M::reference(v)), EngineKind::Reference))
+    }
+}
+
+/// `game` at its start, under `variant`.
+fn typed<M: Mancala, G: EngineOf<M>>(variant: M::Variant, game: G) -> Box<dyn Playing> {
+    Box::new(Typed::<M, G> {
+        variant,
+        state: game.start(),
+        game,
+    })
 }
 
 impl TextGame {
@@ -186,72 +291,14 @@ impl TextGame {
         infinite: Option<&str>,
         engine: Option<EngineKind>,
     ) -> Result<TextGame, TextGameError> {
-        let reading = match kind {
-            GameKind::Bao => {
-                let mut v: bao::Variant = variant
-                    .parse()
-                    .map_err(|e| TextGameError::Reading(format!("variant: {e}")))?;
-                if let Some(inf) = infinite {
-                    let inf: bao::variant::InfiniteMoves = inf
-                        .parse()
-                        .map_err(|e| TextGameError::Reading(format!("infinite: {e}")))?;
-                    v = v.with_infinite_moves(inf);
-                }
-                Reading::Bao(v)
-            }
-            GameKind::Oware => {
-                if infinite.is_some() {
-                    return Err(TextGameError::Reading(
-                        "infinite: Oware has no infinite moves (a Bao setting)".into(),
-                    ));
-                }
-                Reading::Oware(
-                    variant
-                        .parse()
-                        .map_err(|e| TextGameError::Reading(format!("variant: {e}")))?,
-                )
-            }
+        let start = Start {
+            variant,
+            infinite,
+            engine,
         };
-        let optimized = |engine: Option<EngineKind>| -> Result<Option<Inner>, TextGameError> {
-            if engine == Some(EngineKind::Reference) {
-                return Ok(None);
-            }
-            let made = match &reading {
-                Reading::Bao(v) => bao::fast::FastRules::new(*v).map(|game| {
-                    Inner::BaoOptimized(Typed {
-                        state: game.start(),
-                        game,
-                    })
-                }),
-                Reading::Oware(v) => match oware::fast::FastRules::new(*v) {
-                    Ok(game) => Ok(Inner::OwareOptimized(
-                        Typed {
-                            state: Game::start(&game),
-                            game,
-                        },
-                        *v,
-                    )),
-                    Err(e) => {
-                        return match engine {
-                            Some(_) => Err(TextGameError::Reading(e.to_string())),
-                            None => Ok(None),
-                        }
-                    }
-                },
-            };
-            match (made, engine) {
-                (Ok(inner), _) => Ok(Some(inner)),
-                (Err(e), Some(_)) => Err(TextGameError::Reading(e.to_string())),
-                (Err(_), None) => Ok(None),
-            }
-        };
-        let (inner, engine) = match optimized(engine)? {
-            Some(inner) => (inner, EngineKind::Optimized),
-            None => (reference(&reading), EngineKind::Reference),
-        };
+        let (inner, engine) = with_game(kind, start)?;
         Ok(TextGame {
             kind,
-            reading,
             engine,
             start: None,
             moves: Vec::new(),
@@ -268,46 +315,13 @@ impl TextGame {
         let bad = |e: String| TextGameError::Position(e);
         // Read as one line, a comment would swallow the lines after a lone CR unseen.
         crate::text::check_line_ends(text).map_err(bad)?;
-        let inner = match &self.inner {
-            Inner::BaoReference(t) => Inner::BaoReference(Typed {
-                game: t.game,
-                state: bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?,
-            }),
-            Inner::BaoOptimized(t) => {
-                let pos = bao::position_text::parse(text).map_err(|e| bad(e.to_string()))?;
-                Inner::BaoOptimized(Typed {
-                    game: t.game,
-                    state: bao::fast::FastState::new(bao::engines::to_fast(&pos)),
-                })
-            }
-            Inner::OwareReference(t) => {
-                let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
-                Inner::OwareReference(Typed {
-                    game: t.game,
-                    state: t.game.game_from(pos),
-                })
-            }
-            Inner::OwareOptimized(t, v) => {
-                let pos = oware::Position::parse(text).map_err(|e| bad(e.to_string()))?;
-                Inner::OwareOptimized(
-                    Typed {
-                        game: t.game,
-                        state: t.game.game(
-                            pos.pits(),
-                            [pos.score(Side::South), pos.score(Side::North)],
-                            pos.to_move().index() as u8,
-                        ),
-                    },
-                    *v,
-                )
-            }
-        };
         Ok(TextGame {
+            kind: self.kind,
+            engine: self.engine,
             start: Some(text.to_string()),
             moves: Vec::new(),
             silent: None,
-            inner,
-            ..self.clone()
+            inner: self.inner.at(text).map_err(bad)?,
         })
     }
 
@@ -322,14 +336,9 @@ impl TextGame {
     }
 
     /// The engine of this game and reading, for playing many games at once
-    /// ([`AnyEngine::play_parallel`]).
-    pub fn playout_engine(&self) -> AnyEngine {
-        match &self.inner {
-            Inner::BaoReference(t) => AnyEngine::BaoReference(t.game),
-            Inner::BaoOptimized(t) => AnyEngine::BaoOptimized(t.game),
-            Inner::OwareReference(t) => AnyEngine::OwareReference(t.game),
-            Inner::OwareOptimized(t, v) => AnyEngine::OwareOptimized(t.game, *v),
-        }
+    /// (`play_parallel` of [`PlayoutEngine`]).
+    pub fn playout_engine(&self) -> Box<dyn PlayoutEngine> {
+        self.inner.playout_engine()
     }
 
     /// The legal moves in canonical notation and order; empty once the game is over.
@@ -337,7 +346,7 @@ impl TextGame {
         if self.silent.is_some() {
             return Vec::new();
         }
-        each!(&self.inner, t => t.legal().into_iter().map(|(_, n)| n).collect())
+        self.inner.legal()
     }
 
     /// Plays the move written `mv` (canonical notation, as [`TextGame::legal_moves`] gives it).
@@ -351,8 +360,8 @@ impl TextGame {
                 legal: "none, the game is over".into(),
             });
         }
-        let mut next = self.inner.clone();
-        let (written, silent) = each!(&mut next, t => t.play(mv))?;
+        let mut next = self.inner.boxed_clone();
+        let (written, silent) = next.play(mv)?;
         match silent {
             None => self.inner = next,
             Some(clause) => self.silent = Some(clause),
@@ -363,10 +372,7 @@ impl TextGame {
 
     /// How many action ids the game has: 64 for Bao, 6 for Oware ([`Action`]).
     pub fn action_count(&self) -> u32 {
-        match self.kind {
-            GameKind::Bao => bao::Move::COUNT,
-            GameKind::Oware => oware::Move::COUNT,
-        }
+        self.inner.action_count()
     }
 
     /// The legal moves as (action id, canonical notation), by action id.
@@ -374,7 +380,7 @@ impl TextGame {
         if self.silent.is_some() {
             return Vec::new();
         }
-        each!(&self.inner, t => t.legal_actions())
+        self.inner.legal_actions()
     }
 
     /// Plays the legal move whose action id is `action`. On an error the game is unchanged.
@@ -394,43 +400,11 @@ impl TextGame {
         }
     }
 
-    /// The position as numbers, for learning programs (docs/python.md). Oware, 15: the seeds of
-    /// pits A-F and a-f, South's and North's scores, the player to move (0 South, 1 North).
-    /// Bao, 38: the seeds of South's 16 pits and North's (each from A1/a1 along the row, then
-    /// the back row from B8/b8), the two stores, whether each still owns its house (1 or 0), the
-    /// player to move, and the mover's kutakatia-ed pit (its place in that order, plus 1; 0 for
-    /// none).
+    /// The position as numbers, for learning programs (docs/python.md has each game's layout).
     pub fn observation(&self) -> Vec<f32> {
-        let mover = |side: Side| match side {
-            Side::South => 0.0,
-            Side::North => 1.0,
-        };
-        match self
-            .standing()
+        self.inner
+            .observation()
             .expect("the engine's state is a position of the game")
-        {
-            Standing::Oware(pos) => {
-                let mut v: Vec<f32> = pos.pits().iter().map(|&n| f32::from(n)).collect();
-                v.extend([Side::South, Side::North].map(|s| f32::from(pos.score(s))));
-                v.push(mover(pos.to_move()));
-                v
-            }
-            Standing::Bao(pos) => {
-                let mut v = Vec::with_capacity(38);
-                for side in [Side::South, Side::North] {
-                    v.extend(
-                        (0..16).map(|i| f32::from(pos.board().get(side, bao::Pit::from_ring(i)))),
-                    );
-                }
-                v.extend([Side::South, Side::North].map(|s| f32::from(pos.store(s))));
-                v.extend(
-                    [Side::South, Side::North].map(|s| f32::from(u8::from(pos.house_owned(s)))),
-                );
-                v.push(mover(pos.to_move()));
-                v.push(pos.blocked().map_or(0.0, |p| (p.ring() + 1) as f32));
-                v
-            }
-        }
     }
 
     /// The moves played, in canonical notation.
@@ -440,7 +414,7 @@ impl TextGame {
 
     /// The player to move.
     pub fn to_move(&self) -> Side {
-        each!(&self.inner, t => t.game.to_move(&t.state))
+        self.inner.to_move()
     }
 
     /// The ending once the game is over: the verdict and its clause.
@@ -451,47 +425,20 @@ impl TextGame {
                 clause,
             });
         }
-        each!(&self.inner, t => t.game.ending(&t.state))
+        self.inner.ending()
     }
 
     /// The scores (Oware: seeds taken, after any final sweep; Bao: seeds on each side), South's
     /// first.
     pub fn scores(&self) -> [u32; 2] {
-        each!(&self.inner, t => t.game.scores(&t.state))
+        self.inner.scores()
     }
 
     /// The position in the game's text format.
     pub fn position_text(&self) -> String {
-        match self.standing() {
-            Ok(Standing::Bao(pos)) => bao::position_text::print(&pos),
-            Ok(Standing::Oware(pos)) => pos.print(),
-            Err(e) => format!("invalid position: {e}\n"),
-        }
-    }
-
-    /// Where the game stands, as the reference engines' position of the game; an error only if
-    /// the optimized engine's state is no position (a bug of that engine).
-    fn standing(&self) -> Result<Standing, String> {
-        match &self.inner {
-            Inner::BaoReference(t) => Ok(Standing::Bao(t.state.clone())),
-            Inner::BaoOptimized(t) => {
-                bao::Position::from_setup(bao::engines::from_fast(&t.state.pos))
-                    .map(Standing::Bao)
-                    .map_err(|e| e.to_string())
-            }
-            Inner::OwareReference(t) => Ok(Standing::Oware(t.state.position().clone())),
-            Inner::OwareOptimized(t, _) => oware::Position::new(
-                t.state.pits(),
-                t.state.scores(),
-                if t.state.to_move() == 0 {
-                    Side::South
-                } else {
-                    Side::North
-                },
-            )
-            .map(Standing::Oware)
-            .map_err(|e| e.to_string()),
-        }
+        self.inner
+            .position_text()
+            .unwrap_or_else(|e| format!("invalid position: {e}\n"))
     }
 
     /// The position text the game started from; `None` for the game's own start.
@@ -505,168 +452,26 @@ impl TextGame {
     pub fn explain(&self, mv: &str) -> Result<Vec<String>, TextGameError> {
         // The move is checked here first: the error is the one `play` gives.
         self.clone().play(mv)?;
-        Ok(match self.replay()? {
-            Replayed::Bao(rules, pos) => replay_bao(&rules, &pos, mv)?
-                .trace
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            Replayed::Oware(rules, game) => replay_oware(&rules, &game, mv)?
-                .trace
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        })
+        Ok(self
+            .inner
+            .explain(self.start.as_deref(), self.moves_to_position(), mv)?)
     }
 
     /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `mv`, that
     /// move's path and clause steps on it. The game does not change.
     #[cfg(feature = "diagram")]
     pub fn diagram(&self, mv: Option<&str>) -> Result<String, TextGameError> {
-        use crate::diagram;
         if let Some(mv) = mv {
             self.clone().play(mv)?;
         }
-        let drawing = |e: diagram::DiagramError| TextGameError::Drawing(e.to_string());
-        match self.replay()? {
-            Replayed::Bao(rules, pos) => {
-                let title = diagram::bao_title_under(&rules, &pos, mv);
-                let steps = match mv {
-                    None => Vec::new(),
-                    Some(mv) => replay_bao(&rules, &pos, mv)?.trace,
-                };
-                diagram::bao_svg(&pos, &title, &steps).map_err(drawing)
-            }
-            Replayed::Oware(rules, game) => {
-                let p = game.position();
-                let (pits, scores) = (p.pits(), [p.score(Side::South), p.score(Side::North)]);
-                let Some(mv) = mv else {
-                    let title = diagram::oware_title(&game);
-                    return diagram::oware_svg(&pits, scores, p.to_move(), &title, None)
-                        .map_err(drawing);
-                };
-                let played = replay_oware(&rules, &game, mv)?;
-                let steps: Vec<(&'static str, String)> = played
-                    .trace
-                    .iter()
-                    .map(|s| (s.clause, s.text.clone()))
-                    .collect();
-                let pit = oware_pit(mv)?;
-                let m = diagram::OwareMove {
-                    from: pit.index(p.to_move()),
-                    captured: played.captured,
-                    steps: &steps,
-                };
-                let title = format!("{} plays {mv}", p.to_move());
-                diagram::oware_svg(&pits, scores, p.to_move(), &title, Some(&m)).map_err(drawing)
-            }
-        }
+        Ok(self
+            .inner
+            .diagram(self.start.as_deref(), self.moves_to_position(), mv)?)
     }
 
     /// The moves that lead to the position: all but a last one the reading is silent on.
     fn moves_to_position(&self) -> &[String] {
         let n = self.moves.len() - usize::from(self.silent.is_some());
         &self.moves[..n]
-    }
-
-    /// The game so far replayed on the reference engine of its reading.
-    fn replay(&self) -> Result<Replayed, TextGameError> {
-        match &self.reading {
-            Reading::Bao(v) => {
-                let rules = bao::Rules::new(*v);
-                let mut pos = match &self.start {
-                    None => bao::Position::start(),
-                    Some(text) => {
-                        bao::position_text::parse(text).map_err(|e| replay_failed(e.to_string()))?
-                    }
-                };
-                for m in self.moves_to_position() {
-                    pos = replay_bao(&rules, &pos, m)?.position;
-                }
-                Ok(Replayed::Bao(rules, pos))
-            }
-            Reading::Oware(v) => {
-                let rules = oware::Rules::new(*v);
-                let mut game = match &self.start {
-                    None => rules.new_game(),
-                    Some(text) => rules.game_from(
-                        oware::Position::parse(text).map_err(|e| replay_failed(e.to_string()))?,
-                    ),
-                };
-                for m in self.moves_to_position() {
-                    game = replay_oware(&rules, &game, m)?.game;
-                }
-                Ok(Replayed::Oware(rules, game))
-            }
-        }
-    }
-}
-
-/// Where a game stands, in the reference engines' position types.
-enum Standing {
-    Bao(bao::Position),
-    Oware(oware::Position),
-}
-
-/// A game replayed on the reference engine: its rules and where the game stands.
-enum Replayed {
-    Bao(bao::Rules, bao::Position),
-    Oware(oware::Rules, oware::Game),
-}
-
-/// A replay on the reference engine that failed (the engines disagree, or the start is bad).
-fn replay_failed(e: String) -> TextGameError {
-    TextGameError::Position(format!("replay on the reference engine: {e}"))
-}
-
-/// `mv` played on the reference Bao engine from `pos`.
-fn replay_bao(
-    rules: &bao::Rules,
-    pos: &bao::Position,
-    mv: &str,
-) -> Result<bao::rules::Played, TextGameError> {
-    let text = bao::MoveText::parse(mv).map_err(|e| replay_failed(e.to_string()))?;
-    rules
-        .play_text(pos, &text)
-        .map(|(_, played)| played)
-        .map_err(|e| replay_failed(e.to_string()))
-}
-
-/// The pit an Oware move in notation empties.
-fn oware_pit(mv: &str) -> Result<oware::Move, TextGameError> {
-    match mv.chars().next().and_then(oware::Move::from_letter) {
-        Some((_, pit)) => Ok(pit),
-        None => Err(replay_failed(format!("{} is not a move", quoted(mv)))),
-    }
-}
-
-/// `mv` played on the reference Oware engine from `game`.
-fn replay_oware(
-    rules: &oware::Rules,
-    game: &oware::Game,
-    mv: &str,
-) -> Result<oware::rules::Played, TextGameError> {
-    rules
-        .play(game, oware_pit(mv)?)
-        .map_err(|e| replay_failed(e.to_string()))
-}
-
-/// The reference engine of `reading`, at the game's start.
-fn reference(reading: &Reading) -> Inner {
-    match reading {
-        Reading::Bao(v) => {
-            let game = bao::Rules::new(*v);
-            Inner::BaoReference(Typed {
-                state: game.start(),
-                game,
-            })
-        }
-        Reading::Oware(v) => {
-            let game = oware::Rules::new(*v);
-            Inner::OwareReference(Typed {
-                state: Game::start(&game),
-                game,
-            })
-        }
     }
 }

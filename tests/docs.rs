@@ -22,7 +22,7 @@
 //! - A block whose info string holds `file=PATH` shows the file PATH as it is.
 
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{AnyEngine, EngineKind};
+use mancala_lab::playout::EngineKind;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -338,7 +338,9 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
             let presets: Vec<&str> = presets
                 .iter()
                 .copied()
-                .filter(|p| !diff || AnyEngine::new(game, p, EngineKind::Optimized).is_ok())
+                .filter(|p| {
+                    !diff || mancala_lab::registry::engine(game, p, EngineKind::Optimized).is_ok()
+                })
                 .collect();
             let at = (1..line.len()).find(|&i| line[i - 1] == "--variant" && placeholder(&line[i]));
             match at {

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod board;
 pub mod engines;
 pub mod fast;
+pub mod mancala;
 pub mod mutate;
 pub mod notation;
 pub mod position;
@@ -16,6 +17,7 @@ pub mod transcript;
 pub mod variant;
 
 pub use board::{Direction, Hand, Pit, Row, Side};
+pub use mancala::Bao;
 pub use notation::{Move, MoveKind, MoveText};
 pub use position::{Position, PositionError, Setup, Stage};
 pub use rules::{IllegalMove, Outcome, Played, Rules};

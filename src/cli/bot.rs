@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{AnyEngine, EngineKind};
+use mancala_lab::playout::{EngineKind, Playouts};
 use mancala_lab::policy::Policy;
+use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::text::quoted;
 
 /// Options of `bot`.
@@ -27,34 +28,44 @@ pub struct BotArgs {
     seed: u64,
 }
 
-/// The optimized engine of the game and reading, or the reference engine for a reading only it
-/// plays (one that leaves points open); or why there is none.
-fn engine(args: &BotArgs) -> Result<AnyEngine, String> {
+/// Runs `visitor` with the optimized engine of the game and reading, or the reference engine
+/// for a reading only it plays (one that leaves points open); or says why there is none.
+fn with_bot_engine<V: EngineVisitor + Copy>(
+    args: &BotArgs,
+    visitor: V,
+) -> Result<V::Output, String> {
     let variant = args
         .variant
         .as_deref()
         .unwrap_or(args.game.default_variant());
-    AnyEngine::new(args.game, variant, EngineKind::Optimized)
-        .or_else(|_| AnyEngine::new(args.game, variant, EngineKind::Reference))
+    with_engine(args.game, variant, EngineKind::Optimized, visitor)
+        .or_else(|_| with_engine(args.game, variant, EngineKind::Reference, visitor))
         .map_err(|e| format!("--variant {}: {e}", quoted(variant)))
 }
 
 /// What `bot` refuses before it serves (also for `--parse-only`).
 pub fn check(args: &BotArgs) -> Result<(), String> {
-    engine(args).map(drop)
+    #[derive(Clone, Copy)]
+    struct Check;
+    impl EngineVisitor for Check {
+        type Output = ();
+        fn visit<G: Playouts>(self, _: G) {}
+    }
+    with_bot_engine(args, Check)
 }
 
 pub fn run(args: BotArgs) -> Result<ExitCode, String> {
-    let engine = engine(&args)?;
-    let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
-    let (policy, seed) = (args.policy, args.seed);
-    use mancala_lab::bot::serve;
-    let served = match &engine {
-        AnyEngine::BaoOptimized(e) => serve(e, policy, seed, input, output),
-        AnyEngine::OwareOptimized(e, _) => serve(e, policy, seed, input, output),
-        AnyEngine::BaoReference(e) => serve(e, policy, seed, input, output),
-        AnyEngine::OwareReference(e) => serve(e, policy, seed, input, output),
-    };
+    /// Serves the protocol on standard input and output with the engine given.
+    #[derive(Clone, Copy)]
+    struct Serve(Policy, u64);
+    impl EngineVisitor for Serve {
+        type Output = std::io::Result<()>;
+        fn visit<G: Playouts>(self, engine: G) -> std::io::Result<()> {
+            let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
+            mancala_lab::bot::serve(&engine, self.0, self.1, input, output)
+        }
+    }
+    let served = with_bot_engine(&args, Serve(args.policy, args.seed))?;
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The other program went away: nothing more to answer.

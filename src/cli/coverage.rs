@@ -297,10 +297,10 @@ type ClauseCounts = (
 );
 
 fn clause_counts(kind: GameKind, games: u64) -> Result<ClauseCounts, String> {
-    use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
+    use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
     use mancala_lab::policy::Policy;
     let variant = kind.default_variant();
-    let engine = AnyEngine::new(kind, variant, EngineKind::Reference)
+    let engine = mancala_lab::registry::engine(kind, variant, EngineKind::Reference)
         .map_err(|e| format!("--variant {variant}: {e}"))?;
     let mut counts = BTreeMap::new();
     let bar = super::games_bar(games)?;

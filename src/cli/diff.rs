@@ -8,8 +8,9 @@ use mancala_lab::diff::lockstep;
 use mancala_lab::engine::Engine;
 use mancala_lab::game::GameKind;
 use mancala_lab::oware::batch::{BatchPath, PathError};
-use mancala_lab::playout::{AnyEngine, EngineKind, Play, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{EngineKind, Play, PlayoutEngine, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
+use mancala_lab::registry::engine;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -284,7 +285,7 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
 fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let variant = preset(args);
     let engines = [EngineKind::Reference, EngineKind::Optimized].map(|kind| {
-        AnyEngine::new(args.game, &variant, kind).map_err(|e| format!("--variant {variant}: {e}"))
+        engine(args.game, &variant, kind).map_err(|e| format!("--variant {variant}: {e}"))
     });
     let [Ok(reference), Ok(optimized)] = engines else {
         let [a, b] = engines;
@@ -298,7 +299,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     // The row and the clause events every engine of the game reports.
     let counted = reference.counted_events();
     // A game Ctrl-C stops under way has no row (`None`).
-    let row = |engine: &AnyEngine, i: u64| {
+    let row = |engine: &dyn PlayoutEngine, i: u64| {
         let mut text = String::new();
         let played = engine.play_until(
             Play::new(args.policy, max_plies),
@@ -319,7 +320,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         args.first..end,
         interrupt,
         |i| {
-            let (a, b) = (row(&reference, i)?, row(&optimized, i)?);
+            let (a, b) = (row(&*reference, i)?, row(&*optimized, i)?);
             Some((a != b).then(|| {
                 format!(
                     "game {i}:
@@ -438,7 +439,7 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
     match args.game {
         _ if args.rows => {
             for kind in [EngineKind::Reference, EngineKind::Optimized] {
-                AnyEngine::new(args.game, &v, kind).map_err(|e| format!("--variant {v}: {e}"))?;
+                engine(args.game, &v, kind).map_err(|e| format!("--variant {v}: {e}"))?;
             }
         }
         GameKind::Oware => {

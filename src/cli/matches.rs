@@ -184,7 +184,7 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
     // The reading is checked by the first pairing's job before anything is played; checked
     // here too, so that --parse-only and a new folder see it first.
     let engines = [EngineKind::Optimized, EngineKind::Reference]
-        .map(|k| mancala_lab::playout::AnyEngine::new(game, &m.variant, k));
+        .map(|k| mancala_lab::registry::engine(game, &m.variant, k));
     if let [Err(e), Err(_)] = engines {
         return Err(format!(
             "--variant {}: {e}",

@@ -13,8 +13,9 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::EventTotals;
 use mancala_lab::game::GameKind;
-use mancala_lab::playout::{header, AnyEngine, EngineKind, Play, RowWriter, DEFAULT_MAX_PLIES};
+use mancala_lab::playout::{header, EngineKind, Play, PlayoutEngine, RowWriter, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
+use mancala_lab::registry::engine as new_engine;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
     canonical_shard, clear_for_new_run, make_dir, read_manifest, read_manifest_unsealed,
@@ -175,7 +176,7 @@ fn job_of(a: &RunArgs) -> Result<Job, String> {
         Some(e) => e,
         None => {
             // The optimized engines play every reading but those that leave a point open.
-            if AnyEngine::new(game, &variant, EngineKind::Optimized).is_ok() {
+            if new_engine(game, &variant, EngineKind::Optimized).is_ok() {
                 EngineKind::Optimized
             } else {
                 EngineKind::Reference
@@ -301,14 +302,14 @@ struct Chunk {
 }
 
 /// Games per unit of work: enough to keep the writer cheap, few enough to keep progress smooth.
-fn chunk_size(engine: &AnyEngine, players: Players) -> u64 {
+fn chunk_size(engine: &dyn PlayoutEngine, players: Players) -> u64 {
     let random = players == Players::both(Policy::Random);
     let search = [players.south, players.north].contains(&Policy::Search);
-    match engine {
+    match engine.engine_kind() {
         _ if players.searches() => 1,
-        AnyEngine::BaoReference(_) | AnyEngine::OwareReference(_) => 4,
+        EngineKind::Reference => 4,
         _ if search => 16,
-        AnyEngine::OwareOptimized(..) if random => 65_536,
+        _ if random && engine.batches_random_play() => 65_536,
         _ => 1024,
     }
 }
@@ -316,7 +317,7 @@ fn chunk_size(engine: &AnyEngine, players: Players) -> u64 {
 /// The rows of `games`; `None` when Ctrl-C stopped a game under way (a chunk is kept whole or
 /// not at all).
 fn play_chunk(
-    engine: &AnyEngine,
+    engine: &dyn PlayoutEngine,
     job: &Job,
     policy: Players,
     games: std::ops::Range<u64>,
@@ -493,7 +494,7 @@ fn estimate(c: &CheckedJob, start: u64, interrupt: &'static AtomicBool) -> Optio
     while played < left && played < 4096 && began.elapsed() < Duration::from_millis(250) {
         let k = size.min(left - played);
         let from = start + played;
-        let chunk = play_chunk(&c.engine, &c.job, c.policy, from..from + k, interrupt)?;
+        let chunk = play_chunk(&*c.engine, &c.job, c.policy, from..from + k, interrupt)?;
         bytes += chunk.text.len() as u64;
         played += k;
         size *= 2;
@@ -627,7 +628,7 @@ struct CheckedJob {
     job: Job,
     game: GameKind,
     policy: Players,
-    engine: AnyEngine,
+    engine: Box<dyn PlayoutEngine>,
     /// This folder's games: `first..end`.
     first: u64,
     end: u64,
@@ -675,7 +676,7 @@ fn check_fields(args: &RunArgs, job: Job, recorded: Option<usize>) -> Result<Che
             return Err(format!("engine {other} (known: optimized, reference)"));
         }
     };
-    let engine = AnyEngine::new(game, &job.variant, engine_kind)
+    let engine = new_engine(game, &job.variant, engine_kind)
         .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
     if job.max_plies == 0 {
         return Err("--max-plies 0: no game would have a move".into());
@@ -809,7 +810,7 @@ fn play_rows(
         .map_err(|e| format!("{}: {e}", shown_path(&games_path)))?;
     let mut file = BufWriter::with_capacity(1 << 20, file);
     let start = c.first + manifest.games_done;
-    let size = chunk_size(&c.engine, c.policy);
+    let size = chunk_size(&*c.engine, c.policy);
     let chunks = (c.end - start).div_ceil(size);
     let mut saved_at = Instant::now();
     let mut failed: Option<String> = None;
@@ -824,7 +825,7 @@ fn play_rows(
         interrupt,
         |k| {
             let range = super::chunk(start..c.end, size, k);
-            play_chunk(&c.engine, &c.job, c.policy, range, interrupt)
+            play_chunk(&*c.engine, &c.job, c.policy, range, interrupt)
         },
         |_, chunk| {
             // A chunk stopped under way is played again on --resume.
@@ -1293,7 +1294,7 @@ pub fn check(args: &StatsArgs) -> Result<(), String> {
     let games = a.game.map_or(GameKind::ALL.to_vec(), |g| vec![g]);
     let errors: Vec<String> = games
         .iter()
-        .filter_map(|&g| AnyEngine::new(g, v, EngineKind::Reference).err())
+        .filter_map(|&g| new_engine(g, v, EngineKind::Reference).err())
         .map(|e| e.to_string())
         .collect();
     if errors.len() == games.len() {

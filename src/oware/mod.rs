@@ -6,6 +6,7 @@ pub mod batch;
 pub mod engines;
 pub mod fast;
 pub mod game;
+pub mod mancala;
 pub mod mutate;
 pub mod notation;
 pub mod position;
@@ -13,6 +14,7 @@ pub mod rules;
 pub mod variant;
 
 pub use game::Game;
+pub use mancala::Oware;
 pub use notation::Move;
 pub use position::{Position, PositionError};
 pub use rules::{IllegalMove, Outcome, Played, Rules};

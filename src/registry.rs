@@ -1,0 +1,189 @@
+//! The games the harness knows, each one registered thing ([`Mancala`]): generic code reaches a
+//! game's readings and engines through [`with_game`], [`with_engine`] and [`engine`], never by name.
+
+use crate::engine::EngineError;
+use crate::game::{Action, GameKind};
+use crate::playout::{EngineKind, PlayoutEngine, Playouts};
+
+/// A game: its readings, its two engines, its positions as text and numbers, and how its
+/// moves are explained and drawn. Implemented once per game, in the game's folder.
+pub trait Mancala: 'static {
+    /// Which game this is.
+    const KIND: GameKind;
+    /// A rule reading: every choice the sources leave open, decided.
+    type Variant: Copy + std::fmt::Debug + Send + Sync + 'static;
+    /// A move, with its action id.
+    type Move: Copy + Eq + std::fmt::Debug + Send + Sync + Action;
+    /// A position as the game's position text writes it (no history).
+    type Position: Clone;
+    /// The reference engine, which reads like the rules.
+    type Reference: EngineOf<Self>;
+    /// The optimized engine, built for speed; it plays the reference engine's moves.
+    type Optimized: EngineOf<Self>;
+
+    /// The reading a preset name gives, or why there is none.
+    fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
+    /// `variant` with its setting `name` (e.g. Bao's `infinite`) set to `value`, or why not.
+    fn set(variant: Self::Variant, name: &str, value: &str) -> Result<Self::Variant, String>;
+    /// The reference engine of `variant`.
+    fn reference(variant: Self::Variant) -> Self::Reference;
+    /// The optimized engine of `variant`, or why it does not play that reading.
+    fn optimized(variant: Self::Variant) -> Result<Self::Optimized, EngineError>;
+
+    /// `position` in the game's position text format.
+    fn print(position: &Self::Position) -> String;
+    /// `position` as numbers, for learning programs (docs/python.md).
+    fn observation(position: &Self::Position) -> Vec<f32>;
+    /// The clause trace of `mv` (in notation) played after `moves` from `start` (position text;
+    /// `None`: the game's start) on the reference engine of `variant`, one step a line.
+    fn explain(
+        variant: Self::Variant,
+        start: Option<&str>,
+        moves: &[String],
+        mv: &str,
+    ) -> Result<Vec<String>, ShowError>;
+    /// The board after `moves` from `start` as an SVG diagram and, with `mv`, that move's path
+    /// and clause steps on it.
+    #[cfg(feature = "diagram")]
+    fn diagram(
+        variant: Self::Variant,
+        start: Option<&str>,
+        moves: &[String],
+        mv: Option<&str>,
+    ) -> Result<String, ShowError>;
+}
+
+/// An engine of the game `M`: a [`Playouts`] engine whose states are positions of `M`.
+pub trait EngineOf<M: Mancala + ?Sized>: Playouts<Move = M::Move> {
+    /// Where `state` stands, as a position of the game; an error only if the state is no
+    /// position (a bug of the engine).
+    fn position(&self, state: &Self::State) -> Result<M::Position, String>;
+}
+
+/// Why a game could not be explained or drawn after moves its engine took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShowError {
+    /// The replay on the reference engine failed (the engines disagree, or the start is bad).
+    Replay(String),
+    /// The diagram could not be drawn.
+    Drawing(String),
+}
+
+/// Code run with one game's type: [`with_game`] calls `visit` with the game it is given.
+pub trait GameVisitor {
+    /// What the visit gives.
+    type Output;
+    /// The visit, with the game's type.
+    fn visit<M: Mancala>(self) -> Self::Output;
+}
+
+/// Code run with one engine's type: [`with_engine`] calls `visit` with the engine it made.
+pub trait EngineVisitor {
+    /// What the visit gives.
+    type Output;
+    /// The visit, with the engine (typed, so that its calls are static).
+    fn visit<G: Playouts>(self, engine: G) -> Self::Output;
+}
+
+/// Runs `visitor` with the type of `game`: the one place that lists the games.
+pub fn with_game<V: GameVisitor>(game: GameKind, visitor: V) -> V::Output {
+    match game {
+        GameKind::Bao => visitor.visit::<crate::bao::Bao>(),
+        GameKind::Oware => visitor.visit::<crate::oware::Oware>(),
+    }
+}
+
+/// Runs `visitor` with the engine `kind` of `game` under the preset `variant`, or says why
+/// there is none.
+pub fn with_engine<V: EngineVisitor>(
+    game: GameKind,
+    variant: &str,
+    kind: EngineKind,
+    visitor: V,
+) -> Result<V::Output, EngineError> {
+    struct Visit<'a, V> {
+        variant: &'a str,
+        kind: EngineKind,
+        visitor: V,
+    }
+    impl<V: EngineVisitor> GameVisitor for Visit<'_, V> {
+        type Output = Result<V::Output, EngineError>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            let v = M::variant(self.variant)?;
+            Ok(match self.kind {
+                EngineKind::Reference => self.visitor.visit(M::reference(v)),
+                EngineKind::Optimized => self.visitor.visit(M::optimized(v)?),
+            })
+        }
+    }
+    with_game(
+        game,
+        Visit {
+            variant,
+            kind,
+            visitor,
+        },
+    )
+}
+
+/// The engine `kind` of `game` under the preset `variant`, to be kept and played at run time,
+/// or why there is none.
+pub fn engine(
+    game: GameKind,
+    variant: &str,
+    kind: EngineKind,
+) -> Result<Box<dyn PlayoutEngine>, EngineError> {
+    struct Boxed;
+    impl EngineVisitor for Boxed {
+        type Output = Box<dyn PlayoutEngine>;
+        fn visit<G: Playouts>(self, engine: G) -> Self::Output {
+            Box::new(engine)
+        }
+    }
+    with_engine(game, variant, kind, Boxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_refused_with_the_reason() {
+        use EngineKind::{Optimized, Reference};
+        let refused = |game, variant, kind| engine(game, variant, kind).err().unwrap();
+        assert!(matches!(
+            refused(GameKind::Bao, "nope", Reference),
+            EngineError::Reading(_)
+        ));
+        assert!(matches!(
+            refused(GameKind::Bao, "strict", Optimized),
+            EngineError::Unsupported(_)
+        ));
+        assert!(matches!(
+            refused(GameKind::Oware, "nope", Optimized),
+            EngineError::Reading(_)
+        ));
+        let strict = refused(GameKind::Oware, "strict", Optimized);
+        assert!(matches!(strict, EngineError::Unsupported(_)));
+        assert_eq!(
+            strict.to_string(),
+            "the optimized Oware engine does not support readings that leave a point open \
+             (preset strict): it has no 'rules silent' outcome; use the reference engine"
+        );
+        assert!(engine(GameKind::Oware, "strict", Reference).is_ok());
+    }
+
+    #[test]
+    fn every_game_is_registered_under_its_kind() {
+        struct Kind;
+        impl GameVisitor for Kind {
+            type Output = GameKind;
+            fn visit<M: Mancala>(self) -> GameKind {
+                M::KIND
+            }
+        }
+        for game in GameKind::ALL {
+            assert_eq!(with_game(game, Kind), game);
+        }
+    }
+}
