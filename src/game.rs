@@ -27,27 +27,11 @@ impl GameKind {
         }
     }
 
-    /// The game's spec (`spec/<name>.md`), as built into the program.
-    pub fn spec_text(self) -> &'static str {
-        match self {
-            GameKind::Bao => include_str!("../spec/bao.md"),
-            GameKind::Oware => include_str!("../spec/oware.md"),
-        }
-    }
-
     /// The title of each clause of the game's spec, by id.
     pub fn clause_titles(self) -> std::collections::BTreeMap<String, String> {
         crate::coverage::parse_spec(self.name(), self.spec_text())
             .map(|spec| spec.into_iter().map(|c| (c.id, c.title)).collect())
             .unwrap_or_default()
-    }
-
-    /// The game's default rule reading (a preset name).
-    pub fn default_variant(self) -> &'static str {
-        match self {
-            GameKind::Bao => "default",
-            GameKind::Oware => "sheet",
-        }
     }
 }
 

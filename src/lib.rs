@@ -15,6 +15,7 @@ pub mod diagram;
 pub mod diff;
 pub mod engine;
 pub mod game;
+pub mod games_csv;
 pub mod histogram;
 pub mod inconsistencies;
 pub mod kalah;

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::game::{game_keys, Draw, Ending, EventTotals, Game, GameKind, PlyFacts, Verdict};
+use crate::game::{game_keys, Draw, Ending, EventTotals, Game, PlyFacts, Verdict};
 use crate::policy::{choose_into, Players, Policy, Scratch};
 use crate::side::Side;
 
@@ -46,56 +46,6 @@ pub fn moves_hash_step(hash: u64, code: u8) -> u64 {
     (hash ^ u64::from(code)).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
-/// The games.csv columns of `game`, in order.
-pub fn columns(game: GameKind) -> &'static [&'static str] {
-    match game {
-        GameKind::Bao => &[
-            "game",
-            "variant",
-            "policy",
-            "plies",
-            "winner",
-            "end_clause",
-            "harvests_south",
-            "harvests_north",
-            "seeds_captured_south",
-            "seeds_captured_north",
-            "kunamua_plies",
-            "mtaji_plies",
-            "houses_lost",
-            "longest_move_seeds",
-            "undefined_cases",
-            "moves_hash",
-        ],
-        GameKind::Oware => &[
-            "game",
-            "variant",
-            "policy",
-            "plies",
-            "winner",
-            "end_clause",
-            "seeds_captured_south",
-            "seeds_captured_north",
-            "score_south",
-            "score_north",
-            "undefined_cases",
-            "moves_hash",
-        ],
-    }
-}
-
-/// The games.csv header line of `game` (with its newline).
-pub fn header(game: GameKind) -> String {
-    format!("{}\n", columns(game).join(","))
-}
-
-/// The games.csv header line of `game` as builds before the `moves_hash` column wrote it (with
-/// its newline): such a study is read, its distinct games not counted.
-pub fn header_without_moves_hash(game: GameKind) -> String {
-    let columns = columns(game);
-    format!("{}\n", columns[..columns.len() - 1].join(","))
-}
-
 /// The ply limit of every command that plays whole games, unless given: random, greedy and
 /// searching games of both games end far sooner (the longest of 10^8 random Oware games: 490
 /// plies; of 100,000 random Bao games: 327), so it only stops a game that would not end.
@@ -119,75 +69,6 @@ impl Row {
     pub fn end_clause_parts(&self) -> [&'static str; 2] {
         self.ending
             .map_or(["", PLY_LIMIT], |e| e.end_clause_parts())
-    }
-
-    /// Appends the row's CSV line (with its newline) for `game` to `out`.
-    pub fn write_csv(&self, game: GameKind, variant: &str, players: Players, out: &mut String) {
-        RowWriter::new(game, variant, players).write(self, out);
-    }
-}
-
-/// Appends `n` as 16 lower-case hexadecimal digits.
-fn push_hex(out: &mut String, n: u64) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for shift in (0..16).rev() {
-        out.push(char::from(DIGITS[(n >> (4 * shift)) as usize & 15]));
-    }
-}
-
-/// Writes the games.csv lines of one job: the columns its rows share are made once.
-#[derive(Clone, Debug)]
-pub struct RowWriter {
-    game: GameKind,
-    /// `,variant,policy,`: the columns between the game index and the plies.
-    shared: String,
-}
-
-impl RowWriter {
-    /// The writer of `game`'s rows under `variant`, played by `players`.
-    pub fn new(game: GameKind, variant: &str, players: Players) -> RowWriter {
-        let policy = crate::text::csv_field(&players.to_string()).into_owned();
-        RowWriter {
-            game,
-            shared: format!(",{variant},{policy},"),
-        }
-    }
-
-    /// Appends `row`'s CSV line (with its newline) to `out`.
-    pub fn write(&self, row: &Row, out: &mut String) {
-        let mut number = itoa::Buffer::new();
-        out.push_str(number.format(row.game));
-        out.push_str(&self.shared);
-        out.push_str(number.format(row.plies));
-        out.push(',');
-        out.push_str(row.winner());
-        out.push(',');
-        for part in row.end_clause_parts() {
-            out.push_str(part);
-        }
-        let [hs, hn] = row.harvests;
-        let [cs, cn] = row.seeds_captured;
-        let numbers: &[u32] = match self.game {
-            GameKind::Bao => &[
-                hs,
-                hn,
-                cs,
-                cn,
-                row.stage_plies[0],
-                row.stage_plies[1],
-                row.houses_lost,
-                row.longest_move_seeds,
-                row.undefined_cases,
-            ],
-            GameKind::Oware => &[cs, cn, row.scores[0], row.scores[1], row.undefined_cases],
-        };
-        for &n in numbers {
-            out.push(',');
-            out.push_str(number.format(n));
-        }
-        out.push(',');
-        push_hex(out, row.moves_hash);
-        out.push('\n');
     }
 }
 
@@ -520,6 +401,7 @@ impl dyn PlayoutEngine + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameKind;
 
     #[test]
     fn moves_hash_is_fnv_1a_of_the_move_codes() {
@@ -533,9 +415,6 @@ mod tests {
             .iter()
             .fold(MOVES_HASH_START, |h, &b| moves_hash_step(h, b));
         assert_eq!(foobar, 0x8594_4171_f739_67e8);
-        let mut line = String::new();
-        push_hex(&mut line, foobar);
-        assert_eq!(line, "85944171f73967e8");
     }
 
     /// The opening is random play on the game's own draws: any players cut at the end of the
@@ -551,7 +430,8 @@ mod tests {
                 let rows = |play: Play| {
                     let mut rows = String::new();
                     engine.play(play, 3, 0..20, |row, _| {
-                        row.write_csv(game, "v", Players::both(Policy::Random), &mut rows);
+                        crate::games_csv::RowWriter::new(game, "v", Players::both(Policy::Random))
+                            .write(&row, &mut rows);
                     });
                     rows
                 };

@@ -3,13 +3,19 @@
 
 use crate::engine::EngineError;
 use crate::game::{Action, GameKind};
-use crate::playout::{EngineKind, PlayoutEngine, Playouts};
+use crate::playout::{EngineKind, PlayoutEngine, Playouts, Row};
 
 /// A game: its readings, its two engines, its positions as text and numbers, and how its
 /// moves are explained and drawn. Implemented once per game, in the game's folder.
 pub trait Mancala: 'static {
     /// Which game this is.
     const KIND: GameKind;
+    /// The game's spec (`spec/<name>.md`), as built into the program.
+    const SPEC: &'static str;
+    /// The game's default rule reading (a preset name).
+    const DEFAULT_VARIANT: &'static str;
+    /// The game's own games.csv columns, between `end_clause` and `moves_hash`.
+    const COLUMNS: &'static [&'static str];
     /// A rule reading: every choice the sources leave open, decided.
     type Variant: Copy + std::fmt::Debug + Send + Sync + 'static;
     /// A move, with its action id.
@@ -21,6 +27,8 @@ pub trait Mancala: 'static {
     /// The optimized engine, built for speed; it plays the reference engine's moves.
     type Optimized: EngineOf<Self>;
 
+    /// A row's numbers in [`Mancala::COLUMNS`], written to `out`; how many.
+    fn own_numbers(row: &Row, out: &mut [u32; MAX_OWN_COLUMNS]) -> usize;
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
     /// `variant` with its setting `name` (e.g. Bao's `infinite`) set to `value`, or why not.
@@ -51,6 +59,38 @@ pub trait Mancala: 'static {
         moves: &[String],
         mv: Option<&str>,
     ) -> Result<String, ShowError>;
+}
+
+/// The most games.csv columns of a game's own.
+pub const MAX_OWN_COLUMNS: usize = 12;
+
+/// A game's [`Mancala::own_numbers`].
+pub type OwnNumbers = fn(&Row, &mut [u32; MAX_OWN_COLUMNS]) -> usize;
+
+impl GameKind {
+    /// The game's spec (`spec/<name>.md`), as built into the program.
+    pub fn spec_text(self) -> &'static str {
+        struct Spec;
+        impl GameVisitor for Spec {
+            type Output = &'static str;
+            fn visit<M: Mancala>(self) -> &'static str {
+                M::SPEC
+            }
+        }
+        with_game(self, Spec)
+    }
+
+    /// The game's default rule reading (a preset name).
+    pub fn default_variant(self) -> &'static str {
+        struct Default;
+        impl GameVisitor for Default {
+            type Output = &'static str;
+            fn visit<M: Mancala>(self) -> &'static str {
+                M::DEFAULT_VARIANT
+            }
+        }
+        with_game(self, Default)
+    }
 }
 
 /// An engine of the game `M`: a [`Playouts`] engine whose states are positions of `M`.

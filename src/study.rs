@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{GameKind, UnknownGame};
-use crate::playout::{columns, header};
+use crate::games_csv::{columns, header};
 use crate::stats::{Summary, UnknownWinner};
 
 /// What defines a job: a resumed run and the shards of a merge must agree on all of it.
@@ -1189,7 +1189,7 @@ pub fn verify_rows(
     // A study of a build before the moves_hash column is read without it.
     let head = header(game);
     let hashed = line == head.as_bytes();
-    if !hashed && line != crate::playout::header_without_moves_hash(game).as_bytes() {
+    if !hashed && line != crate::games_csv::header_without_moves_hash(game).as_bytes() {
         let header = head.trim_end().to_string();
         return Err(at(1, RowError::Header { game, header }));
     }

@@ -3,8 +3,9 @@
 
 use crate::engine::EngineError;
 use crate::game::Action;
+use crate::playout::Row as GameRow;
 use crate::playout::{EngineKind, Playouts};
-use crate::registry::{EngineOf, Mancala, ShowError};
+use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
 
 use super::fast::{FastRules, FastState, Unsupported};
 use super::variant::{InfiniteMoves, VariantError};
@@ -16,11 +17,43 @@ pub struct Bao;
 
 impl Mancala for Bao {
     const KIND: crate::game::GameKind = crate::game::GameKind::Bao;
+    const SPEC: &'static str = include_str!("../../spec/bao.md");
+    const DEFAULT_VARIANT: &'static str = "default";
+    const COLUMNS: &'static [&'static str] = &[
+        "harvests_south",
+        "harvests_north",
+        "seeds_captured_south",
+        "seeds_captured_north",
+        "kunamua_plies",
+        "mtaji_plies",
+        "houses_lost",
+        "longest_move_seeds",
+        "undefined_cases",
+    ];
     type Variant = Variant;
     type Move = Move;
     type Position = Position;
     type Reference = Rules;
     type Optimized = FastRules;
+
+    fn own_numbers(row: &GameRow, out: &mut [u32; MAX_OWN_COLUMNS]) -> usize {
+        let [hs, hn] = row.harvests;
+        let [cs, cn] = row.seeds_captured;
+        let [kunamua, mtaji] = row.stage_plies;
+        let own = [
+            hs,
+            hn,
+            cs,
+            cn,
+            kunamua,
+            mtaji,
+            row.houses_lost,
+            row.longest_move_seeds,
+            row.undefined_cases,
+        ];
+        out[..own.len()].copy_from_slice(&own);
+        own.len()
+    }
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)

@@ -306,7 +306,8 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
             (args.seed, i..i + 1),
             interrupt,
             |row, mut events| {
-                row.write_csv(args.game, &variant, args.policy, &mut text);
+                mancala_lab::games_csv::RowWriter::new(args.game, &variant, args.policy)
+                    .write(&row, &mut text);
                 events.retain(|c| counted.contains(&c));
                 text.push_str(&format!("  events: {:?}\n", events.sorted()));
             },

@@ -509,7 +509,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         // A pairing folder without a manifest is one whose job was killed before its first
         // save: it holds the job's hidden files and at most games.csv's header. Anything else
         // there is not the match's, and is not played over.
-        let header = mancala_lab::playout::header(m.game.parse().map_err(|e| format!("{e}"))?);
+        let header = mancala_lab::games_csv::header(m.game.parse().map_err(|e| format!("{e}"))?);
         let foreign = (!resume)
             .then(|| fs::read_dir(&dir).ok())
             .flatten()
@@ -543,7 +543,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
             let whole = ["summary.csv", "clauses.csv"]
                 .iter()
                 .all(|f| dir.join(f).is_file())
-                && rows == mancala_lab::playout::header(game).len() as u64 + done.rows_bytes;
+                && rows == mancala_lab::games_csv::header(game).len() as u64 + done.rows_bytes;
             if done.games_done == done.end_game - done.first_game && whole {
                 continue;
             }
@@ -837,7 +837,7 @@ fn check_shard_pairing(
     }
     let game: GameKind = done.job.game.parse().map_err(|e| format!("{e}"))?;
     let rows = fs::metadata(dir.join("games.csv")).map_or(0, |f| f.len());
-    if rows != mancala_lab::playout::header(game).len() as u64 + done.rows_bytes {
+    if rows != mancala_lab::games_csv::header(game).len() as u64 + done.rows_bytes {
         return Err(format!(
             "{}: games.csv does not hold exactly the rows manifest.json counts; finish the shard \
              with: {resume}",

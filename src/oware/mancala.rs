@@ -6,7 +6,7 @@ use crate::game::Action;
 use crate::game::EventTotals;
 use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::policy::{Players, Policy};
-use crate::registry::{EngineOf, Mancala, ShowError};
+use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
 
 use super::batch::Batch;
 use super::fast::{FastGame, FastRules, Unsupported};
@@ -19,11 +19,27 @@ pub struct Oware;
 
 impl Mancala for Oware {
     const KIND: crate::game::GameKind = crate::game::GameKind::Oware;
+    const SPEC: &'static str = include_str!("../../spec/oware.md");
+    const DEFAULT_VARIANT: &'static str = "sheet";
+    const COLUMNS: &'static [&'static str] = &[
+        "seeds_captured_south",
+        "seeds_captured_north",
+        "score_south",
+        "score_north",
+        "undefined_cases",
+    ];
     type Variant = Variant;
     type Move = Move;
     type Position = Position;
     type Reference = Rules;
     type Optimized = FastRules;
+
+    fn own_numbers(row: &Row, out: &mut [u32; MAX_OWN_COLUMNS]) -> usize {
+        let [cs, cn] = row.seeds_captured;
+        let own = [cs, cn, row.scores[0], row.scores[1], row.undefined_cases];
+        out[..own.len()].copy_from_slice(&own);
+        own.len()
+    }
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)
