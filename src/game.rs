@@ -6,10 +6,12 @@ use std::fmt;
 use crate::side::Side;
 
 /// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The default, where a command is given no game, is Bao.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum GameKind {
     /// Bao la Kiswahili (KIBA rules).
+    #[default]
     Bao,
     /// Oware (abapa family).
     Oware,

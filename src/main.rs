@@ -255,7 +255,7 @@ fn main() -> ExitCode {
     };
     let cli =
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let result = if let Err(e) = cli::check_batch_path() {
+    let result = if let Err(e) = cli::check_environment() {
         Err(e)
     } else if cli.parse_only {
         cli::parse_only::check_values(&matches)

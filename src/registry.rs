@@ -14,6 +14,8 @@ pub trait Mancala: 'static {
     const SPEC: &'static str;
     /// The game's default rule reading (a preset name).
     const DEFAULT_VARIANT: &'static str;
+    /// Random games of the game the main job plays.
+    const MAIN_JOB_GAMES: u64;
     /// The game's own games.csv columns, between `end_clause` and `moves_hash`.
     const COLUMNS: &'static [&'static str];
     /// A rule reading: every choice the sources leave open, decided.
@@ -29,6 +31,11 @@ pub trait Mancala: 'static {
 
     /// A row's numbers in [`Mancala::COLUMNS`], written to `out`; how many.
     fn own_numbers(row: &Row, out: &mut [u32; MAX_OWN_COLUMNS]) -> usize;
+    /// What the game reads from the environment, checked before any command plays (e.g. a
+    /// forced batch path this processor cannot run); none by default.
+    fn check_environment() -> Result<(), String> {
+        Ok(())
+    }
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
     /// `variant` with its setting `name` (e.g. Bao's `infinite`) set to `value`, or why not.
@@ -78,6 +85,18 @@ impl GameKind {
             }
         }
         with_game(self, Spec)
+    }
+
+    /// Random games of the game the main job plays.
+    pub fn main_job_games(self) -> u64 {
+        struct Games;
+        impl GameVisitor for Games {
+            type Output = u64;
+            fn visit<M: Mancala>(self) -> u64 {
+                M::MAIN_JOB_GAMES
+            }
+        }
+        with_game(self, Games)
     }
 
     /// The game's default rule reading (a preset name).

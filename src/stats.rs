@@ -1,10 +1,8 @@
 //! Batch statistics: the 95% intervals of rates and means, running tallies of whole games, the
-//! summary.csv rows, and the Bao cut-off study.
+//! summary.csv rows.
 
 use std::collections::BTreeMap;
 
-use crate::bao::{Position, Rules as BaoRules};
-use crate::game::{game_keys, Draw, Game};
 
 /// A rate with its 95% Wilson score interval. Over 0 trials a rate says nothing: the estimate is
 /// 0 and the interval the whole range, [0, 1].
@@ -382,20 +380,6 @@ mod tests {
     }
 
     #[test]
-    fn cutoff_study_replays_the_stats_games() {
-        // Same draws, same random choices: the same games, and the longest move offered is at
-        // least the longest move played.
-        let rules = BaoRules::default();
-        for i in 0..20 {
-            let (row, _) =
-                crate::playout::play_game(&rules, crate::policy::Policy::Random, 4, i, 2000);
-            let rec = bao_cutoff_game(&rules, 4, i, 2000);
-            assert_eq!(rec.plies, row.plies, "game {i}");
-            assert!(rec.longest_legal_move >= row.longest_move_seeds, "game {i}");
-        }
-    }
-
-    #[test]
     fn mean_interval_from_sums_of_known_sample() {
         // 1..=5 again, as count 5, sum 15, sum of squares 55.
         let (m, Some((lo, hi))) = mean_ci_of_sums(5, 15, 55).unwrap() else {
@@ -520,42 +504,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Per game, for the cut-off study: the most seeds any legal (finite) move sowed at any position,
-/// and how many candidate moves were infinite, under exact detection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CutoffRecord {
-    /// The largest `sown` of a legal move offered anywhere in the game.
-    pub longest_legal_move: u32,
-    /// Candidate moves refused as infinite over the game.
-    pub infinite_candidates: u32,
-    /// Plies played.
-    pub plies: u32,
-}
-
-/// Plays random Bao game `index` with exact detection, recording what a seed-count cut-off needs;
-/// the moves are those of the stats job's random game `index`.
-pub fn bao_cutoff_game(rules: &BaoRules, seed: u64, index: u64, max_plies: u32) -> CutoffRecord {
-    let keys = game_keys(seed, index);
-    let mut rec = CutoffRecord {
-        longest_legal_move: 0,
-        infinite_candidates: 0,
-        plies: 0,
-    };
-    let mut pos = Position::start();
-    while rec.plies < max_plies {
-        let (moves, infinite) = rules.legal_moves_and_infinite(&pos);
-        rec.infinite_candidates += infinite as u32;
-        for &m in &moves {
-            let sown = rules.play(&pos, m).map_or(0, |p| p.sown);
-            rec.longest_legal_move = rec.longest_legal_move.max(sown);
-        }
-        match rules.play_random(&mut pos, Draw::new(keys, rec.plies)) {
-            Some(Ok(_)) => {}
-            _ => break,
-        }
-        rec.plies += 1;
-    }
-    rec
 }

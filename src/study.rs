@@ -1091,7 +1091,7 @@ fn is_study_file(dir: &Path, name: &str) -> bool {
         GAMES => {
             path.symlink_metadata()
                 .is_ok_and(|m| m.is_file() && m.len() == 0)
-                || [GameKind::Bao, GameKind::Oware]
+                || GameKind::ALL
                     .into_iter()
                     .any(|g| starts_with_header(&path, header(g).trim_end()))
         }

@@ -19,6 +19,7 @@ impl Mancala for Bao {
     const KIND: crate::game::GameKind = crate::game::GameKind::Bao;
     const SPEC: &'static str = include_str!("../../spec/bao.md");
     const DEFAULT_VARIANT: &'static str = "default";
+    const MAIN_JOB_GAMES: u64 = 100_000;
     const COLUMNS: &'static [&'static str] = &[
         "harvests_south",
         "harvests_north",

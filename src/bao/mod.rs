@@ -4,6 +4,7 @@
 pub mod abstractplay;
 pub mod audit;
 pub mod board;
+pub mod cutoffs;
 pub mod engines;
 pub mod fast;
 pub mod mancala;

@@ -363,7 +363,7 @@ fn cutoffs(
         0..games,
         interrupt,
         |i| {
-            mancala_lab::stats::bao_cutoff_game(
+            mancala_lab::bao::cutoffs::cutoff_game(
                 &rules,
                 seed,
                 i,

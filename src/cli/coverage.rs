@@ -363,8 +363,10 @@ pub fn main_job() -> Result<ExitCode, String> {
         None,
         "run the main job inside the project (its root holds spec/, src/ and tests/)",
     )?;
-    let bao = checked_report(GameKind::Bao, &root, 0, None)?;
-    let oware = checked_report(GameKind::Oware, &root, 0, None)?;
+    let checked = GameKind::ALL
+        .iter()
+        .map(|&game| checked_report(game, &root, 0, None))
+        .collect::<Result<Vec<_>, _>>()?;
     // The project's out/, wherever in the project the job is run.
     let out = if root == Path::new(".") {
         PathBuf::from("out")
@@ -373,11 +375,11 @@ pub fn main_job() -> Result<ExitCode, String> {
     };
     let dir = out.join("coverage");
     // The main job was given no option: its errors name the folder it writes.
-    let pages = [
-        write_html("the coverage report", &dir, &bao)?,
-        write_html("the coverage report", &dir, &oware)?,
-    ];
-    let (bao, oware) = (bao.report, oware.report);
+    let pages = checked
+        .iter()
+        .map(|c| write_html("the coverage report", &dir, c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reports: Vec<Report> = checked.into_iter().map(|c| c.report).collect();
     let verdict = |r: &Report| {
         let (n, ok) = r.normative_counts();
         if n == 0 {
@@ -389,15 +391,15 @@ pub fn main_job() -> Result<ExitCode, String> {
             if r.passed() { "PASS" } else { "FAIL" }
         )
     };
+    let verdicts: Vec<String> = reports.iter().map(verdict).collect();
+    let pages: Vec<String> = pages.iter().map(|p| p.display().to_string()).collect();
     println!(
-        "clause coverage: {}, {} (report: {}, {})",
-        verdict(&bao),
-        verdict(&oware),
-        pages[0].display(),
-        pages[1].display()
+        "clause coverage: {} (report: {})",
+        verdicts.join(", "),
+        pages.join(", ")
     );
     let code = super::stats::default_study(&out)?;
-    Ok(if bao.passed() && oware.passed() {
+    Ok(if reports.iter().all(Report::passed) {
         code
     } else {
         ExitCode::FAILURE

@@ -131,7 +131,7 @@ fn is_zero_threads(n: &usize) -> bool {
 
 /// The match the options describe, checked: two or more distinct players, a reading.
 fn match_of(args: &PlayArgs) -> Result<Match, String> {
-    let game = args.game.unwrap_or(GameKind::Bao);
+    let game = args.game.unwrap_or_default();
     let players: Vec<String> = args.players.iter().map(ToString::to_string).collect();
     if players.len() < 2 {
         return Err("--players: name two policies or more".into());

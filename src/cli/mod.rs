@@ -321,11 +321,17 @@ pub fn in_order<T: Send>(
     taken
 }
 
-/// Refuses a batch path forced by the environment that names no path or one this processor
-/// cannot run, before any command plays.
-pub fn check_batch_path() -> Result<(), String> {
-    use mancala_lab::oware::batch::{BatchPath, PATH_VARIABLE};
-    BatchPath::from_env()
-        .map(drop)
-        .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
+/// Refuses what a game reads from the environment and cannot use (e.g. a batch path forced that
+/// this processor cannot run), before any command plays.
+pub fn check_environment() -> Result<(), String> {
+    struct Check;
+    impl mancala_lab::registry::GameVisitor for Check {
+        type Output = Result<(), String>;
+        fn visit<M: mancala_lab::registry::Mancala>(self) -> Self::Output {
+            M::check_environment()
+        }
+    }
+    mancala_lab::game::GameKind::ALL
+        .into_iter()
+        .try_for_each(|game| mancala_lab::registry::with_game(game, Check))
 }

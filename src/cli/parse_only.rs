@@ -1,8 +1,7 @@
 //! `mancala-lab --parse-only ...`: a command line checked without running it.
 
-use mancala_lab::bao::variant::InfiniteMoves;
-use mancala_lab::bao::Variant;
 use mancala_lab::game::GameKind;
+use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 /// `--parse-only`: what clap takes as free text but the command would refuse before playing: the
 /// reading (`--variant`) of the command's game, `--infinite` and `--shard`. `stats`, `diff` and
@@ -13,8 +12,8 @@ pub fn check_values(matches: &clap::ArgMatches) -> Result<(), String> {
     }
     let (mut game, mut args) = (GameKind::Bao, matches);
     while let Some((name, sub)) = args.subcommand() {
-        if name == "oware" {
-            game = GameKind::Oware;
+        if let Ok(named) = name.parse() {
+            game = named;
         }
         args = sub;
     }
@@ -22,22 +21,33 @@ pub fn check_values(matches: &clap::ArgMatches) -> Result<(), String> {
     if let Ok(Some(&chosen)) = args.try_get_one::<GameKind>("game") {
         game = chosen;
     }
-    if let Some(v) = text("variant") {
-        match game {
-            GameKind::Bao => v.parse::<Variant>().map(drop).map_err(|e| e.to_string()),
-            GameKind::Oware => v
-                .parse::<mancala_lab::oware::Variant>()
-                .map(drop)
-                .map_err(|e| e.to_string()),
-        }
-        .map_err(|e| format!("--variant: {e}"))?;
-    }
-    if let Some(inf) = text("infinite") {
-        inf.parse::<InfiniteMoves>()
-            .map_err(|e| format!("--infinite: {e}"))?;
-    }
+    let reading = Reading {
+        variant: text("variant").map(String::as_str),
+        infinite: text("infinite").map(String::as_str),
+        default: game.default_variant(),
+    };
+    with_game(game, reading)?;
     if let Some(shard) = text("shard") {
         mancala_lab::study::shard_range(0, Some(shard)).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// A reading's preset and settings as given, checked against the game's.
+struct Reading<'a> {
+    variant: Option<&'a str>,
+    infinite: Option<&'a str>,
+    default: &'a str,
+}
+
+impl GameVisitor for Reading<'_> {
+    type Output = Result<(), String>;
+    fn visit<M: Mancala>(self) -> Self::Output {
+        let preset = self.variant.unwrap_or(self.default);
+        let v = M::variant(preset).map_err(|e| format!("--variant: {e}"))?;
+        if let Some(inf) = self.infinite {
+            M::set(v, "infinite", inf).map_err(|e| format!("--infinite: {e}"))?;
+        }
+        Ok(())
+    }
 }

@@ -3,12 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_lab::bao::engines::to_fast;
-use mancala_lab::bao::fast::{FastRules as BaoFast, FastState};
-use mancala_lab::bao::{position_text, Position as BaoPosition, Rules as BaoRules, Side};
 use mancala_lab::game::{perft, Game, GameKind};
-use mancala_lab::oware::fast::FastRules as OwareFast;
-use mancala_lab::oware::{Position as OwarePosition, Rules as OwareRules};
+use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 use mancala_lab::text::shown_path;
 
@@ -113,23 +109,30 @@ pub fn check(args: &PerftArgs) -> Result<(), String> {
     if args.depth == 0 {
         return Err("--depth must be at least 1".to_string());
     }
-    let v = preset(args);
-    // The optimized engines refuse only readings that leave a point open.
-    let unplayed = format!(
-        "--variant {v}: perft counts with the optimized engine, which does not play readings \
-         that leave a point open (it has no 'rules silent' outcome)"
-    );
-    match args.game {
-        GameKind::Bao => {
-            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            BaoFast::new(variant).map_err(|_| unplayed.clone())?;
-        }
-        GameKind::Oware => {
-            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            OwareFast::new(variant).map_err(|_| unplayed)?;
-        }
+    with_game(args.game, Engines(&preset(args))).map(drop)
+}
+
+/// The reference and optimized engines of a reading, or why perft cannot count with them.
+struct Engines<'a>(&'a str);
+
+impl GameVisitor for Engines<'_> {
+    type Output = Result<(), String>;
+    fn visit<M: Mancala>(self) -> Self::Output {
+        engines::<M>(self.0).map(drop)
     }
-    Ok(())
+}
+
+/// The engines of game `M` under the preset `v`.
+fn engines<M: Mancala>(v: &str) -> Result<(M::Reference, M::Optimized), String> {
+    let variant = M::variant(v).map_err(|e| format!("--variant: {e}"))?;
+    // The optimized engines refuse only readings that leave a point open.
+    let fast = M::optimized(variant).map_err(|_| {
+        format!(
+            "--variant {v}: perft counts with the optimized engine, which does not play readings \
+             that leave a point open (it has no 'rules silent' outcome)"
+        )
+    })?;
+    Ok((M::reference(variant), fast))
 }
 
 /// The preset named by `--variant`, or the game's default.
@@ -139,48 +142,39 @@ fn preset(args: &PerftArgs) -> String {
         .unwrap_or_else(|| args.game.default_variant().into())
 }
 
+/// The counts under each first move, with the engines of the game visited.
+struct Count<'a>(&'a PerftArgs);
+
+impl GameVisitor for Count<'_> {
+    type Output = Result<Result<Vec<(String, u64, Option<u64>)>, ExitCode>, String>;
+    fn visit<M: Mancala>(self) -> Self::Output {
+        let args = self.0;
+        let (reference, fast) = engines::<M>(&preset(args))?;
+        let (rs, fs) = match &args.position {
+            Some(path) => {
+                let text = super::position_input(path)?;
+                let at = |e: String| format!("{}: {e}", shown_path(path));
+                (
+                    reference.state_from_text(&text).map_err(at)?,
+                    fast.state_from_text(&text).map_err(at)?,
+                )
+            }
+            None => (reference.start(), fast.start()),
+        };
+        Ok(divide(
+            &reference,
+            &fast,
+            &rs,
+            &fs,
+            args.depth - 1,
+            args.fast_only,
+        ))
+    }
+}
+
 pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
     check(&args)?;
-    let d = args.depth - 1;
-    let v = preset(&args);
-    let lines = match args.game {
-        GameKind::Bao => {
-            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (reference, fast) = (
-                BaoRules::new(variant),
-                BaoFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
-            );
-            let p = match &args.position {
-                Some(path) => position_text::parse(&super::position_input(path)?)
-                    .map_err(|e| format!("{}: {e}", shown_path(path)))?,
-                None => BaoPosition::start(),
-            };
-            let fp = FastState::new(to_fast(&p));
-            divide(&reference, &fast, &p, &fp, d, args.fast_only)
-        }
-        GameKind::Oware => {
-            let variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-            let (reference, fast) = (
-                OwareRules::new(variant),
-                OwareFast::new(variant).map_err(|e| format!("--variant {v}: {e}"))?,
-            );
-            let g = match &args.position {
-                Some(path) => reference.game_from(
-                    OwarePosition::parse(&super::position_input(path)?)
-                        .map_err(|e| format!("{}: {e}", shown_path(path)))?,
-                ),
-                None => reference.new_game(),
-            };
-            let p = g.position();
-            let fg = fast.game(
-                p.pits(),
-                [p.score(Side::South), p.score(Side::North)],
-                p.to_move().index() as u8,
-            );
-            divide(&reference, &fast, &g, &fg, d, args.fast_only)
-        }
-    };
-    Ok(match lines {
+    Ok(match with_game(args.game, Count(&args))? {
         Ok(lines) => report(lines, args.divide),
         Err(code) => code,
     })

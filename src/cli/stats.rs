@@ -168,7 +168,7 @@ fn commit() -> String {
 
 /// The job an explicit option set describes, with the defaults filled in.
 fn job_of(a: &RunArgs) -> Result<Job, String> {
-    let game = a.game.unwrap_or(GameKind::Bao);
+    let game = a.game.unwrap_or_default();
     let variant = a
         .variant
         .clone()
@@ -1212,7 +1212,8 @@ fn write_merged(
 /// optimized engines, to OUT/bao and OUT/oware (replacing the previous default study).
 pub fn default_study(out: &Path) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
-    for (game, games) in [(GameKind::Bao, 100_000), (GameKind::Oware, 1_000_000)] {
+    for game in GameKind::ALL {
+        let games = game.main_job_games();
         let mut args = RunArgs::random_job(game, None, games, 1, out.join(game.name()));
         args.force = false;
         // The folder may hold this study (finished: played again, the same files; stopped:

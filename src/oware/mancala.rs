@@ -21,6 +21,7 @@ impl Mancala for Oware {
     const KIND: crate::game::GameKind = crate::game::GameKind::Oware;
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
+    const MAIN_JOB_GAMES: u64 = 1_000_000;
     const COLUMNS: &'static [&'static str] = &[
         "seeds_captured_south",
         "seeds_captured_north",
@@ -39,6 +40,14 @@ impl Mancala for Oware {
         let own = [cs, cn, row.scores[0], row.scores[1], row.undefined_cases];
         out[..own.len()].copy_from_slice(&own);
         own.len()
+    }
+
+    /// A batch path forced through the environment must name a path this processor runs.
+    fn check_environment() -> Result<(), String> {
+        use super::batch::{BatchPath, PATH_VARIABLE};
+        BatchPath::from_env()
+            .map(drop)
+            .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
     }
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {
