@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-
 /// A rate with its 95% Wilson score interval. Over 0 trials a rate says nothing: the estimate is
 /// 0 and the interval the whole range, [0, 1].
 pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {

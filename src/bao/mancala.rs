@@ -117,7 +117,7 @@ impl Mancala for Bao {
         moves: &[String],
         mv: Option<&str>,
     ) -> Result<String, ShowError> {
-        use crate::diagram;
+        use super::diagram;
         let rules = Rules::new(variant);
         let pos = replay(&rules, start, moves)?;
         let title = diagram::bao_title_under(&rules, &pos, mv);

@@ -5,6 +5,8 @@ pub mod abstractplay;
 pub mod audit;
 pub mod board;
 pub mod cutoffs;
+#[cfg(feature = "diagram")]
+pub mod diagram;
 pub mod engines;
 pub mod fast;
 pub mod mancala;

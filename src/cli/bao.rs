@@ -266,15 +266,16 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             let rules = rules.rules()?;
             let pos = load_position(&position)?;
             let svg = match r#move {
-                None => super::diagram::bao_svg(
+                None => mancala_lab::bao::diagram::bao_svg(
                     &pos,
-                    &super::diagram::bao_title_under(&rules, &pos, None),
+                    &mancala_lab::bao::diagram::bao_title_under(&rules, &pos, None),
                     &[],
                 )?,
                 Some(written) => {
                     let (text, played) = play_one(&rules, &pos, &written)?;
-                    let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
-                    super::diagram::bao_svg(&pos, &title, &played.trace)?
+                    let title =
+                        mancala_lab::bao::diagram::bao_title_under(&rules, &pos, Some(&text));
+                    mancala_lab::bao::diagram::bao_svg(&pos, &title, &played.trace)?
                 }
             };
             super::diagram::write_svg(&out, &svg)?;
@@ -292,8 +293,8 @@ pub fn run(cmd: BaoCommand) -> Result<ExitCode, String> {
             // The drawing is written before the trace is printed: a --svg that cannot be
             // written fails the command with nothing printed.
             if let Some(out) = &svg {
-                let title = super::diagram::bao_title_under(&rules, &pos, Some(&text));
-                let picture = super::diagram::bao_svg(&pos, &title, &played.trace)?;
+                let title = mancala_lab::bao::diagram::bao_title_under(&rules, &pos, Some(&text));
+                let picture = mancala_lab::bao::diagram::bao_svg(&pos, &title, &played.trace)?;
                 super::diagram::write_svg_file("--svg", out, &picture)?;
             }
             println!("{text} by {} ({:?} stage)", pos.to_move(), pos.stage());

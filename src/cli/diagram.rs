@@ -1,7 +1,6 @@
 //! Diagrams written to files: where `diagram`, `explain --svg` and `replay --svg` may write, and
 //! the writing itself; the drawing is the library's (`mancala_lab::diagram`).
 
-pub use mancala_lab::diagram::*;
 use mancala_lab::text::shown_path;
 
 /// Refuses an `--svg` beside a trace that cannot take the drawing: `-` (standard output holds

@@ -290,7 +290,7 @@ fn diagram(
     g: &Game,
     played: Option<(&str, Move, &mancala_lab::oware::rules::Played)>,
 ) -> Result<String, String> {
-    use super::diagram::{oware_svg, OwareMove};
+    use mancala_lab::oware::diagram::{oware_svg, OwareMove};
     let p = g.position();
     let pits = p.pits();
     let scores = [p.score(Side::South), p.score(Side::North)];
@@ -299,7 +299,7 @@ fn diagram(
             &pits,
             scores,
             p.to_move(),
-            &super::diagram::oware_title(g),
+            &mancala_lab::oware::diagram::oware_title(g),
             None,
         )?,
         Some((written, mv, played)) => {

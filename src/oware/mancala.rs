@@ -101,8 +101,8 @@ impl Mancala for Oware {
         moves: &[String],
         mv: Option<&str>,
     ) -> Result<String, ShowError> {
-        use crate::diagram;
-        let drawing = |e: diagram::DiagramError| ShowError::Drawing(e.to_string());
+        use super::diagram;
+        let drawing = |e: crate::diagram::DiagramError| ShowError::Drawing(e.to_string());
         let rules = Rules::new(variant);
         let game = replay(&rules, start, moves)?;
         let p = game.position();

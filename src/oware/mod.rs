@@ -3,6 +3,8 @@
 
 pub mod audit;
 pub mod batch;
+#[cfg(feature = "diagram")]
+pub mod diagram;
 pub mod engines;
 pub mod fast;
 pub mod game;
