@@ -556,12 +556,15 @@ fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
         return Ok(Attempt::Replaced);
     }
     file.set_len(0)?;
-    writeln!(file, "{} {}", std::process::id(), host_name())?;
+    // One write: a reader never sees the line half made (as "PROCESS " without its host).
+    let holder = format!("{} {}\n", std::process::id(), host_name());
+    file.write_all(holder.as_bytes())?;
     Ok(Attempt::Held(file))
 }
 
 /// Whether the lock file at `path` reads as one this tool writes: empty (being made), or the
-/// process number and, once written whole, the host.
+/// process number and, once written whole, the host (a line being written by an older build,
+/// one part at a time, may stop after the space).
 fn names_a_holder(path: &Path) -> bool {
     let mut text = String::new();
     let read = File::open(path).and_then(|f| f.take(256).read_to_string(&mut text));
@@ -569,7 +572,11 @@ fn names_a_holder(path: &Path) -> bool {
         return false;
     }
     let line = text.strip_suffix('\n').unwrap_or(&text);
-    let (pid, host) = line.split_once(' ').unwrap_or((line, "x"));
+    let (pid, host) = match line.split_once(' ') {
+        Some((pid, "")) => (pid, "x"),
+        Some(parts) => parts,
+        None => (line, "x"),
+    };
     line.is_empty()
         || (!pid.is_empty()
             && pid.bytes().all(|b| b.is_ascii_digit())
