@@ -771,12 +771,14 @@ impl Rules {
             let state = (m.board.clone(), m.house_owned, e, d);
             let over_limit = matches!(self.variant.infinite_moves,
                 InfiniteMoves::SownLimit(n) if m.sown > n);
+            // mutant: excused the relay count only says when landmarks start to be kept (landmark_repeats): Brent's check finds the same cycles without them
             relays += 1;
             let repeated = snapshot.as_ref() == Some(&state)
                 || landmark_repeats(&mut landmarks, relays, &state);
             since_snapshot += 1;
             if since_snapshot == power {
                 snapshot = Some(state);
+                // mutant: excused it only sets how far apart Brent's snapshots are: any growing distance still meets every cycle, sooner or later
                 power *= 2;
                 since_snapshot = 0;
             }
