@@ -31,6 +31,10 @@ pub trait Mancala: 'static {
 
     /// A row's numbers in [`Mancala::COLUMNS`], written to `out`; how many.
     fn own_numbers(row: &Row, out: &mut [u32; MAX_OWN_COLUMNS]) -> usize;
+    /// Any `text` gives the game's move, transcript or position (as `what` says) or an error,
+    /// never a panic, and what parses prints and parses back to itself (the fuzz targets'
+    /// check); `Err` describes a failure.
+    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String>;
     /// What the game reads from the environment, checked before any command plays (e.g. a
     /// forced batch path this processor cannot run); none by default.
     fn check_environment() -> Result<(), String> {

@@ -3,7 +3,16 @@
 
 use std::path::Path;
 
-use mancala_lab::checks::*;
+use mancala_lab::bao::checks::{
+    bao_playout_invariants, bao_position_invariants, bao_reference_vs_optimized,
+};
+use mancala_lab::checks::{
+    csv_column, notation_roundtrip, position_parse, study_files, transcript_parse,
+};
+use mancala_lab::oware::checks::{
+    oware_batch_vs_scalar, oware_playout_invariants, oware_position_invariants,
+    oware_reference_vs_optimized,
+};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mancala_lab::checks::*;
+use mancala_lab::bao::checks::bao_playout_invariants;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = bao_playout_invariants(data) {

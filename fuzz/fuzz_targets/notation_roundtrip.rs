@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mancala_lab::checks::*;
+use mancala_lab::checks::notation_roundtrip;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

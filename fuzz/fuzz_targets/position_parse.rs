@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mancala_lab::checks::*;
+use mancala_lab::checks::position_parse;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

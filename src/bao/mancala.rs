@@ -56,6 +56,15 @@ impl Mancala for Bao {
         own.len()
     }
 
+    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String> {
+        use crate::checks::TextKind;
+        match what {
+            TextKind::Move => super::checks::notation_roundtrip(text),
+            TextKind::Transcript => super::checks::transcript_parse(text),
+            TextKind::Position => super::checks::position_parse(text),
+        }
+    }
+
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)
     }

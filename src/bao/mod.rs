@@ -4,6 +4,7 @@
 pub mod abstractplay;
 pub mod audit;
 pub mod board;
+pub mod checks;
 pub mod cutoffs;
 #[cfg(feature = "diagram")]
 pub mod diagram;

@@ -50,6 +50,15 @@ impl Mancala for Oware {
             .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
     }
 
+    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String> {
+        use crate::checks::TextKind;
+        match what {
+            TextKind::Move => Ok(()),
+            TextKind::Transcript => super::checks::transcript_parse(text),
+            TextKind::Position => super::checks::position_parse(text),
+        }
+    }
+
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)
     }

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod batch;
+pub mod checks;
 #[cfg(feature = "diagram")]
 pub mod diagram;
 pub mod engines;
