@@ -35,6 +35,15 @@ pub trait Mancala: 'static {
     /// never a panic, and what parses prints and parses back to itself (the fuzz targets'
     /// check); `Err` describes a failure.
     fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String>;
+    /// The start of the first line of the game's findings catalog (`spec/findings/<name>.md`).
+    const CATALOG_TITLE: &'static str;
+    /// Hunts the game's rule inconsistencies over `games` random games of `seed`, calling
+    /// `done(g)` after game `g`; an error when a built witness no longer shows its finding.
+    fn inconsistencies(
+        games: u64,
+        seed: u64,
+        done: &mut dyn FnMut(u64),
+    ) -> Result<Vec<crate::inconsistencies::Finding>, crate::inconsistencies::WitnessError>;
     /// What the game reads from the environment, checked before any command plays (e.g. a
     /// forced batch path this processor cannot run); none by default.
     fn check_environment() -> Result<(), String> {

@@ -22,7 +22,7 @@ fn catalog_block(catalog: &str, heading: &str) -> String {
 
 #[test]
 fn oware_findings_have_true_witnesses() {
-    let findings = inconsistencies::oware(300, 1);
+    let findings = mancala_lab::oware::inconsistencies::hunt(300, 1);
     let get = |id: &str| findings.iter().find(|f| f.id == id).unwrap();
     assert!(get("O-R1").games > 0, "grand slams occur in random play");
     assert!(get("O-R3").games > 0, "games end at 25 with seeds left");
@@ -37,10 +37,10 @@ fn oware_no_allowed_move_witness_matches_the_finding() {
     // Seed 3, 300 games: the one game ending by O.4.2 there does so with the opponent's row empty
     // and the only feeding move a grand slam. The sheet settles that (the mover takes every seed),
     // so O-U1 must not report it.
-    let settled = inconsistencies::oware(300, 3);
+    let settled = mancala_lab::oware::inconsistencies::hunt(300, 3);
     assert_eq!(settled.iter().find(|f| f.id == "O-U1").unwrap().games, 0);
     // Seed 24, 300 games: O-U1 arises, and its witness must be what the finding describes.
-    let findings = inconsistencies::oware(300, 24);
+    let findings = mancala_lab::oware::inconsistencies::hunt(300, 24);
     let u1 = findings.iter().find(|f| f.id == "O-U1").unwrap();
     let (_, w) = u1
         .witness
@@ -83,7 +83,7 @@ fn oware_no_allowed_move_witness_matches_the_finding() {
 
 #[test]
 fn bao_reading_differences_are_found() {
-    let findings = inconsistencies::bao(300, 1).unwrap();
+    let findings = mancala_lab::bao::inconsistencies::hunt(300, 1).unwrap();
     let house = findings.iter().find(|f| f.id == "B-R1").unwrap();
     assert!(
         house.games > 0,
@@ -122,7 +122,7 @@ fn witness_position(w: &str) -> mancala_lab::bao::Position {
 fn bao_kutakatia_duration_and_mid_move_end_witnesses_hold() {
     use mancala_lab::bao::variant::{InfiniteMoves, Variant as BaoVariant};
     use mancala_lab::bao::{MoveText, Rules as BaoRules};
-    let findings = inconsistencies::bao(300, 1).unwrap();
+    let findings = mancala_lab::bao::inconsistencies::hunt(300, 1).unwrap();
     let get = |id: &str| findings.iter().find(|f| f.id == id).unwrap();
     let rules =
         BaoRules::new(BaoVariant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(5000)));

@@ -3,6 +3,7 @@
 
 use crate::engine::EngineError;
 use crate::game::Action;
+use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::Row as GameRow;
 use crate::playout::{EngineKind, Playouts};
 use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
@@ -20,6 +21,7 @@ impl Mancala for Bao {
     const SPEC: &'static str = include_str!("../../spec/bao.md");
     const DEFAULT_VARIANT: &'static str = "default";
     const MAIN_JOB_GAMES: u64 = 100_000;
+    const CATALOG_TITLE: &'static str = "# Bao la Kiswahili";
     const COLUMNS: &'static [&'static str] = &[
         "harvests_south",
         "harvests_north",
@@ -63,6 +65,14 @@ impl Mancala for Bao {
             TextKind::Transcript => super::checks::transcript_parse(text),
             TextKind::Position => super::checks::position_parse(text),
         }
+    }
+
+    fn inconsistencies(
+        games: u64,
+        seed: u64,
+        done: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Finding>, WitnessError> {
+        super::inconsistencies::hunt_with_progress(games, seed, done)
     }
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {

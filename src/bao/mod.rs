@@ -10,6 +10,7 @@ pub mod cutoffs;
 pub mod diagram;
 pub mod engines;
 pub mod fast;
+pub mod inconsistencies;
 pub mod mancala;
 pub mod mutate;
 pub mod notation;

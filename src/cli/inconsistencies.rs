@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use mancala_lab::game::GameKind;
 use mancala_lab::inconsistencies;
+use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 #[derive(Args)]
 pub struct InconsistencyArgs {
@@ -55,10 +56,7 @@ fn catalog_head(path: &std::path::Path, game: GameKind) -> Result<String, String
     // A byte-order mark is not part of the title, and the update writes plain line ends: the
     // head is kept with the same ones, not a mix.
     let text = super::without_bom(text).replace("\r\n", "\n");
-    let title = match game {
-        GameKind::Bao => "# Bao la Kiswahili",
-        GameKind::Oware => "# Oware",
-    };
+    let title = catalog_title(game);
     if !text.starts_with(title) {
         return Err(format!(
             "--update {shown}: not the {game} catalog (its first line does not start with '{title}')"
@@ -105,11 +103,15 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
         played += 1;
         super::exit_if_stopped(stop, played, args.games);
     };
-    let findings = match args.game {
-        GameKind::Bao => inconsistencies::bao_with_progress(args.games, args.seed, &mut done)
-            .map_err(|e| e.to_string())?,
-        GameKind::Oware => inconsistencies::oware_with_progress(args.games, args.seed, &mut done),
-    };
+    struct Hunt<'a>(u64, u64, &'a mut dyn FnMut(u64));
+    impl GameVisitor for Hunt<'_> {
+        type Output = Result<Vec<inconsistencies::Finding>, inconsistencies::WitnessError>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            M::inconsistencies(self.0, self.1, self.2)
+        }
+    }
+    let findings =
+        with_game(args.game, Hunt(args.games, args.seed, &mut done)).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     super::exit_if_stopped(stop, args.games, args.games);
     let report = inconsistencies::report(args.game.name(), args.games, args.seed, &findings);
@@ -123,4 +125,16 @@ pub fn run(args: InconsistencyArgs) -> Result<ExitCode, String> {
         mancala_lab::study::write_atomic(path.as_ref(), &updated).map_err(|e| e.to_string())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The start of the first line of `game`'s findings catalog.
+fn catalog_title(game: GameKind) -> &'static str {
+    struct Title;
+    impl GameVisitor for Title {
+        type Output = &'static str;
+        fn visit<M: Mancala>(self) -> &'static str {
+            M::CATALOG_TITLE
+        }
+    }
+    with_game(game, Title)
 }

@@ -10,7 +10,7 @@ pub fn check_values(matches: &clap::ArgMatches) -> Result<(), String> {
     if matches!(matches.subcommand_name(), Some("stats" | "diff" | "audit")) {
         return Ok(());
     }
-    let (mut game, mut args) = (GameKind::Bao, matches);
+    let (mut game, mut args) = (GameKind::default(), matches);
     while let Some((name, sub)) = args.subcommand() {
         if let Ok(named) = name.parse() {
             game = named;

@@ -4,6 +4,7 @@
 use crate::engine::EngineError;
 use crate::game::Action;
 use crate::game::EventTotals;
+use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::policy::{Players, Policy};
 use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
@@ -22,6 +23,7 @@ impl Mancala for Oware {
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
     const MAIN_JOB_GAMES: u64 = 1_000_000;
+    const CATALOG_TITLE: &'static str = "# Oware";
     const COLUMNS: &'static [&'static str] = &[
         "seeds_captured_south",
         "seeds_captured_north",
@@ -57,6 +59,16 @@ impl Mancala for Oware {
             TextKind::Transcript => super::checks::transcript_parse(text),
             TextKind::Position => super::checks::position_parse(text),
         }
+    }
+
+    fn inconsistencies(
+        games: u64,
+        seed: u64,
+        done: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Finding>, WitnessError> {
+        Ok(super::inconsistencies::hunt_with_progress(
+            games, seed, done,
+        ))
     }
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {

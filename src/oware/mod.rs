@@ -9,6 +9,7 @@ pub mod diagram;
 pub mod engines;
 pub mod fast;
 pub mod game;
+pub mod inconsistencies;
 pub mod mancala;
 pub mod mutate;
 pub mod notation;
