@@ -778,7 +778,7 @@ impl Rules {
             since_snapshot += 1;
             if since_snapshot == power {
                 snapshot = Some(state);
-                // mutant: excused it only sets how far apart Brent's snapshots are: any growing distance still meets every cycle, sooner or later
+                // mutant: excused it only sets how far apart Brent's snapshots are: any growing distance meets every cycle, and past 65,536 relays the landmarks do even if the snapshot stops
                 power *= 2;
                 since_snapshot = 0;
             }
