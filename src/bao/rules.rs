@@ -802,6 +802,7 @@ impl Rules {
             return None;
         }
         // The pits the kutakata-ing player could harvest if it were to move again.
+        // mutant: excused with the mover's store not empty the opponent is in kunamua too (the stores' check in Position), and a pit either stage could harvest faces an occupied front pit from which the opponent could capture: the function has returned above, whatever stage is picked here
         let threat_stage = if pos.store(threat_side) > 0 {
             Stage::Kunamua
         } else {
