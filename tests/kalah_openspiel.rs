@@ -3,7 +3,10 @@
 //! reading and requires agreement at every ply: the player to move (an extra turn is the same
 //! player's ply), the legal move set before the move, both stores after it, and the result.
 
-use mancala_lab::kalah::{Move, Rules, Side, Variant};
+mod openspiel_records;
+
+use mancala_lab::kalah::{Move, Rules, Side, State, Variant};
+use openspiel_records::Replay;
 
 const GAMES: &str = include_str!("data/openspiel_kalah_1000.txt");
 
@@ -27,56 +30,42 @@ fn the_openspiel_reading_agrees_with_a_live_openspiel_run_if_given() {
     }
 }
 
-/// Replays every game of a dump file; returns (games, plies) checked.
+/// Replays every game of a dump file under the `openspiel` reading; returns (games, plies).
 fn check_file(data: &str) -> (usize, usize) {
-    let rules = Rules::new(Variant::OPENSPIEL);
-    let mut games = 0;
-    let mut plies = 0;
-    for (n, line) in data
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with("game "))
-    {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let at = |what: &str| format!("data line {}: {what}", n + 1);
-        let final_at = tokens.iter().position(|&t| t == "final").expect("final");
-        let mut s = rules.new_game();
-        for (i, ply) in tokens[2..final_at].iter().enumerate() {
-            let parts: Vec<&str> = ply.split(':').collect();
-            let letter = parts[0].chars().next().unwrap();
-            let (side, mv) = Move::from_letter(letter, 6).unwrap();
-            let mask = u8::from_str_radix(parts[1], 16).unwrap();
-            let ours: u8 = rules.legal_moves(&s).iter().map(|m| 1u8 << m.pit).sum();
-            let ply_at = |what: &str| at(&format!("{what}, ply {}", i + 1));
-            assert_eq!(ours, mask, "{}", ply_at("legal moves"));
-            assert_eq!(side, s.position().to_move(), "{}", ply_at("player to move"));
-            s = rules
-                .play(&s, mv)
-                .unwrap_or_else(|e| panic!("{}: {e}", ply_at("illegal")))
-                .state;
-            let (south, north) = parts[2].split_once('.').unwrap();
-            let stores = [south.parse::<u8>().unwrap(), north.parse::<u8>().unwrap()];
-            let ours = [
-                s.position().store(Side::South),
-                s.position().store(Side::North),
-            ];
-            assert_eq!(ours, stores, "{}", ply_at("stores"));
-            plies += 1;
-        }
-        let out = s
-            .outcome()
-            .unwrap_or_else(|| panic!("{}", at("OpenSpiel's game is over, ours is not")));
-        let south: u8 = tokens[final_at + 1].parse().unwrap();
-        let north: u8 = tokens[final_at + 2].parse().unwrap();
-        let ret: i32 = tokens[final_at + 3].parse().unwrap();
-        assert_eq!(out.scores, [south, north], "{}", at("final scores"));
-        let expected = match ret {
-            1 => Some(Side::South),
-            -1 => Some(Side::North),
-            _ => None,
-        };
-        assert_eq!(out.winner, expected, "{}", at("winner"));
-        games += 1;
+    openspiel_records::check(&Kalah(Rules::new(Variant::OPENSPIEL)), data)
+}
+
+/// Our reference engine as the records replay it.
+struct Kalah(Rules);
+
+impl Replay for Kalah {
+    type State = State;
+
+    fn start(&self) -> State {
+        self.0.new_game()
     }
-    (games, plies)
+
+    fn legal_mask(&self, s: &State) -> u8 {
+        self.0.legal_moves(s).iter().map(|m| 1u8 << m.pit).sum()
+    }
+
+    fn to_move(&self, s: &State) -> Side {
+        s.position().to_move()
+    }
+
+    fn play(&self, s: &State, letter: char) -> Result<State, String> {
+        let (_, mv) = Move::from_letter(letter, 6).ok_or("not a move letter")?;
+        self.0
+            .play(s, mv)
+            .map(|played| played.state)
+            .map_err(|e| e.to_string())
+    }
+
+    fn scores(&self, s: &State) -> [u8; 2] {
+        [Side::South, Side::North].map(|side| s.position().store(side))
+    }
+
+    fn result(&self, s: &State) -> Option<([u8; 2], Option<Side>)> {
+        s.outcome().map(|o| (o.scores, o.winner))
+    }
 }

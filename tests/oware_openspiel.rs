@@ -2,7 +2,10 @@
 //! (experiments/openspiel/dump_games.py) under the `abapa` preset and requires agreement at every
 //! ply: the legal move set before the move, both scores after it, and the final result.
 
-use mancala_lab::oware::{Move, Rules, Side, Variant};
+mod openspiel_records;
+
+use mancala_lab::oware::{Game, Move, Rules, Side, Variant};
+use openspiel_records::Replay;
 
 const GAMES: &str = include_str!("data/openspiel_oware_1000.txt");
 
@@ -26,63 +29,42 @@ fn abapa_agrees_with_a_live_openspiel_run_if_given() {
     }
 }
 
-/// Replays every game of a dump file; returns (games, plies) checked.
+/// Replays every game of a dump file under the `abapa` preset; returns (games, plies).
 fn check_file(data: &str) -> (usize, usize) {
-    let rules = Rules::new(Variant::ABAPA);
-    let mut games = 0;
-    let mut plies = 0;
-    for (n, line) in data
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with("game "))
-    {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let at = |what: &str| format!("data line {}: {what}", n + 1);
-        let final_at = tokens.iter().position(|&t| t == "final").expect("final");
-        let mut g = rules.new_game();
-        for (i, ply) in tokens[2..final_at].iter().enumerate() {
-            let parts: Vec<&str> = ply.split(':').collect();
-            let (side, mv) = Move::from_letter(parts[0].chars().next().unwrap()).unwrap();
-            let mask = u8::from_str_radix(parts[1], 16).unwrap();
-            let ours: u8 = rules.legal_moves(&g).iter().map(|m| 1u8 << m.pit).sum();
-            assert_eq!(
-                ours,
-                mask,
-                "{}",
-                at(&format!("legal moves before ply {}", i + 1))
-            );
-            assert_eq!(side, g.position().to_move(), "{}", at("player to move"));
-            g = rules
-                .play(&g, mv)
-                .unwrap_or_else(|e| panic!("{}: {e}", at("illegal")))
-                .game;
-            let (s, nn) = parts[2].split_once('.').unwrap();
-            let scores = [s.parse::<u8>().unwrap(), nn.parse::<u8>().unwrap()];
-            assert_eq!(
-                [
-                    g.position().score(Side::South),
-                    g.position().score(Side::North)
-                ],
-                scores,
-                "{}",
-                at(&format!("scores after ply {}", i + 1))
-            );
-            plies += 1;
-        }
-        let out = g
-            .outcome()
-            .unwrap_or_else(|| panic!("{}", at("OpenSpiel's game is over, ours is not")));
-        let south: u8 = tokens[final_at + 1].parse().unwrap();
-        let north: u8 = tokens[final_at + 2].parse().unwrap();
-        let ret: i32 = tokens[final_at + 3].parse().unwrap();
-        assert_eq!(out.scores, [south, north], "{}", at("final scores"));
-        let expected = match ret {
-            1 => Some(Side::South),
-            -1 => Some(Side::North),
-            _ => None,
-        };
-        assert_eq!(out.winner, expected, "{}", at("winner"));
-        games += 1;
+    openspiel_records::check(&Oware(Rules::new(Variant::ABAPA)), data)
+}
+
+/// Our reference engine as the records replay it.
+struct Oware(Rules);
+
+impl Replay for Oware {
+    type State = Game;
+
+    fn start(&self) -> Game {
+        self.0.new_game()
     }
-    (games, plies)
+
+    fn legal_mask(&self, g: &Game) -> u8 {
+        self.0.legal_moves(g).iter().map(|m| 1u8 << m.pit).sum()
+    }
+
+    fn to_move(&self, g: &Game) -> Side {
+        g.position().to_move()
+    }
+
+    fn play(&self, g: &Game, letter: char) -> Result<Game, String> {
+        let (_, mv) = Move::from_letter(letter).ok_or("not a move letter")?;
+        self.0
+            .play(g, mv)
+            .map(|played| played.game)
+            .map_err(|e| e.to_string())
+    }
+
+    fn scores(&self, g: &Game) -> [u8; 2] {
+        [Side::South, Side::North].map(|side| g.position().score(side))
+    }
+
+    fn result(&self, g: &Game) -> Option<([u8; 2], Option<Side>)> {
+        g.outcome().map(|o| (o.scores, o.winner))
+    }
 }
