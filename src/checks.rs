@@ -5,7 +5,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 
 use crate::game::GameKind;
-use crate::registry::{with_game, GameVisitor, Mancala};
+use crate::registry::{with_game, GameVisitor, Mancala, TextKind};
 use crate::side::Side;
 
 /// North or South, one arbitrary bool.
@@ -45,17 +45,6 @@ fn every_game(what: TextKind, text: &str) -> Result<(), String> {
     GameKind::ALL
         .into_iter()
         .try_for_each(|game| with_game(game, Check(what, text)))
-}
-
-/// Which text a game's round-trip check reads ([`Mancala::check_text`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextKind {
-    /// One move in the game's notation.
-    Move,
-    /// A transcript of a game.
-    Transcript,
-    /// A position in the game's position text.
-    Position,
 }
 
 /// Any text gives a move or an error in every game's notation; a parsed move prints and parses

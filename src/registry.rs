@@ -34,7 +34,7 @@ pub trait Mancala: 'static {
     /// Any `text` gives the game's move, transcript or position (as `what` says) or an error,
     /// never a panic, and what parses prints and parses back to itself (the fuzz targets'
     /// check); `Err` describes a failure.
-    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String>;
+    fn check_text(what: TextKind, text: &str) -> Result<(), String>;
     /// The start of the first line of the game's findings catalog (`spec/findings/<name>.md`).
     const CATALOG_TITLE: &'static str;
     /// Hunts the game's rule inconsistencies over `games` random games of `seed`, calling
@@ -79,6 +79,17 @@ pub trait Mancala: 'static {
         moves: &[String],
         mv: Option<&str>,
     ) -> Result<String, ShowError>;
+}
+
+/// Which text a game's round-trip check reads ([`Mancala::check_text`], the fuzz targets' text checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextKind {
+    /// One move in the game's notation.
+    Move,
+    /// A transcript of a game.
+    Transcript,
+    /// A position in the game's position text.
+    Position,
 }
 
 /// The most games.csv columns of a game's own.

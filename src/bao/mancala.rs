@@ -6,7 +6,7 @@ use crate::game::Action;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::Row as GameRow;
 use crate::playout::{EngineKind, Playouts};
-use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
+use crate::registry::{EngineOf, Mancala, ShowError, TextKind, MAX_OWN_COLUMNS};
 
 use super::fast::{FastRules, FastState, Unsupported};
 use super::variant::{InfiniteMoves, VariantError};
@@ -58,8 +58,7 @@ impl Mancala for Bao {
         own.len()
     }
 
-    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String> {
-        use crate::checks::TextKind;
+    fn check_text(what: TextKind, text: &str) -> Result<(), String> {
         match what {
             TextKind::Move => super::checks::notation_roundtrip(text),
             TextKind::Transcript => super::checks::transcript_parse(text),

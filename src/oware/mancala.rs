@@ -7,7 +7,7 @@ use crate::game::EventTotals;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::policy::{Players, Policy};
-use crate::registry::{EngineOf, Mancala, ShowError, MAX_OWN_COLUMNS};
+use crate::registry::{EngineOf, Mancala, ShowError, TextKind, MAX_OWN_COLUMNS};
 
 use super::batch::Batch;
 use super::fast::{FastGame, FastRules, Unsupported};
@@ -52,8 +52,7 @@ impl Mancala for Oware {
             .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
     }
 
-    fn check_text(what: crate::checks::TextKind, text: &str) -> Result<(), String> {
-        use crate::checks::TextKind;
+    fn check_text(what: TextKind, text: &str) -> Result<(), String> {
         match what {
             TextKind::Move => Ok(()),
             TextKind::Transcript => super::checks::transcript_parse(text),
