@@ -54,6 +54,13 @@ fn n5_omitted_row_and_direction() {
         .resolve(&pos(AFTER_A6), &MoveText::parse("a6").unwrap())
         .unwrap_err();
     assert!(matches!(err, IllegalMove::Ambiguous { .. }), "{err}");
+    // Where no legal move matches, leaving out the direction is not ambiguous: the move is refused
+    // for what it is. A1 is empty at the start (2.2.1, 2.3).
+    let err = rules
+        .play_text(&start, &MoveText::parse("A1").unwrap())
+        .unwrap_err();
+    assert!(!matches!(err, IllegalMove::Ambiguous { .. }), "{err}");
+    assert!(err.to_string().starts_with("A1 is empty"), "{err}");
     // In mtaji the row is required.
     let mtaji = pos("
 to_move: South
