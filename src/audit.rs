@@ -4,6 +4,35 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+/// The formats of game records `audit` reads; each game says which it reads
+/// ([`crate::registry::Mancala::RECORD_FORMATS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum RecordFormat {
+    /// AbstractPlay's JSON lines: one game per line (docs/formats.md).
+    Abstractplay,
+    /// Our transcripts: one game per file.
+    Transcript,
+    /// OpenSpiel's games as experiments/openspiel/dump_games.py writes them, one per line.
+    Openspiel,
+}
+
+impl RecordFormat {
+    /// Whether a file holds one record a line (else one record a file).
+    pub fn per_line(self) -> bool {
+        self != RecordFormat::Transcript
+    }
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Abstractplay => "abstractplay",
+            RecordFormat::Transcript => "transcript",
+            RecordFormat::Openspiel => "openspiel",
+        }
+    }
+}
+
 /// How a record departs from the rules as a reading plays them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {

@@ -19,6 +19,7 @@ mod cli;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use mancala_lab::game::GameKind;
 
 /// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
 ///
@@ -47,7 +48,7 @@ enum Command {
     Bao(cli::bao::BaoCommand),
     /// Oware: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
-    Oware(cli::oware::OwareCommand),
+    Oware(cli::game::GameCommand),
     /// Differential check: the reference and optimized engines in lock step on random games.
     Diff(cli::diff::DiffArgs),
     /// Move-path counts (perft) with both engines of a game, which must agree.
@@ -74,7 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         None => cli::coverage::main_job(),
         Some(Command::Coverage(args)) => cli::coverage::run(args),
         Some(Command::Bao(cmd)) => cli::bao::run(cmd),
-        Some(Command::Oware(cmd)) => cli::oware::run(cmd),
+        Some(Command::Oware(cmd)) => cli::game::run(GameKind::Oware, cmd),
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
@@ -100,7 +101,7 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Audit(args)) => cli::audit::check(args),
         Some(Command::Bot(args)) => cli::bot::check(args),
         Some(Command::Bao(cmd)) => cli::bao::check(cmd),
-        Some(Command::Oware(cmd)) => cli::oware::check(cmd),
+        Some(Command::Oware(cmd)) => cli::game::check(GameKind::Oware, cmd),
         _ => Ok(()),
     }
 }

@@ -2,8 +2,9 @@
 //! game's readings and engines through [`with_game`], [`with_engine`] and [`engine`], never by name.
 
 use crate::engine::EngineError;
-use crate::game::{Action, GameKind};
+use crate::game::{Action, Game, GameKind};
 use crate::playout::{EngineKind, PlayoutEngine, Playouts, Row};
+use crate::side::Side;
 
 /// A game: its readings, its two engines, its positions as text and numbers, and how its
 /// moves are explained and drawn. Implemented once per game, in the game's folder.
@@ -62,23 +63,153 @@ pub trait Mancala: 'static {
     fn print(position: &Self::Position) -> String;
     /// `position` as numbers, for learning programs (docs/python.md).
     fn observation(position: &Self::Position) -> Vec<f32>;
-    /// The clause trace of `mv` (in notation) played after `moves` from `start` (position text;
-    /// `None`: the game's start) on the reference engine of `variant`, one step a line.
-    fn explain(
+    /// The formats of other engines' game records the game's audit reads.
+    const RECORD_FORMATS: &'static [crate::audit::RecordFormat];
+    /// A game record to audit.
+    type Record;
+    /// The records of the file `name` (its `text`, in `format`, one of
+    /// [`Mancala::RECORD_FORMATS`]), each bad one as a message naming its place in the file.
+    fn records(
+        format: crate::audit::RecordFormat,
+        name: &str,
+        text: &str,
+    ) -> Vec<Result<Self::Record, String>>;
+    /// Where a record is (`file:line`, or the file).
+    fn record_source(record: &Self::Record) -> &str;
+    /// The audit of `record` under `variant`, or why the record cannot be audited.
+    fn audit(
         variant: Self::Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: &str,
-    ) -> Result<Vec<String>, ShowError>;
-    /// The board after `moves` from `start` as an SVG diagram and, with `mv`, that move's path
-    /// and clause steps on it.
+        record: &Self::Record,
+    ) -> Result<crate::audit::GameAudit, String>;
+    /// Whether a result names the scores (the seeds each player took).
+    const SCORED: bool;
+    /// Why `written` is not a move in the game's notation, whatever the position.
+    fn check_move(written: &str) -> Result<(), String>;
+    /// The move `written` (in the game's notation, as a user writes it) names in `state`, played
+    /// on the reference engine with its clause trace; or why it is no legal move there.
+    fn play_written(
+        engine: &Self::Reference,
+        state: &RefState<Self>,
+        written: &str,
+    ) -> Result<Shown<Self>, MoveError>;
+    /// The plies of a transcript of the game, read as far as the first fault (which ends it).
+    fn transcript(text: &str) -> Box<dyn Iterator<Item = Result<WrittenPly, String>> + '_>;
+    /// What a move's header says of the position besides the player to move (Bao: its stage).
+    fn stage(_position: &Self::Position) -> Option<String> {
+        None
+    }
+    /// `state` drawn as SVG and, with a move (and its notation), that move's path and clause
+    /// steps on it.
     #[cfg(feature = "diagram")]
-    fn diagram(
-        variant: Self::Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: Option<&str>,
-    ) -> Result<String, ShowError>;
+    fn draw(
+        engine: &Self::Reference,
+        state: &RefState<Self>,
+        mv: Option<(Self::Move, &str)>,
+    ) -> Result<String, crate::diagram::DiagramError>;
+}
+
+/// The state of the reference engine of the game `M`.
+pub type RefState<M> = <<M as Mancala>::Reference as Game>::State;
+
+/// A written move played on the reference engine ([`Mancala::play_written`]).
+pub struct Shown<M: Mancala + ?Sized> {
+    /// The move.
+    pub mv: M::Move,
+    /// Its canonical notation.
+    pub notation: String,
+    /// The state after it.
+    pub state: RefState<M>,
+    /// Its clause trace, one step a line.
+    pub trace: Vec<String>,
+}
+
+/// Why a written move was not played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is no move in the game's notation (or names the other player's pit).
+    Written(String),
+    /// The move is not legal in the position.
+    Illegal(String),
+}
+
+/// One ply of a transcript, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenPly {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The player the transcript says plays it.
+    pub side: Side,
+    /// How a message names it (e.g. `move 12 (North) 'a5>'`, `ply 3 'C'`).
+    pub label: String,
+    /// The move as written.
+    pub text: String,
+}
+
+/// The reference engine's state after `moves` from `start` (position text; `None`: the game's
+/// start).
+pub fn replay<M: Mancala>(
+    engine: &M::Reference,
+    start: Option<&str>,
+    moves: &[String],
+) -> Result<RefState<M>, ShowError> {
+    let mut state = match start {
+        None => engine.start(),
+        Some(text) => engine.state_from_text(text).map_err(ShowError::Replay)?,
+    };
+    for m in moves {
+        state = M::play_written(engine, &state, m)
+            .map_err(|e| ShowError::Replay(e.to_string()))?
+            .state;
+    }
+    Ok(state)
+}
+
+/// The clause trace of `mv` (in notation) played after `moves` from `start` (position text;
+/// `None`: the game's start) on the reference engine of `variant`, one step a line.
+pub fn explain<M: Mancala>(
+    variant: M::Variant,
+    start: Option<&str>,
+    moves: &[String],
+    mv: &str,
+) -> Result<Vec<String>, ShowError> {
+    let engine = M::reference(variant);
+    let state = replay::<M>(&engine, start, moves)?;
+    M::play_written(&engine, &state, mv)
+        .map(|shown| shown.trace)
+        .map_err(|e| ShowError::Replay(e.to_string()))
+}
+
+/// The board after `moves` from `start` as an SVG diagram and, with `mv`, that move's path
+/// and clause steps on it.
+#[cfg(feature = "diagram")]
+pub fn diagram<M: Mancala>(
+    variant: M::Variant,
+    start: Option<&str>,
+    moves: &[String],
+    mv: Option<&str>,
+) -> Result<String, ShowError> {
+    let engine = M::reference(variant);
+    let state = replay::<M>(&engine, start, moves)?;
+    let shown = mv
+        .map(|mv| M::play_written(&engine, &state, mv))
+        .transpose()
+        .map_err(|e| ShowError::Replay(e.to_string()))?;
+    M::draw(
+        &engine,
+        &state,
+        shown.as_ref().map(|s| (s.mv, s.notation.as_str())),
+    )
+    .map_err(|e| ShowError::Drawing(e.to_string()))
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Written(e) | MoveError::Illegal(e) => f.write_str(e),
+        }
+    }
 }
 
 /// Which text a game's round-trip check reads ([`Mancala::check_text`], the fuzz targets' text checks).

@@ -182,7 +182,7 @@ impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
         moves: &[String],
         mv: &str,
     ) -> Result<Vec<String>, ShowError> {
-        M::explain(self.variant, start, moves, mv)
+        crate::registry::explain::<M>(self.variant, start, moves, mv)
     }
 
     #[cfg(feature = "diagram")]
@@ -192,7 +192,7 @@ impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
         moves: &[String],
         mv: Option<&str>,
     ) -> Result<String, ShowError> {
-        M::diagram(self.variant, start, moves, mv)
+        crate::registry::diagram::<M>(self.variant, start, moves, mv)
     }
 }
 

@@ -728,7 +728,7 @@ fn small_hostile_inputs_get_clear_answers() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
     assert!(
-        stderr(&o).contains("the game is over, South wins (bao 1.2.1)"),
+        stderr(&o).contains("the game is over\n# result: South wins (bao 1.2.1)"),
         "{}",
         stderr(&o)
     );

@@ -1,16 +1,18 @@
 //! Bao registered as a game of the harness ([`crate::registry::Mancala`]): its readings and
 //! its two engines, as generic code reaches them.
 
+use crate::audit::{GameAudit, RecordFormat};
 use crate::engine::EngineError;
 use crate::game::Action;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::Row as GameRow;
 use crate::playout::{EngineKind, Playouts};
-use crate::registry::{EngineOf, Mancala, ShowError, TextKind, MAX_OWN_COLUMNS};
+use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
+use crate::text::quoted;
 
 use super::fast::{FastRules, FastState, Unsupported};
 use super::variant::{InfiniteMoves, VariantError};
-use super::{Hand, Move, MoveText, Pit, Played, Position, Row, Rules, Side, Variant};
+use super::{Hand, Move, MoveText, Pit, Position, Row, Rules, Side, Variant};
 
 /// Bao la Kiswahili.
 #[derive(Clone, Copy, Debug)]
@@ -116,34 +118,105 @@ impl Mancala for Bao {
         v
     }
 
-    fn explain(
-        variant: Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: &str,
-    ) -> Result<Vec<String>, ShowError> {
-        let rules = Rules::new(variant);
-        let pos = replay(&rules, start, moves)?;
-        let played = play(&rules, &pos, mv)?;
-        Ok(played.trace.iter().map(|s| s.to_string()).collect())
+    const SCORED: bool = false;
+    const RECORD_FORMATS: &'static [RecordFormat] =
+        &[RecordFormat::Abstractplay, RecordFormat::Transcript];
+    type Record = super::audit::Record;
+
+    fn records(format: RecordFormat, name: &str, text: &str) -> Vec<Result<Self::Record, String>> {
+        match format {
+            RecordFormat::Transcript => {
+                let t = match super::transcript::Transcript::parse(text) {
+                    Ok(t) => t,
+                    Err(e) => return vec![Err(format!("{name}: {e}"))],
+                };
+                vec![Ok(super::audit::Record {
+                    game: name.to_string(),
+                    source: name.to_string(),
+                    moves: t.plies.iter().map(|p| p.text.to_string()).collect(),
+                    end: None,
+                    final_board: None,
+                })]
+            }
+            _ => super::abstractplay::read(text)
+                .into_iter()
+                .map(|r| {
+                    r.map(|mut rec| {
+                        rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
+                        rec
+                    })
+                    .map_err(|e| match e.column {
+                        Some(column) => format!("{name}:{}:{column}: {}", e.line, e.message),
+                        None => format!("{name}:{}: {}", e.line, e.message),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn record_source(record: &Self::Record) -> &str {
+        &record.source
+    }
+
+    fn audit(variant: Variant, record: &Self::Record) -> Result<GameAudit, String> {
+        super::audit::audit(variant, record).map_err(|e| e.to_string())
+    }
+
+    fn check_move(written: &str) -> Result<(), String> {
+        MoveText::parse(written)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
+    fn play_written(rules: &Rules, pos: &Position, written: &str) -> Result<Shown<Bao>, MoveError> {
+        let text = MoveText::parse(written).map_err(|e| MoveError::Written(e.to_string()))?;
+        let (mv, played) = rules
+            .play_text(pos, &text)
+            .map_err(|e| MoveError::Illegal(e.to_string()))?;
+        Ok(Shown {
+            mv,
+            notation: mv.notation(pos.to_move(), played.kind),
+            trace: played.trace.iter().map(|s| s.to_string()).collect(),
+            state: played.position,
+        })
+    }
+
+    fn transcript(text: &str) -> Box<dyn Iterator<Item = Result<WrittenPly, String>> + '_> {
+        match super::transcript::Transcript::parse(text) {
+            Err(e) => Box::new(std::iter::once(Err(e.to_string()))),
+            Ok(t) => Box::new(t.plies.into_iter().map(|ply| {
+                let text = ply.text.to_string();
+                Ok(WrittenPly {
+                    line: ply.line,
+                    column: ply.column,
+                    side: ply.side,
+                    label: format!("move {} ({}) {}", ply.number, ply.side, quoted(&text)),
+                    text,
+                })
+            })),
+        }
+    }
+
+    fn stage(pos: &Position) -> Option<String> {
+        Some(format!("{:?} stage", pos.stage()))
     }
 
     #[cfg(feature = "diagram")]
-    fn diagram(
-        variant: Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: Option<&str>,
-    ) -> Result<String, ShowError> {
-        use super::diagram;
-        let rules = Rules::new(variant);
-        let pos = replay(&rules, start, moves)?;
-        let title = diagram::bao_title_under(&rules, &pos, mv);
+    fn draw(
+        rules: &Rules,
+        pos: &Position,
+        mv: Option<(Move, &str)>,
+    ) -> Result<String, crate::diagram::DiagramError> {
+        use super::diagram::{bao_svg, bao_title_under};
+        let title = bao_title_under(rules, pos, mv.map(|(_, n)| n));
         let steps = match mv {
             None => Vec::new(),
-            Some(mv) => play(&rules, &pos, mv)?.trace,
+            // A move the caller read from this position: it plays.
+            Some((mv, _)) => Rules::play(rules, pos, mv)
+                .map(|played| played.trace)
+                .unwrap_or_default(),
         };
-        diagram::bao_svg(&pos, &title, &steps).map_err(|e| ShowError::Drawing(e.to_string()))
+        bao_svg(pos, &title, &steps)
     }
 }
 
@@ -195,27 +268,4 @@ impl EngineOf<Bao> for FastRules {
     fn position(&self, state: &FastState) -> Result<Position, String> {
         Position::from_setup(super::engines::from_fast(&state.pos)).map_err(|e| e.to_string())
     }
-}
-
-/// The game after `moves` from `start` replayed on `rules`: where it stands.
-fn replay(rules: &Rules, start: Option<&str>, moves: &[String]) -> Result<Position, ShowError> {
-    let mut pos = match start {
-        None => Position::start(),
-        Some(text) => {
-            super::position_text::parse(text).map_err(|e| ShowError::Replay(e.to_string()))?
-        }
-    };
-    for m in moves {
-        pos = play(rules, &pos, m)?.position;
-    }
-    Ok(pos)
-}
-
-/// `mv` (in notation) played on `rules` from `pos`.
-fn play(rules: &Rules, pos: &Position, mv: &str) -> Result<Played, ShowError> {
-    let text = MoveText::parse(mv).map_err(|e| ShowError::Replay(e.to_string()))?;
-    rules
-        .play_text(pos, &text)
-        .map(|(_, played)| played)
-        .map_err(|e| ShowError::Replay(e.to_string()))
 }

@@ -4,37 +4,48 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
-use mancala_lab::audit::{games_csv, summary_csv, witnesses, GameAudit};
+use clap::Args;
+use mancala_lab::audit::{games_csv, summary_csv, witnesses, GameAudit, RecordFormat};
 use mancala_lab::game::GameKind;
+use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 use mancala_lab::text::{quoted, shown_path};
 
-/// The record formats `audit` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// AbstractPlay's JSON lines: one game per line (docs/formats.md).
-    Abstractplay,
-    /// Our transcripts of either game: one game per file.
-    Transcript,
-    /// OpenSpiel's Oware games as experiments/openspiel/dump_games.py writes them.
-    Openspiel,
-}
-
-impl Format {
-    /// The game whose records the format holds (a transcript: `--game`'s, Bao by default).
-    fn game(self, asked: Option<GameKind>) -> GameKind {
-        match self {
-            Format::Abstractplay => GameKind::Bao,
-            Format::Transcript => asked.unwrap_or(GameKind::Bao),
-            Format::Openspiel => GameKind::Oware,
+/// The games whose audit reads `format`, in the registry's order.
+fn games_reading(format: RecordFormat) -> Vec<GameKind> {
+    struct Reads(RecordFormat);
+    impl GameVisitor for Reads {
+        type Output = bool;
+        fn visit<M: Mancala>(self) -> bool {
+            M::RECORD_FORMATS.contains(&self.0)
         }
     }
+    GameKind::ALL
+        .into_iter()
+        .filter(|&g| with_game(g, Reads(format)))
+        .collect()
 }
 
-/// A game's reading, checked.
-enum Reading {
-    Bao(mancala_lab::bao::Variant),
-    Oware(mancala_lab::oware::Variant),
+/// The game of the records: `--game`, if its audit reads the format, or the first game that
+/// does.
+fn game(args: &AuditArgs) -> Result<GameKind, String> {
+    let games = games_reading(args.format);
+    match args.game {
+        Some(g) if games.contains(&g) => Ok(g),
+        Some(g) => Err(format!(
+            "--format {}: its records are of {}, not {}",
+            quoted(args.format.name()),
+            games
+                .iter()
+                .map(|g| g.name())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            g.name()
+        )),
+        None => games
+            .first()
+            .copied()
+            .ok_or_else(|| format!("--format {}: no game reads it", args.format.name())),
+    }
 }
 
 /// Options of `audit`.
@@ -43,9 +54,10 @@ pub struct AuditArgs {
     /// The game of the records [default: the format's].
     #[arg(long, value_enum)]
     game: Option<GameKind>,
-    /// The format of the record files (abstractplay and transcript: Bao; openspiel: Oware).
+    /// The format of the record files (abstractplay and transcript: Bao; openspiel and
+    /// transcript: Oware).
     #[arg(long, value_enum)]
-    format: Format,
+    format: RecordFormat,
     /// The reading to audit under (Bao: default, literal-en, engines, strict; Oware: sheet,
     /// abapa, strict) [default: the game's own reading: default, sheet].
     #[arg(long)]
@@ -66,45 +78,26 @@ pub struct AuditArgs {
     files: Vec<PathBuf>,
 }
 
-/// The reading the options name.
-fn reading(args: &AuditArgs) -> Result<Reading, String> {
-    let name = args
-        .variant
-        .clone()
-        .unwrap_or_else(|| args.format.game(args.game).default_variant().to_string());
-    match args.format.game(args.game) {
-        GameKind::Bao => {
-            let mut v: mancala_lab::bao::Variant =
-                name.parse().map_err(|e| format!("--variant: {e}"))?;
-            if let Some(inf) = &args.infinite {
-                let inf: mancala_lab::bao::variant::InfiniteMoves =
-                    inf.parse().map_err(|e| format!("--infinite: {e}"))?;
-                v = v.with_infinite_moves(inf);
-            }
-            Ok(Reading::Bao(v))
-        }
-        GameKind::Oware => {
-            if args.infinite.is_some() {
-                return Err("--infinite: Oware has no infinite moves; it is for Bao".into());
-            }
-            let v: mancala_lab::oware::Variant =
-                name.parse().map_err(|e| format!("--variant: {e}"))?;
-            Ok(Reading::Oware(v))
-        }
+/// The reading the options name in the game `M`.
+fn reading<M: Mancala>(args: &AuditArgs) -> Result<M::Variant, String> {
+    let name = args.variant.as_deref().unwrap_or(M::DEFAULT_VARIANT);
+    let mut v = M::variant(name).map_err(|e| format!("--variant: {e}"))?;
+    if let Some(inf) = &args.infinite {
+        v = M::set(v, "infinite", inf).map_err(|e| format!("--infinite: {e}"))?;
     }
+    Ok(v)
 }
 
 /// What `audit` refuses before reading its records (also for `--parse-only`).
 pub fn check(args: &AuditArgs) -> Result<(), String> {
-    if let Some(game) = args.game.filter(|&g| g != args.format.game(args.game)) {
-        return Err(format!(
-            "--format {}: its records are of {}, not {}",
-            quoted(&format!("{:?}", args.format).to_lowercase()),
-            args.format.game(None).name(),
-            game.name()
-        ));
+    struct Reading<'a>(&'a AuditArgs);
+    impl GameVisitor for Reading<'_> {
+        type Output = Result<(), String>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            reading::<M>(self.0).map(drop)
+        }
     }
-    reading(args)?;
+    with_game(game(args)?, Reading(args))?;
     if args.files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         return Err("standard input ('-') can be read once only".into());
     }
@@ -123,40 +116,11 @@ pub fn check(args: &AuditArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// A record of either game.
-enum AnyRecord {
-    Bao(mancala_lab::bao::audit::Record),
-    Oware(mancala_lab::oware::audit::Record),
-}
-
-impl AnyRecord {
-    fn source(&self) -> &str {
-        match self {
-            AnyRecord::Bao(r) => &r.source,
-            AnyRecord::Oware(r) => &r.source,
-        }
-    }
-
-    /// The audit under `reading` (of the record's game), or why the record cannot be audited.
-    fn audit(&self, reading: &Reading) -> Result<GameAudit, String> {
-        match (self, reading) {
-            (AnyRecord::Bao(r), Reading::Bao(v)) => {
-                mancala_lab::bao::audit::audit(*v, r).map_err(|e| e.to_string())
-            }
-            (AnyRecord::Oware(r), Reading::Oware(v)) => {
-                mancala_lab::oware::audit::audit(*v, r).map_err(|e| e.to_string())
-            }
-            _ => unreachable!("check() matches the format to the game"),
-        }
-    }
-}
-
 /// The records of one file, each bad one as an error naming the file and line.
-fn records(
-    format: Format,
-    game: GameKind,
+fn records<M: Mancala>(
+    format: RecordFormat,
     path: &Path,
-) -> Result<Vec<Result<AnyRecord, String>>, String> {
+) -> Result<Vec<Result<M::Record, String>>, String> {
     let name = if path.as_os_str() == "-" {
         "standard input".to_string()
     } else {
@@ -165,8 +129,8 @@ fn records(
     // Records one a line: a line that is not UTF-8 is a bad record of its own, named by its
     // line, and the others are still read (the line is left empty for the reader).
     let mut bad_lines = Vec::new();
-    let text = match format {
-        Format::Abstractplay | Format::Openspiel => {
+    let text = if format.per_line() {
+        {
             let bytes = super::read_input_bytes(path)?;
             let lines: Vec<String> = bytes
                 .split(|&b| b == b'\n')
@@ -185,9 +149,10 @@ fn records(
                 .collect();
             super::without_bom(lines.join("\n"))
         }
-        // A transcript is one record: a file that is not UTF-8 is a bad record, named by the
-        // line of its first bad byte.
-        Format::Transcript => {
+    } else {
+        // A record a file: a file that is not UTF-8 is a bad record, named by the line of its
+        // first bad byte.
+        {
             let bytes = super::read_input_bytes(path)?;
             match String::from_utf8(bytes) {
                 Ok(text) => {
@@ -213,49 +178,7 @@ fn records(
             }
         }
     };
-    let mut read: Vec<Result<AnyRecord, String>> = match format {
-        Format::Abstractplay => mancala_lab::bao::abstractplay::read(&text)
-            .into_iter()
-            .map(|r| {
-                r.map(|mut rec| {
-                    rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
-                    AnyRecord::Bao(rec)
-                })
-                .map_err(|e| match e.column {
-                    Some(column) => format!("{name}:{}:{column}: {}", e.line, e.message),
-                    None => format!("{name}:{}: {}", e.line, e.message),
-                })
-            })
-            .collect(),
-        Format::Openspiel => mancala_lab::oware::audit::read_openspiel(&text)
-            .into_iter()
-            .map(|r| {
-                r.map(|mut rec| {
-                    rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
-                    AnyRecord::Oware(rec)
-                })
-                .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
-            })
-            .collect(),
-        Format::Transcript if game == GameKind::Oware => {
-            vec![mancala_lab::oware::audit::from_transcript(&name, &text)
-                .map(AnyRecord::Oware)
-                .map_err(|e| format!("{name}: {e}"))]
-        }
-        Format::Transcript => {
-            let t = match mancala_lab::bao::transcript::Transcript::parse(&text) {
-                Ok(t) => t,
-                Err(e) => return Ok(vec![Err(format!("{name}: {e}"))]),
-            };
-            vec![Ok(AnyRecord::Bao(mancala_lab::bao::audit::Record {
-                game: name.clone(),
-                source: name,
-                moves: t.plies.iter().map(|p| p.text.to_string()).collect(),
-                end: None,
-                final_board: None,
-            }))]
-        }
-    };
+    let mut read = M::records(format, &name, &text);
     read.extend(bad_lines);
     Ok(read)
 }
@@ -368,14 +291,26 @@ fn check_out(args: &AuditArgs) -> Result<(), String> {
 
 pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
     check(&args)?;
-    let reading = reading(&args)?;
     check_out(&args)?;
+    struct Run<'a>(&'a AuditArgs);
+    impl GameVisitor for Run<'_> {
+        type Output = Result<ExitCode, String>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            audit::<M>(self.0)
+        }
+    }
+    with_game(game(&args)?, Run(&args))
+}
+
+/// The audit of the records of `args`, of the game `M`.
+fn audit<M: Mancala>(args: &AuditArgs) -> Result<ExitCode, String> {
+    let reading = reading::<M>(args)?;
     // The inputs are read before Ctrl-C is caught: a signal while a read waits (a pipe or a
     // FIFO that stays open) stops the audit at once, with nothing written.
     let mut all = Vec::new();
     let mut bad = 0u64;
     for path in &args.files {
-        all.extend(records(args.format, args.format.game(args.game), path)?);
+        all.extend(records::<M>(args.format, path)?);
     }
     let interrupt = super::interrupt_on_ctrl_c();
     let stopped = || interrupt.load(std::sync::atomic::Ordering::SeqCst);
@@ -399,17 +334,18 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
                 continue;
             }
         };
-        match record.audit(&reading) {
+        match M::audit(reading, &record) {
             Ok(a) => audits.push(a),
             Err(e) => {
-                bar.suspend(|| eprintln!("mancala-lab: bad record: {}: {e}", record.source()));
+                let source = M::record_source(&record);
+                bar.suspend(|| eprintln!("mancala-lab: bad record: {source}: {e}"));
                 bad += 1;
             }
         }
     }
     bar.finish_and_clear();
     // Checked again: a file of the user's may have come to --out while the records were read.
-    check_out(&args)?;
+    check_out(args)?;
     // A signal from here on waits for the audit to be written whole.
     write(&args.out, &audits)?;
     let deviating = audits.iter().filter(|a| a.deviation.is_some()).count();
@@ -423,9 +359,7 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, String> {
          explained by another reading); {marks} marks written otherwise; {bad} bad records; \
          tables in {}",
         audits.len(),
-        args.variant
-            .as_deref()
-            .unwrap_or(args.format.game(args.game).default_variant()),
+        args.variant.as_deref().unwrap_or(M::DEFAULT_VARIANT),
         args.infinite
             .as_ref()
             .map_or(String::new(), |i| format!(" (infinite {i})")),

@@ -7,9 +7,10 @@ pub mod bot;
 pub mod coverage;
 pub mod diagram;
 pub mod diff;
+pub mod game;
 pub mod inconsistencies;
 pub mod matches;
-pub mod oware;
+
 pub mod parse_only;
 pub mod perft;
 pub mod plot;

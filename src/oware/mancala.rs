@@ -1,18 +1,20 @@
 //! Oware registered as a game of the harness ([`crate::registry::Mancala`]): its readings and
 //! its two engines, as generic code reaches them, with the batch engine behind the optimized one.
 
+use crate::audit::{GameAudit, RecordFormat};
 use crate::engine::EngineError;
 use crate::game::Action;
 use crate::game::EventTotals;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::policy::{Players, Policy};
-use crate::registry::{EngineOf, Mancala, ShowError, TextKind, MAX_OWN_COLUMNS};
+use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
+use crate::text::quoted;
 
 use super::batch::Batch;
 use super::fast::{FastGame, FastRules, Unsupported};
 use super::variant::UnknownVariant;
-use super::{Game, Move, Played, Position, Rules, Side, Variant};
+use super::{Game, Move, Position, Rules, Side, Variant};
 
 /// Oware, of the abapa family.
 #[derive(Clone, Copy, Debug)]
@@ -102,48 +104,119 @@ impl Mancala for Oware {
         v
     }
 
-    fn explain(
-        variant: Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: &str,
-    ) -> Result<Vec<String>, ShowError> {
-        let rules = Rules::new(variant);
-        let game = replay(&rules, start, moves)?;
-        let played = play(&rules, &game, mv)?;
-        Ok(played.trace.iter().map(|s| s.to_string()).collect())
+    const SCORED: bool = true;
+    const RECORD_FORMATS: &'static [RecordFormat] =
+        &[RecordFormat::Openspiel, RecordFormat::Transcript];
+    type Record = super::audit::Record;
+
+    fn records(format: RecordFormat, name: &str, text: &str) -> Vec<Result<Self::Record, String>> {
+        match format {
+            RecordFormat::Transcript => {
+                vec![super::audit::from_transcript(name, text).map_err(|e| format!("{name}: {e}"))]
+            }
+            _ => super::audit::read_openspiel(text)
+                .into_iter()
+                .map(|r| {
+                    r.map(|mut rec| {
+                        rec.source = format!("{name}:{}", rec.source.trim_start_matches("line "));
+                        rec
+                    })
+                    .map_err(|e| format!("{name}:{}: {}", e.line, e.message))
+                })
+                .collect(),
+        }
+    }
+
+    fn record_source(record: &Self::Record) -> &str {
+        &record.source
+    }
+
+    fn audit(variant: Variant, record: &Self::Record) -> Result<GameAudit, String> {
+        super::audit::audit(variant, record).map_err(|e| e.to_string())
+    }
+
+    fn check_move(written: &str) -> Result<(), String> {
+        letter(written).map(drop)
+    }
+
+    fn play_written(rules: &Rules, game: &Game, written: &str) -> Result<Shown<Oware>, MoveError> {
+        let (side, mv) = letter(written).map_err(MoveError::Written)?;
+        let me = game.position().to_move();
+        // A finished game takes no move, whoever's letter it is: the play says so with its clause.
+        if side != me && game.outcome().is_none() {
+            return Err(MoveError::Written(format!(
+                "{} is a pit of {side}, but {me} is to move",
+                quoted(written)
+            )));
+        }
+        let played = rules
+            .play(game, mv)
+            .map_err(|e| MoveError::Illegal(e.to_string()))?;
+        Ok(Shown {
+            mv,
+            notation: mv.letter(me).to_string(),
+            trace: played.trace.iter().map(|s| s.to_string()).collect(),
+            state: played.game,
+        })
+    }
+
+    fn transcript(text: &str) -> Box<dyn Iterator<Item = Result<WrittenPly, String>> + '_> {
+        Box::new(
+            super::notation::transcript_moves(text)
+                .enumerate()
+                .map(|(i, w)| {
+                    let w = w.map_err(|e| e.to_string())?;
+                    let letter = w.mv.letter(w.side);
+                    Ok(WrittenPly {
+                        line: w.line,
+                        column: w.column,
+                        side: w.side,
+                        label: format!("ply {} '{letter}'", i + 1),
+                        text: letter.to_string(),
+                    })
+                }),
+        )
     }
 
     #[cfg(feature = "diagram")]
-    fn diagram(
-        variant: Variant,
-        start: Option<&str>,
-        moves: &[String],
-        mv: Option<&str>,
-    ) -> Result<String, ShowError> {
+    fn draw(
+        rules: &Rules,
+        game: &Game,
+        mv: Option<(Move, &str)>,
+    ) -> Result<String, crate::diagram::DiagramError> {
         use super::diagram;
-        let drawing = |e: crate::diagram::DiagramError| ShowError::Drawing(e.to_string());
-        let rules = Rules::new(variant);
-        let game = replay(&rules, start, moves)?;
         let p = game.position();
         let (pits, scores) = (p.pits(), [p.score(Side::South), p.score(Side::North)]);
-        let Some(mv) = mv else {
-            let title = diagram::oware_title(&game);
-            return diagram::oware_svg(&pits, scores, p.to_move(), &title, None).map_err(drawing);
+        // A move the caller read from this position: it plays.
+        let Some((mv, Ok(played))) = mv.map(|(m, n)| ((m, n), rules.play(game, m))) else {
+            let title = diagram::oware_title(game);
+            return diagram::oware_svg(&pits, scores, p.to_move(), &title, None);
         };
-        let played = play(&rules, &game, mv)?;
+        let ((mv, notation), played) = (mv, played);
         let steps: Vec<(&'static str, String)> = played
             .trace
             .iter()
             .map(|s| (s.clause, s.text.clone()))
             .collect();
         let m = diagram::OwareMove {
-            from: pit(mv)?.index(p.to_move()),
+            from: mv.index(p.to_move()),
             captured: played.captured,
             steps: &steps,
         };
-        let title = format!("{} plays {mv}", p.to_move());
-        diagram::oware_svg(&pits, scores, p.to_move(), &title, Some(&m)).map_err(drawing)
+        let title = format!("{} plays {notation}", p.to_move());
+        diagram::oware_svg(&pits, scores, p.to_move(), &title, Some(&m))
+    }
+}
+
+/// The side and pit of a move letter, or why `written` is not one letter A-F or a-f.
+fn letter(written: &str) -> Result<(Side, Move), String> {
+    let mut chars = written.chars();
+    match (chars.next().and_then(Move::from_letter), chars.next()) {
+        (Some(x), None) => Ok(x),
+        _ => Err(format!(
+            "{}: expected one move letter A-F (South) or a-f (North)",
+            quoted(written)
+        )),
     }
 }
 
@@ -233,36 +306,4 @@ impl EngineOf<Oware> for FastRules {
         };
         Position::new(state.pits(), state.scores(), mover).map_err(|e| e.to_string())
     }
-}
-
-/// The game after `moves` from `start` replayed on `rules`: where it stands.
-fn replay(rules: &Rules, start: Option<&str>, moves: &[String]) -> Result<Game, ShowError> {
-    let mut game = match start {
-        None => rules.new_game(),
-        Some(text) => {
-            rules.game_from(Position::parse(text).map_err(|e| ShowError::Replay(e.to_string()))?)
-        }
-    };
-    for m in moves {
-        game = play(rules, &game, m)?.game;
-    }
-    Ok(game)
-}
-
-/// The pit an Oware move in notation empties.
-fn pit(mv: &str) -> Result<Move, ShowError> {
-    match mv.chars().next().and_then(Move::from_letter) {
-        Some((_, pit)) => Ok(pit),
-        None => Err(ShowError::Replay(format!(
-            "{} is not a move",
-            crate::text::quoted(mv)
-        ))),
-    }
-}
-
-/// `mv` (in notation) played on `rules` from `game`.
-fn play(rules: &Rules, game: &Game, mv: &str) -> Result<Played, ShowError> {
-    rules
-        .play(game, pit(mv)?)
-        .map_err(|e| ShowError::Replay(e.to_string()))
 }
