@@ -120,3 +120,28 @@ pub fn csv_column(data: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The reference and optimized engines of `M` under `variant` agree on the game `bytes` choose
+/// from `start` (position text; `None`: the game's start), for up to `max_plies` plies.
+pub fn engines_agree<M: crate::registry::Mancala>(
+    variant: M::Variant,
+    start: Option<&str>,
+    bytes: &[u8],
+    max_plies: usize,
+) -> Result<(), String> {
+    use crate::game::Game;
+    let reference = M::reference(variant);
+    let optimized = M::optimized(variant).map_err(|e| e.to_string())?;
+    let engines = crate::diff::Engines::<M> {
+        reference: &reference,
+        optimized: &optimized,
+        label: "fuzz",
+    };
+    let states = match start {
+        None => (reference.start(), optimized.start()),
+        Some(text) => engines.states_at(text)?,
+    };
+    crate::diff::lockstep(&engines, states, bytes, max_plies)
+        .map(drop)
+        .map_err(|d| d.to_string())
+}

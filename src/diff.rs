@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use crate::engine::Engine;
+use crate::game::Game;
+use crate::playout::EngineKind;
+use crate::registry::{EngineOf, Mancala, RefState};
 
 /// The first place two engines disagree, with everything needed to replay it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,18 +54,93 @@ impl Divergence {
     }
 }
 
-/// Plays the game `bytes` choose in both engines from `start_a`/`start_b`; returns the plies played
-/// (the game ended, or the bytes ran out after `max_plies`) or the first divergence.
-pub fn lockstep<A: Engine, B: Engine>(
-    a: &A,
-    b: &B,
-    mut sa: A::State,
-    mut sb: B::State,
+/// What one engine shows at a ply: its position as text, its legal moves and their notation,
+/// and its result (worked out only where no move is legal: a game is over exactly then).
+struct View<G: Game> {
+    position: String,
+    moves: Vec<G::Move>,
+    notation: Vec<String>,
+}
+
+impl<G: Game> View<G> {
+    fn of<M: Mancala>(g: &G, s: &G::State) -> View<G>
+    where
+        G: EngineOf<M>,
+    {
+        let position = match g.position(s) {
+            Ok(p) => M::print(&p),
+            Err(e) => format!("invalid position: {e}\n"),
+        };
+        let mut moves = Vec::new();
+        g.legal_moves(s, &mut moves);
+        let notation = moves.iter().map(|&m| g.notation(s, m)).collect();
+        View {
+            position,
+            moves,
+            notation,
+        }
+    }
+}
+
+/// The result of a game over, as a divergence shows it.
+fn result<G: Game>(g: &G, s: &G::State) -> Option<String> {
+    g.ending(s)
+        .map(|e| format!("{} by {}", e.winner(), e.end_clause()))
+}
+
+/// The two engines of the game `M` under one reading, named in reports as
+/// `<game>-reference/<label>` and `<game>-optimized/<label>`.
+pub struct Engines<'a, M: Mancala> {
+    /// The reference engine.
+    pub reference: &'a M::Reference,
+    /// The optimized engine.
+    pub optimized: &'a M::Optimized,
+    /// The reading's name in reports.
+    pub label: &'a str,
+}
+
+impl<M: Mancala> Engines<'_, M> {
+    /// The engine of `kind`'s name in reports.
+    pub fn name(&self, kind: EngineKind) -> String {
+        format!("{}-{}/{}", M::KIND.name(), kind.name(), self.label)
+    }
+
+    /// Both engines' states at the position `text`, or why either refuses it.
+    pub fn states_at(&self, text: &str) -> Result<States<M>, String> {
+        Ok((
+            self.reference.state_from_text(text)?,
+            self.optimized.state_from_text(text)?,
+        ))
+    }
+
+    /// Both engines' states after `written` (the game's notation, as the reference engine reads
+    /// it) from `states`: the reference engine reads the move, both play it.
+    pub fn play_written(&self, states: &States<M>, written: &str) -> Result<States<M>, String> {
+        let shown =
+            M::play_written(self.reference, &states.0, written).map_err(|e| e.to_string())?;
+        let ply = self
+            .optimized
+            .play(&states.1, shown.mv)
+            .map_err(|s| format!("the optimized engine stops at {}", s.0))?;
+        Ok((shown.state, ply.state))
+    }
+}
+
+/// The states of both engines of the game `M`, reference then optimized.
+pub type States<M> = (RefState<M>, <<M as Mancala>::Optimized as Game>::State);
+
+/// Plays the game `bytes` choose in both engines from `states`; returns the plies played (the
+/// game ended, or the bytes ran out after `max_plies`) or the first divergence.
+pub fn lockstep<M: Mancala>(
+    engines: &Engines<M>,
+    states: States<M>,
     bytes: &[u8],
     max_plies: usize,
 ) -> Result<usize, Box<Divergence>> {
+    let (a, b) = (engines.reference, engines.optimized);
+    let (mut sa, mut sb) = states;
     let mut moves: Vec<String> = Vec::new();
-    let mut before = a.position_text(&sa);
+    let mut before = View::<M::Reference>::of::<M>(a, &sa).position;
     let diverge =
         |ply: usize, moves: &[String], before: &str, what: &'static str, va: String, vb: String| {
             Box::new(Divergence {
@@ -71,16 +148,29 @@ pub fn lockstep<A: Engine, B: Engine>(
                 moves: moves.to_vec(),
                 before: before.to_string(),
                 what,
-                first: (a.name(), va),
-                second: (b.name(), vb),
+                first: (engines.name(EngineKind::Reference), va),
+                second: (engines.name(EngineKind::Optimized), vb),
             })
         };
     for ply in 0..=max_plies {
-        let (pa, pb) = (a.position_text(&sa), b.position_text(&sb));
-        if pa != pb {
-            return Err(diverge(ply, &moves, &before, "position", pa, pb));
+        let va = View::<M::Reference>::of::<M>(a, &sa);
+        let vb = View::<M::Optimized>::of::<M>(b, &sb);
+        if va.position != vb.position {
+            return Err(diverge(
+                ply,
+                &moves,
+                &before,
+                "position",
+                va.position,
+                vb.position,
+            ));
         }
-        let ((la, ra), (lb, rb)) = (a.legal_and_result(&sa), b.legal_and_result(&sb));
+        let over = va.moves.is_empty() || vb.moves.is_empty();
+        let (ra, rb) = if over {
+            (result(a, &sa), result(b, &sb))
+        } else {
+            (None, None)
+        };
         if ra != rb {
             return Err(diverge(
                 ply,
@@ -91,31 +181,40 @@ pub fn lockstep<A: Engine, B: Engine>(
                 format!("{rb:?}"),
             ));
         }
-        if la != lb {
+        if va.notation != vb.notation {
             return Err(diverge(
                 ply,
                 &moves,
                 &before,
                 "legal moves",
-                la.join(" "),
-                lb.join(" "),
+                va.notation.join(" "),
+                vb.notation.join(" "),
             ));
         }
-        if la.is_empty() || ply == max_plies || bytes.is_empty() {
+        if over || ply == max_plies || bytes.is_empty() {
             return Ok(ply);
         }
-        let mv = la[usize::from(bytes[ply % bytes.len()]) % la.len()].clone();
-        before = pa;
-        moves.push(mv.clone());
-        match (a.play(&sa, &mv), b.play(&sb, &mv)) {
+        let i = usize::from(bytes[ply % bytes.len()]) % va.moves.len();
+        before = va.position;
+        moves.push(va.notation[i].clone());
+        match (a.play(&sa, va.moves[i]), b.play(&sb, vb.moves[i])) {
             (Ok(na), Ok(nb)) => {
-                sa = na;
-                sb = nb;
+                sa = na.state;
+                sb = nb.state;
             }
             (ra, rb) => {
-                let va = ra.map(|_| "played".to_string()).unwrap_or_else(|e| e);
-                let vb = rb.map(|_| "played".to_string()).unwrap_or_else(|e| e);
-                return Err(diverge(ply + 1, &moves, &before, "play", va, vb));
+                let shown = |r: Result<(), crate::game::Silent>| match r {
+                    Ok(()) => "played".to_string(),
+                    Err(s) => format!("stopped where the rules are silent ({})", s.0),
+                };
+                return Err(diverge(
+                    ply + 1,
+                    &moves,
+                    &before,
+                    "play",
+                    shown(ra.map(drop)),
+                    shown(rb.map(drop)),
+                ));
             }
         }
     }

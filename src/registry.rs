@@ -81,6 +81,13 @@ pub trait Mancala: 'static {
         variant: Self::Variant,
         record: &Self::Record,
     ) -> Result<crate::audit::GameAudit, String>;
+    /// A reachable position under `variant` (random plies from the start) changed by `steps`
+    /// random valid mutations, so that rare rule situations come up often (`diff --mutate`).
+    fn mutated_start<R: rand::Rng>(
+        variant: Self::Variant,
+        steps: usize,
+        rng: &mut R,
+    ) -> Self::Position;
     /// Whether a result names the scores (the seeds each player took).
     const SCORED: bool;
     /// Why `written` is not a move in the game's notation, whatever the position.

@@ -2,13 +2,13 @@
 //! games, on byte streams (proptest), and from randomly mutated positions; and a check that the
 //! checker does catch a real difference.
 
-use mancala_lab::bao::engines as bao;
 use mancala_lab::bao::mutate::mutated_start;
 use mancala_lab::bao::variant::{InfiniteMoves, Variant};
-use mancala_lab::bao::{position_text, Rules};
-use mancala_lab::diff::lockstep;
-use mancala_lab::engine::Engine;
-use mancala_lab::oware::engines as oware;
+use mancala_lab::bao::{position_text, Bao, Rules};
+use mancala_lab::diff::{lockstep, Engines, States};
+use mancala_lab::game::Game;
+use mancala_lab::oware::{Oware, Variant as OwareVariant};
+use mancala_lab::registry::Mancala;
 use proptest::prelude::*;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,48 +26,56 @@ fn sown3000() -> Variant {
     Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000))
 }
 
-/// Both Bao engines under [`sown3000`].
-fn bao_pair_sown3000() -> (bao::Reference, bao::Optimized) {
-    let v = sown3000();
-    (
-        bao::Reference::with(v, "sown3000"),
-        bao::Optimized::with(v, "sown3000").unwrap(),
-    )
+/// Runs `check` with both engines of the game `M`, the reference under `reference` and the
+/// optimized under `optimized`, reported under `label`.
+fn with_engines<M: Mancala, T>(
+    reference: M::Variant,
+    optimized: M::Variant,
+    label: &str,
+    check: impl FnOnce(&Engines<M>) -> T,
+) -> T {
+    let (r, o) = (M::reference(reference), M::optimized(optimized).unwrap());
+    check(&Engines::<M> {
+        reference: &r,
+        optimized: &o,
+        label,
+    })
 }
 
-fn run<A: Engine, B: Engine>(a: &A, b: &B, games: u64) {
+/// Both engines' start states.
+fn starts<M: Mancala>(e: &Engines<M>) -> States<M> {
+    (e.reference.start(), e.optimized.start())
+}
+
+fn run<M: Mancala>(e: &Engines<M>, games: u64) {
     for i in 0..games {
-        if let Err(d) = lockstep(a, b, a.start(), b.start(), &bytes(11, i), 1000) {
+        if let Err(d) = lockstep(e, starts(e), &bytes(11, i), 1000) {
             panic!("game {i}:\n{d}");
         }
     }
 }
 
+fn oware(preset: &str) -> OwareVariant {
+    preset.parse().unwrap()
+}
+
 #[test]
 fn oware_engines_agree_on_seeded_games() {
     for preset in ["sheet", "abapa"] {
-        run(
-            &oware::Reference::new(preset).unwrap(),
-            &oware::Optimized::new(preset).unwrap(),
-            400,
-        );
+        with_engines::<Oware, _>(oware(preset), oware(preset), preset, |e| run(e, 400));
     }
 }
 
 #[test]
 fn bao_engines_agree_on_seeded_games_with_exact_detection() {
     for preset in ["default", "literal-en", "engines"] {
-        run(
-            &bao::Reference::new(preset).unwrap(),
-            &bao::Optimized::new(preset).unwrap(),
-            25,
-        );
+        let v: Variant = preset.parse().unwrap();
+        with_engines::<Bao, _>(v, v, preset, |e| run(e, 25));
     }
 }
 
 #[test]
 fn bao_engines_agree_from_mutated_positions() {
-    let (a, b) = bao_pair_sown3000();
     let rules = Rules::new(sown3000());
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..150u64 {
@@ -75,17 +83,17 @@ fn bao_engines_agree_from_mutated_positions() {
         let steps = rng.gen_range(1..12);
         let m = mutated_start(&rules, steps, &mut rng);
         let text = position_text::print(&m);
-        let (sa, sb) = (a.parse_state(&text).unwrap(), b.parse_state(&text).unwrap());
-        if let Err(d) = lockstep(&a, &b, sa, sb, &bytes(12, i), 200) {
-            panic!("mutated position {i}:\n{text}\n{d}");
-        }
+        with_engines::<Bao, _>(sown3000(), sown3000(), "sown3000", |e| {
+            if let Err(d) = lockstep(e, e.states_at(&text).unwrap(), &bytes(12, i), 200) {
+                panic!("mutated position {i}:\n{text}\n{d}");
+            }
+        });
     }
 }
 
 #[test]
 fn oware_engines_agree_from_mutated_positions() {
     use mancala_lab::oware::mutate::{mutate, mutated_start};
-    use mancala_lab::oware::Variant as OwareVariant;
     use mancala_lab::oware::{Position as OwarePosition, Rules as OwareRules, Side};
     // The mutations do change a position (a mover flip can be undone, so not every time).
     let start = OwarePosition::start(Side::South);
@@ -98,10 +106,6 @@ fn oware_engines_agree_from_mutated_positions() {
         ("sheet", OwareVariant::SHEET),
         ("abapa", OwareVariant::ABAPA),
     ] {
-        let (a, b) = (
-            oware::Reference::new(preset).unwrap(),
-            oware::Optimized::new(preset).unwrap(),
-        );
         let rules = OwareRules::new(v);
         let mut rng = ChaCha8Rng::seed_from_u64(6);
         for i in 0..300u64 {
@@ -112,10 +116,11 @@ fn oware_engines_agree_from_mutated_positions() {
                 + u32::from(m.score(Side::North));
             assert_eq!(seeds, 48);
             let text = m.print();
-            let (sa, sb) = (a.parse_state(&text).unwrap(), b.parse_state(&text).unwrap());
-            if let Err(d) = lockstep(&a, &b, sa, sb, &bytes(14, i), 300) {
-                panic!("{preset}, mutated position {i}:\n{text}\n{d}");
-            }
+            with_engines::<Oware, _>(v, v, preset, |e| {
+                if let Err(d) = lockstep(e, e.states_at(&text).unwrap(), &bytes(14, i), 300) {
+                    panic!("{preset}, mutated position {i}:\n{text}\n{d}");
+                }
+            });
         }
     }
 }
@@ -123,10 +128,9 @@ fn oware_engines_agree_from_mutated_positions() {
 #[test]
 fn the_checker_catches_a_different_reading() {
     // The 'engines' reading keeps houses in mtaji; against the default it must diverge.
-    let a = bao::Reference::new("default").unwrap();
-    let b = bao::Optimized::new("engines").unwrap();
-    let found =
-        (0..200).find_map(|i| lockstep(&a, &b, a.start(), b.start(), &bytes(13, i), 1000).err());
+    let found = with_engines::<Bao, _>(Variant::DEFAULT, Variant::ENGINES, "mixed", |e| {
+        (0..200).find_map(|i| lockstep(e, starts(e), &bytes(13, i), 1000).err())
+    });
     let d = found.expect("a divergence between different readings");
     assert!(d.ply > 0 && !d.moves.is_empty());
     assert!(d.to_string().contains("engines disagree"));
@@ -137,60 +141,13 @@ proptest! {
 
     #[test]
     fn lockstep_on_byte_streams(stream in proptest::collection::vec(any::<u8>(), 1..400)) {
-        let (a, b) = bao_pair_sown3000();
-        prop_assert!(lockstep(&a, &b, a.start(), b.start(), &stream, 1000).is_ok());
-        let (c, d) = (oware::Reference::new("sheet").unwrap(), oware::Optimized::new("sheet").unwrap());
-        prop_assert!(lockstep(&c, &d, c.start(), d.start(), &stream, 1000).is_ok());
+        let bao_ok = with_engines::<Bao, _>(sown3000(), sown3000(), "sown3000", |e| {
+            lockstep(e, starts(e), &stream, 1000).is_ok()
+        });
+        prop_assert!(bao_ok);
+        let oware_ok = with_engines::<Oware, _>(oware("sheet"), oware("sheet"), "sheet", |e| {
+            lockstep(e, starts(e), &stream, 1000).is_ok()
+        });
+        prop_assert!(oware_ok);
     }
-}
-
-#[test]
-fn engine_shortcuts_agree_with_the_plain_calls() {
-    // legal_and_result shares work and the optimized play checks one start instead of listing all:
-    // both must answer as the plain calls do, and every written move outside the list is refused.
-    let (a, b) = bao_pair_sown3000();
-    let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let mut checked = 0;
-    for _ in 0..12 {
-        let (mut sa, mut sb) = (a.start(), b.start());
-        loop {
-            let (la, ra) = a.legal_and_result(&sa);
-            assert_eq!((la.clone(), ra.clone()), (a.legal(&sa), a.result(&sa)));
-            assert_eq!(b.legal_and_result(&sb), (b.legal(&sb), b.result(&sb)));
-            let me = a.position_text(&sa).contains("to_move: South");
-            for row in if me { ["A", "B"] } else { ["a", "b"] } {
-                for n in 1..=8 {
-                    for tail in ["<", ">", "<+", ">+"] {
-                        let text = format!("{row}{n}{tail}");
-                        let listed = la.iter().any(|m| m.trim_end_matches('*') == text);
-                        let (pa, pb) = (a.play(&sa, &text), b.play(&sb, &text));
-                        assert_eq!(
-                            pa.is_ok(),
-                            listed,
-                            "reference {text} at\n{}",
-                            a.position_text(&sa)
-                        );
-                        assert_eq!(
-                            pb.is_ok(),
-                            listed,
-                            "optimized {text} at\n{}",
-                            a.position_text(&sa)
-                        );
-                        if let (Ok(x), Ok(y)) = (pa, pb) {
-                            assert_eq!(a.position_text(&x), b.position_text(&y), "{text}");
-                        }
-                        checked += 1;
-                    }
-                }
-            }
-            if la.is_empty() {
-                assert!(ra.is_some());
-                break;
-            }
-            let mv = &la[rng.gen_range(0..la.len())];
-            sa = a.play(&sa, mv).unwrap();
-            sb = b.play(&sb, mv).unwrap();
-        }
-    }
-    assert!(checked > 10_000, "{checked}");
 }

@@ -1,9 +1,8 @@
 //! Replays every case in tests/regressions/ with both engines of its game (see the README there).
 
-use mancala_lab::bao::engines as bao;
-use mancala_lab::diff::lockstep;
-use mancala_lab::engine::Engine;
-use mancala_lab::oware::engines as oware;
+use mancala_lab::diff::{lockstep, Engines};
+use mancala_lab::game::{Game, GameKind};
+use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 struct Case {
     game: String,
@@ -36,26 +35,36 @@ fn parse(text: &str) -> Case {
     case
 }
 
-/// Plays the case's moves in both engines, comparing after every move.
-fn check<A: Engine, B: Engine>(a: &A, b: &B, case: &Case, name: &str) {
-    let (mut sa, mut sb) = match &case.position {
-        Some(t) => (a.parse_state(t).unwrap(), b.parse_state(t).unwrap()),
-        None => (a.start(), b.start()),
-    };
-    for mv in &case.moves {
-        // Lock step with no bytes compares the current state only.
-        if let Err(d) = lockstep(a, b, sa.clone(), sb.clone(), &[], 0) {
-            panic!("{name}: before {mv}:\n{d}");
+/// Plays the case's moves in both engines of the game `M`, comparing after every move.
+struct Check<'a>(&'a Case, &'a str);
+
+impl GameVisitor for Check<'_> {
+    type Output = ();
+    fn visit<M: Mancala>(self) {
+        let Check(case, name) = self;
+        let variant = M::variant(&case.variant).unwrap();
+        let (reference, optimized) = (M::reference(variant), M::optimized(variant).unwrap());
+        let engines = Engines::<M> {
+            reference: &reference,
+            optimized: &optimized,
+            label: &case.variant,
+        };
+        let mut states = match &case.position {
+            Some(t) => engines.states_at(t).unwrap(),
+            None => (reference.start(), optimized.start()),
+        };
+        for mv in &case.moves {
+            // Lock step with no bytes compares the current states only.
+            if let Err(d) = lockstep(&engines, states.clone(), &[], 0) {
+                panic!("{name}: before {mv}:\n{d}");
+            }
+            states = engines
+                .play_written(&states, mv)
+                .unwrap_or_else(|e| panic!("{name}: {mv}: {e}"));
         }
-        sa = a
-            .play(&sa, mv)
-            .unwrap_or_else(|e| panic!("{name}: {mv}: {e}"));
-        sb = b
-            .play(&sb, mv)
-            .unwrap_or_else(|e| panic!("{name}: {mv}: {e}"));
-    }
-    if let Err(d) = lockstep(a, b, sa, sb, &[], 0) {
-        panic!("{name}: after the moves:\n{d}");
+        if let Err(d) = lockstep(&engines, states, &[], 0) {
+            panic!("{name}: after the moves:\n{d}");
+        }
     }
 }
 
@@ -74,21 +83,11 @@ fn regression_cases_agree_in_both_engines() {
     {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let case = parse(&std::fs::read_to_string(path).unwrap());
-        match case.game.as_str() {
-            "bao" => check(
-                &bao::Reference::new(&case.variant).unwrap(),
-                &bao::Optimized::new(&case.variant).unwrap(),
-                &case,
-                &name,
-            ),
-            "oware" => check(
-                &oware::Reference::new(&case.variant).unwrap(),
-                &oware::Optimized::new(&case.variant).unwrap(),
-                &case,
-                &name,
-            ),
-            other => panic!("{name}: unknown game '{other}'"),
-        }
+        let game: GameKind = case
+            .game
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: game: {e}"));
+        with_game(game, Check(&case, &name));
         cases += 1;
     }
     assert!(cases >= 3);

@@ -3,11 +3,8 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::checks::{arbitrary_side, text_round_trip};
-use crate::diff::lockstep;
-use crate::engine::Engine;
+use crate::checks::{arbitrary_side, engines_agree, text_round_trip};
 
-use super::engines as bao_engines;
 use super::variant::{InfiniteMoves, Variant};
 use super::{position_text, MoveText, Pit, Position, Rules, Setup, Side};
 
@@ -74,14 +71,7 @@ pub fn bao_playout_invariants(bytes: &[u8]) -> Result<(), String> {
 
 /// The Bao reference and optimized engines agree on the game `bytes` choose.
 pub fn bao_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
-    let v = bao_fuzz_variant();
-    let (a, b) = (
-        bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz").map_err(|e| e.to_string())?,
-    );
-    lockstep(&a, &b, a.start(), b.start(), bytes, 600)
-        .map(|_| ())
-        .map_err(|d| d.to_string())
+    engines_agree::<super::Bao>(bao_fuzz_variant(), None, bytes, 600)
 }
 
 /// A valid Bao position built from arbitrary data: 64 seeds spread over pits and stores.
@@ -140,12 +130,7 @@ pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
     text_round_trip(&pos, &text, position_text::parse)?;
     let rest = u.take_rest();
     let v = bao_fuzz_variant();
-    let (a, b) = (
-        bao_engines::Reference::with(v, "fuzz"),
-        bao_engines::Optimized::with(v, "fuzz").map_err(|e| e.to_string())?,
-    );
-    let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
-    lockstep(&a, &b, sa, sb, rest, 60).map_err(|d| d.to_string())?;
+    engines_agree::<super::Bao>(v, Some(&text), rest, 60)?;
     bao_invariants(&Rules::new(v), pos, rest, 60)
 }
 

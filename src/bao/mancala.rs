@@ -162,6 +162,10 @@ impl Mancala for Bao {
         super::audit::audit(variant, record).map_err(|e| e.to_string())
     }
 
+    fn mutated_start<R: rand::Rng>(variant: Variant, steps: usize, rng: &mut R) -> Position {
+        super::mutate::mutated_start(&Rules::new(variant), steps, rng)
+    }
+
     fn check_move(written: &str) -> Result<(), String> {
         MoveText::parse(written)
             .map(drop)

@@ -4,13 +4,12 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use mancala_lab::diff::lockstep;
-use mancala_lab::engine::Engine;
-use mancala_lab::game::GameKind;
+use mancala_lab::diff::{lockstep, Divergence, Engines};
+use mancala_lab::game::{Game, GameKind};
 use mancala_lab::oware::batch::{BatchPath, PathError};
 use mancala_lab::playout::{EngineKind, Play, PlayoutEngine, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
-use mancala_lab::registry::engine;
+use mancala_lab::registry::{engine, with_game, GameVisitor, Mancala};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -68,9 +67,6 @@ fn start_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// Under `--mutate`: a mutated start position as text, drawn from the random source given.
-type StartText<'a> = &'a (dyn Fn(&mut ChaCha8Rng) -> String + Sync);
-
 /// The move bytes of game `index`.
 pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -80,14 +76,34 @@ pub fn game_bytes(seed: u64, index: u64) -> Vec<u8> {
     bytes
 }
 
-fn run_pair<A: Engine + Sync, B: Engine + Sync>(
-    a: &A,
-    b: &B,
-    args: &DiffArgs,
-    variant: &str,
-    start: StartText,
-    explain: &(dyn Fn(&mancala_lab::diff::Divergence) -> String + Sync),
-) -> Result<ExitCode, String> {
+/// Plain `diff` for the game `M`: its two engines in lock step on the games of `args` (with
+/// `play` false, only the checks that the engines play the reading).
+fn run_pair<M: Mancala>(args: &DiffArgs, play: bool) -> Result<ExitCode, String> {
+    let (variant, label) = reading::<M>(args)?;
+    let reference = M::reference(variant);
+    let optimized = M::optimized(variant).map_err(|e| format!("--variant {label}: {e}"))?;
+    if !play {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let engines = Engines::<M> {
+        reference: &reference,
+        optimized: &optimized,
+        label: &label,
+    };
+    let preset = preset(args);
+    // The reference engine's clause trace of the diverging move.
+    let explain = |d: &Divergence| -> String {
+        let Some(mv) = d.moves.last() else {
+            return String::new();
+        };
+        match mancala_lab::registry::explain::<M>(variant, Some(&d.before), &[], mv) {
+            Ok(steps) => {
+                let steps: Vec<String> = steps.iter().map(|s| format!("  {s}")).collect();
+                format!("reference trace of {mv}:\n{}\n", steps.join("\n"))
+            }
+            Err(e) => format!("reference refuses {mv}: {e:?}\n"),
+        }
+    };
     let started = std::time::Instant::now();
     let (bar, pool) = super::bar_and_pool(args.games)?;
     let interrupt = interrupt_with_hint(args, &bar);
@@ -98,23 +114,22 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
         args.first..end,
         interrupt,
         |i| {
-            let text = (args.mutate > 0).then(|| start(&mut start_rng(args.seed, i)));
-            let (sa, sb) = match &text {
-                None => (a.start(), b.start()),
-                Some(t) => match (a.parse_state(t), b.parse_state(t)) {
-                    (Ok(sa), Ok(sb)) => (sa, sb),
-                    (ra, rb) => {
-                        let why = ra.err().or(rb.err()).unwrap_or_default();
-                        return Err(format!("game {i}: start position refused: {why}\n{t}"));
-                    }
-                },
+            let text = (args.mutate > 0).then(|| {
+                let rng = &mut start_rng(args.seed, i);
+                M::print(&M::mutated_start(variant, usize::from(args.mutate), rng))
+            });
+            let states = match &text {
+                None => (reference.start(), optimized.start()),
+                Some(t) => engines
+                    .states_at(t)
+                    .map_err(|why| format!("game {i}: start position refused: {why}\n{t}"))?,
             };
             let from = text.map_or(String::new(), |t| format!("started from:\n{t}"));
-            lockstep(a, b, sa, sb, &game_bytes(args.seed, i), args.max_plies).map_err(|d| {
+            lockstep(&engines, states, &game_bytes(args.seed, i), args.max_plies).map_err(|d| {
                 format!(
                     "game {i}: {d}\n{from}{}\nas a regression case (tests/regressions/):\n{}",
                     explain(&d),
-                    d.regression_case(args.game.name(), variant)
+                    d.regression_case(args.game.name(), &preset)
                 )
             })
         },
@@ -131,13 +146,25 @@ fn run_pair<A: Engine + Sync, B: Engine + Sync>(
     let range = format!("games {}..{}", args.first, args.first + done);
     println!(
         "diff {} vs {}: {done} games ({range}, seed {}), {plies} plies, {} divergent, {:.1} s",
-        a.name(),
-        b.name(),
+        engines.name(EngineKind::Reference),
+        engines.name(EngineKind::Optimized),
         args.seed,
         usize::from(failure.is_some()),
         started.elapsed().as_secs_f64()
     );
     Ok(outcome(failure.map(|f| format!("\n{f}")), done, args))
+}
+
+/// Plain `diff` through the registry: [`run_pair`] for the game of `args`.
+fn pair(args: &DiffArgs, play: bool) -> Result<ExitCode, String> {
+    struct Pair<'a>(&'a DiffArgs, bool);
+    impl GameVisitor for Pair<'_> {
+        type Output = Result<ExitCode, String>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            run_pair::<M>(self.0, self.1)
+        }
+    }
+    with_game(args.game, Pair(args, play))
 }
 
 /// Games per batch call under `--batch`.
@@ -412,9 +439,6 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
             "--infinite does not apply with --rows (name the reading with --variant)".into(),
         );
     }
-    if args.infinite.is_some() && args.game != GameKind::Bao {
-        return Err("--infinite applies to bao only".to_string());
-    }
     if u32::try_from(args.max_plies).is_err() {
         return Err(format!(
             "--max-plies {}: at most {} plies",
@@ -436,24 +460,14 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
             args.policy
         ));
     }
-    let v = preset(args);
-    match args.game {
-        _ if args.rows => {
-            for kind in [EngineKind::Reference, EngineKind::Optimized] {
-                engine(args.game, &v, kind).map_err(|e| format!("--variant {v}: {e}"))?;
-            }
+    if args.rows {
+        let v = preset(args);
+        for kind in [EngineKind::Reference, EngineKind::Optimized] {
+            engine(args.game, &v, kind).map_err(|e| format!("--variant {v}: {e}"))?;
         }
-        GameKind::Oware => {
-            let variant: mancala_lab::oware::Variant =
-                v.parse().map_err(|e| format!("--variant: {e}"))?;
-            mancala_lab::oware::fast::FastRules::new(variant)
-                .map_err(|e| format!("--variant {v}: {e}"))?;
-        }
-        GameKind::Bao => {
-            bao_variant(args, &v)?;
-        }
+        return Ok(());
     }
-    Ok(())
+    pair(args, false).map(drop)
 }
 
 /// The preset named by `--variant`, or the game's default.
@@ -463,19 +477,15 @@ fn preset(args: &DiffArgs) -> String {
         .unwrap_or_else(|| args.game.default_variant().to_string())
 }
 
-/// The Bao reading of `--variant` with `--infinite` applied, its label, and a check that the
-/// optimized engine plays it.
-fn bao_variant(args: &DiffArgs, v: &str) -> Result<(mancala_lab::bao::Variant, String), String> {
-    use mancala_lab::bao::variant::{InfiniteMoves, Variant};
-    let mut variant: Variant = v.parse().map_err(|e| format!("--variant: {e}"))?;
-    let mut label = v.to_string();
+/// The reading of `--variant` with `--infinite` set, and its name in reports.
+fn reading<M: Mancala>(args: &DiffArgs) -> Result<(M::Variant, String), String> {
+    let v = preset(args);
+    let mut variant = M::variant(&v).map_err(|e| format!("--variant: {e}"))?;
+    let mut label = v.clone();
     if let Some(inf) = &args.infinite {
-        let inf: InfiniteMoves = inf.parse().map_err(|e| format!("--infinite: {e}"))?;
-        variant = variant.with_infinite_moves(inf);
+        variant = M::set(variant, "infinite", inf).map_err(|e| format!("--infinite: {e}"))?;
         label = format!("{v}+{inf}");
     }
-    mancala_lab::bao::fast::FastRules::new(variant)
-        .map_err(|e| format!("--variant {label}: {e}"))?;
     Ok((variant, label))
 }
 
@@ -487,62 +497,5 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, String> {
     if args.batch {
         return run_batch(&args, &preset(&args));
     }
-    match args.game {
-        GameKind::Oware => {
-            use mancala_lab::oware::engines::{Optimized, Reference};
-            let v = preset(&args);
-            let rules =
-                mancala_lab::oware::Rules::new(v.parse().map_err(|e| format!("--variant: {e}"))?);
-            let start = |rng: &mut ChaCha8Rng| {
-                mancala_lab::oware::mutate::mutated_start(&rules, usize::from(args.mutate), rng)
-                    .print()
-            };
-            run_pair(
-                &Reference::new(&v).map_err(|e| e.to_string())?,
-                &Optimized::new(&v).map_err(|e| e.to_string())?,
-                &args,
-                &v,
-                &start,
-                &|_| String::new(),
-            )
-        }
-        GameKind::Bao => {
-            use mancala_lab::bao::engines::{Optimized, Reference};
-            let v = preset(&args);
-            let (variant, label) = bao_variant(&args, &v)?;
-            // The reference engine's clause trace of the diverging move.
-            let explain = move |d: &mancala_lab::diff::Divergence| -> String {
-                use mancala_lab::bao::{position_text, MoveText, Rules};
-                let rules = Rules::new(variant);
-                let (Ok(pos), Some(mv)) = (position_text::parse(&d.before), d.moves.last()) else {
-                    return String::new();
-                };
-                let Ok(text) = MoveText::parse(mv) else {
-                    return String::new();
-                };
-                match rules.play_text(&pos, &text) {
-                    Ok((_, played)) => {
-                        let steps: Vec<String> =
-                            played.trace.iter().map(|s| format!("  {s}")).collect();
-                        format!("reference trace of {mv}:\n{}\n", steps.join("\n"))
-                    }
-                    Err(e) => format!("reference refuses {mv}: {e}\n"),
-                }
-            };
-            let rules = mancala_lab::bao::Rules::new(variant);
-            let start = |rng: &mut ChaCha8Rng| {
-                let m =
-                    mancala_lab::bao::mutate::mutated_start(&rules, usize::from(args.mutate), rng);
-                mancala_lab::bao::position_text::print(&m)
-            };
-            run_pair(
-                &Reference::with(variant, &label),
-                &Optimized::with(variant, &label).map_err(|e| e.to_string())?,
-                &args,
-                &v,
-                &start,
-                &explain,
-            )
-        }
-    }
+    pair(&args, true)
 }

@@ -3,11 +3,8 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::checks::{arbitrary_side, text_round_trip};
-use crate::diff::lockstep;
-use crate::engine::Engine;
+use crate::checks::{arbitrary_side, engines_agree, text_round_trip};
 
-use super::engines as oware_engines;
 use super::Side;
 
 /// An Oware game driven by `bytes`, under both readings, keeps its invariants.
@@ -65,9 +62,10 @@ fn oware_invariants(
 /// The Oware reference and optimized engines agree under both readings.
 pub fn oware_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     for preset in ["sheet", "abapa"] {
-        let a = oware_engines::Reference::new(preset).map_err(|e| e.to_string())?;
-        let b = oware_engines::Optimized::new(preset).map_err(|e| e.to_string())?;
-        lockstep(&a, &b, a.start(), b.start(), bytes, 3000).map_err(|d| d.to_string())?;
+        let v = preset
+            .parse()
+            .map_err(|e: super::variant::UnknownVariant| e.to_string())?;
+        engines_agree::<super::Oware>(v, None, bytes, 3000)?;
     }
     Ok(())
 }
@@ -102,10 +100,10 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
     text_round_trip(&pos, &text, super::Position::parse)?;
     let rest = u.take_rest();
     for preset in ["sheet", "abapa"] {
-        let a = oware_engines::Reference::new(preset).map_err(|e| e.to_string())?;
-        let b = oware_engines::Optimized::new(preset).map_err(|e| e.to_string())?;
-        let (sa, sb) = (a.parse_state(&text)?, b.parse_state(&text)?);
-        lockstep(&a, &b, sa, sb, rest, 300).map_err(|d| d.to_string())?;
+        let v = preset
+            .parse()
+            .map_err(|e: super::variant::UnknownVariant| e.to_string())?;
+        engines_agree::<super::Oware>(v, Some(&text), rest, 300)?;
     }
     oware_invariants(Some(&pos), rest, 300)
 }
