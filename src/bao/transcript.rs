@@ -226,6 +226,26 @@ mod tests {
         assert_eq!(e.line, 2);
     }
 
+    /// Every refusal points at the first character of what is wrong, counted from 1 on the raw
+    /// line, indentation included (docs/formats.md). Worked by hand: two spaces of indent put the
+    /// line's text at column 3; in "  1:" the colon is column 4, so South's move would start at 5.
+    #[test]
+    fn refusals_point_past_the_indentation() {
+        let at = |text: &str| {
+            let e = Transcript::parse(text).unwrap_err();
+            (e.line, e.column)
+        };
+        assert_eq!(at("  no colon here\n"), (1, 3));
+        assert_eq!(at("1: A6<* a6<;\n  Key: v\n"), (2, 3));
+        assert_eq!(at("  -x: v\n"), (1, 3));
+        assert_eq!(at("  1000001: A6<* a6<;\n"), (1, 3));
+        assert_eq!(at("1: A6<*\n  2: A7>* a6<;\n"), (2, 3));
+        assert_eq!(at("  2: A6<* a6<;\n"), (1, 3));
+        assert_eq!(at("  1:\n"), (1, 5));
+        assert_eq!(at("1:;\n"), (1, 3));
+        assert_eq!(at("  1: A6<* a6<* A7>*;\n"), (1, 16));
+    }
+
     #[test]
     fn printed_moves_parse_back() {
         let moves = vec!["A6<*".to_string(), "a6>*".to_string(), "A7>*".to_string()];

@@ -174,3 +174,39 @@ impl FromStr for Variant {
         Variant::preset(s).ok_or_else(|| VariantError::UnknownPreset(s.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two spellings of an infinite-move definition (docs/commands.md: `exact` or `sown:N`,
+    /// N from 1 up), and what is refused.
+    #[test]
+    fn infinite_move_definitions_parse_as_documented() {
+        assert_eq!("exact".parse(), Ok(InfiniteMoves::Exact));
+        assert_eq!("sown:1".parse(), Ok(InfiniteMoves::SownLimit(1)));
+        assert_eq!("sown:64".parse(), Ok(InfiniteMoves::SownLimit(64)));
+        assert_eq!(
+            "sown:4294967295".parse(),
+            Ok(InfiniteMoves::SownLimit(u32::MAX))
+        );
+        for bad in [
+            "sown:0",
+            "sown:",
+            "sown:-1",
+            "sown:4294967296",
+            "Exact",
+            "exactly",
+            "",
+        ] {
+            assert_eq!(
+                bad.parse::<InfiniteMoves>(),
+                Err(VariantError::BadInfinite(bad.to_string())),
+                "{bad:?}"
+            );
+        }
+        for value in [InfiniteMoves::Exact, InfiniteMoves::SownLimit(7)] {
+            assert_eq!(value.to_string().parse(), Ok(value));
+        }
+    }
+}
