@@ -987,6 +987,50 @@ fn c1_5_6_infinite_moves_are_illegal() {
     assert_eq!(tight.outcome(&pos(START)).unwrap().clause, "1.5.6");
 }
 
+#[test]
+// spec: bao 1.5.6 type=test
+fn c1_5_6_an_infinite_house_play_is_counted_with_the_infinite_moves() {
+    // Kunamua, South to move, South's house A5 owned with 8. Captures exist at A3 (a6 holds 4)
+    // and A4 (a5 holds 1), so those are the starts (2.2.1); A2 is empty and captures nothing.
+    // Counting the store seed: A4< and A4> sow 1 + 1. A3> sows 1 + 4 from A8 down to the house
+    // (9 seeds, no harvest there), where South may stop (4.2.2.3.2): 5 seeds; playing the house
+    // (A3>+) sows its 9 on from A4 to an empty B5: 14 seeds. A3< sows 1 + 4 from A1 to A4, harvests
+    // a5's 1 (from A1: 1 seed), then relays 2 from A1, 4 from A3 and 3 from A7, ending in an empty
+    // B7: 15 seeds. So under `sown:12` two moves are infinite (A3< and the house play A3>+), under
+    // `sown:14` only A3<.
+    let text = "
+to_move: South
+stores: 20 20
+houses: owned lost
+b: 0 0 0 0 0 0 0 0
+a: 0 4 4 1 0 0 0 0
+A: 0 0 1 3 8 1 2 0
+B: 0 0 0 0 0 0 0 0
+";
+    let p = pos(text);
+    let names = |rules: &Rules| {
+        let (moves, infinite) = rules.legal_moves_and_infinite(&p);
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| m.notation(Side::South, MoveKind::Capture))
+            .collect();
+        (names, infinite)
+    };
+    let limit = |n| Rules::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(n)));
+    assert_eq!(
+        names(&limit(12)),
+        (vec!["A3>".into(), "A4<".into(), "A4>".into()], 2)
+    );
+    assert_eq!(
+        names(&limit(14)),
+        (
+            vec!["A3>".into(), "A3>+".into(), "A4<".into(), "A4>".into()],
+            1
+        )
+    );
+    assert_eq!(names(&Rules::default()).1, 0);
+}
+
 trait ParseMove {
     fn parse_move(&self) -> mancala_lab::bao::MoveText;
 }
