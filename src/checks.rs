@@ -65,6 +65,7 @@ pub fn position_parse(text: &str) -> Result<(), String> {
     every_game(TextKind::Position, text)
 }
 
+#[cfg(feature = "tools")]
 /// A study folder read back (`stats --resume`, `stats merge`): the bytes before the first 0 byte
 /// are manifest.json, the rest games.csv. Reading them must give an answer, never a panic; a
 /// folder that verifies must hold exactly the rows its manifest counts.
@@ -81,6 +82,7 @@ pub fn study_files(data: &[u8]) -> Result<(), String> {
     checked
 }
 
+#[cfg(feature = "tools")]
 /// [`study_files`] on the folder `dir`, made to hold `manifest` and `games`.
 fn study_folder(dir: &std::path::Path, manifest: &[u8], games: &[u8]) -> Result<(), String> {
     use crate::study::{read_manifest_unsealed as read_manifest, verify_rows, GAMES, MANIFEST};

@@ -31,7 +31,7 @@ impl GameKind {
 
     /// The title of each clause of the game's spec, by id.
     pub fn clause_titles(self) -> std::collections::BTreeMap<String, String> {
-        crate::coverage::parse_spec(self.name(), self.spec_text())
+        crate::spec::parse_spec(self.name(), self.spec_text())
             .map(|spec| spec.into_iter().map(|c| (c.id, c.title)).collect())
             .unwrap_or_default()
     }

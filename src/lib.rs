@@ -9,6 +9,7 @@ pub mod audit;
 pub mod bao;
 pub mod bot;
 pub mod checks;
+#[cfg(feature = "tools")]
 pub mod coverage;
 #[cfg(feature = "diagram")]
 pub mod diagram;
@@ -19,15 +20,19 @@ pub mod games_csv;
 pub mod histogram;
 pub mod inconsistencies;
 pub mod kalah;
+#[cfg(feature = "tools")]
 pub mod mutants;
 pub mod oware;
 pub mod playout;
 pub mod policy;
 pub mod ratings;
 pub mod registry;
+#[cfg(feature = "tools")]
 pub mod report;
 pub mod side;
+pub mod spec;
 pub mod stats;
+#[cfg(feature = "tools")]
 pub mod study;
 pub mod text;
 pub mod textgame;

@@ -115,6 +115,7 @@ pub fn shown_path(path: impl AsRef<std::path::Path>) -> String {
     }
 }
 
+#[cfg(feature = "tools")]
 /// `word` as one word of a Bash command line that gives it back byte for byte: as it is when
 /// nothing in it is special, else quoted (bytes that are not UTF-8 as `\xNN` in `$'...'`).
 pub fn shell_word(word: impl AsRef<std::ffi::OsStr>) -> String {
@@ -278,6 +279,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "tools")]
     fn shell_words_give_their_bytes_back_in_bash() {
         assert_eq!(shell_word("out/bao"), "out/bao");
         assert_eq!(shell_word("alphabeta:depth=3"), "alphabeta:depth=3");

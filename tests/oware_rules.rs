@@ -298,6 +298,20 @@ fn o7_transcript_replays() {
 }
 
 #[test]
+// spec: oware O.7.2 type=test
+fn o7_2_a_move_number_stands_only_before_souths_move() {
+    use mancala_lab::oware::notation::parse_transcript;
+    // A number, when written, opens a pair: before South's move, counting the pairs. "1. C 1. f"
+    // numbers pair 1 again where North's move of that pair is due, so it is refused at the second
+    // "1." (column 6), though the number itself is the pair's; "1. C f 2. A" is a whole pair and
+    // South's move of the next.
+    let e = parse_transcript("1. C 1. f\n").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 6), "{e}");
+    assert!(e.to_string().contains("the second move of pair 1"), "{e}");
+    assert_eq!(parse_transcript("1. C f 2. A\n").unwrap().len(), 3);
+}
+
+#[test]
 // spec: oware O.5.2 type=test
 fn o5_2_the_only_road_to_24_each_is_a_grand_slam() {
     // 24 each is all 48 seeds captured, so the board must empty, and the capture that empties it
