@@ -29,6 +29,8 @@ pub mod ratings;
 pub mod registry;
 #[cfg(feature = "tools")]
 pub mod report;
+#[cfg(feature = "tools")]
+pub mod scan;
 pub mod side;
 pub mod spec;
 pub mod stats;

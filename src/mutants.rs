@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::coverage::{outline, Annotation, AnnotationType, Outline, Report, Scan, SourceFile};
+use crate::scan::{outline, Annotation, AnnotationType, Outline, SourceFile};
 
 /// What the tests did to a mutant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -814,47 +814,10 @@ pub fn read_recorded_under(
     read_recorded(&name, &text).map(Some)
 }
 
-/// `report` (of the game `scan` was made for) with `found` mapped to its clauses, the excuses
-/// read from `files`, and the stale rows (their files) of the game's clause code counted.
-pub fn add_to_report(
-    report: Report,
-    found: &[Mutant],
-    stale: &[String],
-    files: &[SourceFile],
-    scan: &Scan,
-) -> Report {
-    let (excuses, errors) = scan_excuses(files);
-    let mapped = by_clause(&report.game, found, &scan.annotations, &excuses);
-    let stale = stale
-        .iter()
-        .filter(|f| in_game(&report.game, f, &scan.annotations))
-        .count();
-    report
-        .with_mutants(mapped, errors)
-        .with_stale_mutants(stale)
-}
-
-/// `report` with the recorded results under `root` that still describe `files` (unchanged
-/// when there are none).
-pub fn add_recorded(
-    report: Report,
-    root: &std::path::Path,
-    files: &[SourceFile],
-    scan: &Scan,
-) -> Result<Report, RecordError> {
-    Ok(match read_recorded_under(root)? {
-        None => report,
-        Some(rows) => {
-            let (found, stale) = fresh(&rows, &sources(files));
-            add_to_report(report, &found, &stale, files, scan)
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coverage::scan_annotations;
+    use crate::scan::scan_annotations;
 
     const SRC: &str = "\
 fn first() {

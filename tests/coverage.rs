@@ -7,8 +7,8 @@ use std::path::Path;
 
 use browser::chromium;
 
+use mancala_lab::coverage::add_recorded;
 use mancala_lab::coverage::{parse_spec, read_tree, scan_files, Report};
-use mancala_lab::mutants::add_recorded;
 
 /// Whether mutants are meeting the whole suite (experiments/mutants/run.sh sets
 /// `MANCALA_LAB_MUTATION_RUN`): a test that fails on any change to the code at all, as a snapshot

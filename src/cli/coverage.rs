@@ -184,9 +184,9 @@ fn checked_report(
     let report = match mutants {
         Some(path) => {
             let found = read_mutants("--mutants", path)?;
-            mancala_lab::mutants::add_to_report(report, &found, &[], &files, &scan)
+            mancala_lab::coverage::add_to_report(report, &found, &[], &files, &scan)
         }
-        None => mancala_lab::mutants::add_recorded(report, root, &files, &scan)
+        None => mancala_lab::coverage::add_recorded(report, root, &files, &scan)
             .map_err(|e| e.to_string())?,
     };
     Ok(Checked {
