@@ -4,7 +4,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::game::GameKind;
+use crate::registry::GameKind;
 use crate::registry::{with_game, GameVisitor, Mancala, TextKind};
 use crate::side::Side;
 

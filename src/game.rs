@@ -5,60 +5,6 @@ use std::fmt;
 
 use crate::side::Side;
 
-/// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
-/// The default, where a command is given no game, is Bao.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum GameKind {
-    /// Bao la Kiswahili (KIBA rules).
-    #[default]
-    Bao,
-    /// Oware (abapa family).
-    Oware,
-}
-
-impl GameKind {
-    /// Both games.
-    pub const ALL: [GameKind; 2] = [GameKind::Bao, GameKind::Oware];
-
-    /// The name used on the command line, in files and in clause ids (`bao`, `oware`).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Bao => "bao",
-            GameKind::Oware => "oware",
-        }
-    }
-
-    /// The title of each clause of the game's spec, by id.
-    pub fn clause_titles(self) -> std::collections::BTreeMap<String, String> {
-        crate::spec::parse_spec(self.name(), self.spec_text())
-            .map(|spec| spec.into_iter().map(|c| (c.id, c.title)).collect())
-            .unwrap_or_default()
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A game name that is not `bao` or `oware`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {} (known: bao, oware)", crate::text::quoted(.0))]
-pub struct UnknownGame(pub String);
-
-impl std::str::FromStr for GameKind {
-    type Err = UnknownGame;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| UnknownGame(s.to_string()))
-    }
-}
-
 /// How a finished game came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
@@ -321,8 +267,8 @@ pub trait Game: Sync {
     /// A move, small and `Copy`.
     type Move: Copy + Eq + fmt::Debug + Send;
 
-    /// Which game this is.
-    fn kind(&self) -> GameKind;
+    /// The game's name, as in clause ids and on the command line (e.g. `oware`).
+    fn game_name(&self) -> &'static str;
     /// The start of a game.
     fn start(&self) -> Self::State;
     /// The player to move.

@@ -1,9 +1,9 @@
 //! The games.csv file of a study: its columns per game (the shared ones and each registered
 //! game's own, [`crate::registry::Mancala::COLUMNS`]) and the writer of its lines.
 
-use crate::game::GameKind;
 use crate::playout::Row;
 use crate::policy::Players;
+use crate::registry::GameKind;
 use crate::registry::{with_game, GameVisitor, Mancala, OwnNumbers};
 
 /// The columns every game's rows begin with.

@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod bao;
+pub mod batch;
 pub mod bot;
 pub mod checks;
 #[cfg(feature = "tools")]

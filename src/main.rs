@@ -19,7 +19,7 @@ mod cli;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 
 /// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
 ///

@@ -242,7 +242,7 @@ pub trait Playouts: Game + Clone + Send + Sync + 'static {
 
     /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
     fn describe(&self, _players: Players, _max_plies: u32) -> String {
-        format!("{} {} engine", self.kind(), Self::ENGINE.name())
+        format!("{} {} engine", self.game_name(), Self::ENGINE.name())
     }
 }
 
@@ -401,7 +401,7 @@ impl dyn PlayoutEngine + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameKind;
+    use crate::registry::GameKind;
 
     #[test]
     fn moves_hash_is_fnv_1a_of_the_move_codes() {

@@ -2,9 +2,65 @@
 //! game's readings and engines through [`with_game`], [`with_engine`] and [`engine`], never by name.
 
 use crate::engine::EngineError;
-use crate::game::{Action, Game, GameKind};
+use std::fmt;
+
+use crate::game::{Action, Game};
 use crate::playout::{EngineKind, PlayoutEngine, Playouts, Row};
 use crate::side::Side;
+
+/// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
+/// The default, where a command is given no game, is Bao.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum GameKind {
+    /// Bao la Kiswahili (KIBA rules).
+    #[default]
+    Bao,
+    /// Oware (abapa family).
+    Oware,
+}
+
+impl GameKind {
+    /// Both games.
+    pub const ALL: [GameKind; 2] = [GameKind::Bao, GameKind::Oware];
+
+    /// The name used on the command line, in files and in clause ids (`bao`, `oware`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Bao => "bao",
+            GameKind::Oware => "oware",
+        }
+    }
+
+    /// The title of each clause of the game's spec, by id.
+    pub fn clause_titles(self) -> std::collections::BTreeMap<String, String> {
+        crate::spec::parse_spec(self.name(), self.spec_text())
+            .map(|spec| spec.into_iter().map(|c| (c.id, c.title)).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game name that is not `bao` or `oware`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game {} (known: bao, oware)", crate::text::quoted(.0))]
+pub struct UnknownGame(pub String);
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| UnknownGame(s.to_string()))
+    }
+}
 
 /// A game: its readings, its two engines, its positions as text and numbers, and how its
 /// moves are explained and drawn. Implemented once per game, in the game's folder.
@@ -49,6 +105,18 @@ pub trait Mancala: 'static {
     /// forced batch path this processor cannot run); none by default.
     fn check_environment() -> Result<(), String> {
         Ok(())
+    }
+    /// Whether the game has a batch engine (many games at a time in vector lanes).
+    const BATCH: bool = false;
+    /// The game's batch engine under `variant` on `paths` beside its scalar optimized engine,
+    /// for games of `seed` of at most `max_plies` plies (`diff --batch`); or why there is none.
+    fn batch_check(
+        _variant: Self::Variant,
+        _seed: u64,
+        _max_plies: u32,
+        _paths: &[crate::batch::BatchPath],
+    ) -> Result<Box<dyn crate::batch::BatchCheck>, String> {
+        Err(format!("{} has no batch engine", Self::KIND))
     }
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
@@ -259,6 +327,18 @@ impl GameKind {
             }
         }
         with_game(self, Games)
+    }
+
+    /// Whether the game has a batch engine ([`Mancala::BATCH`]).
+    pub fn has_batch(self) -> bool {
+        struct Batch;
+        impl GameVisitor for Batch {
+            type Output = bool;
+            fn visit<M: Mancala>(self) -> bool {
+                M::BATCH
+            }
+        }
+        with_game(self, Batch)
     }
 
     /// The game's default rule reading (a preset name).

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GameKind, UnknownGame};
 use crate::games_csv::{columns, header};
+use crate::registry::{GameKind, UnknownGame};
 use crate::stats::{Summary, UnknownWinner};
 
 /// What defines a job: a resumed run and the shards of a merge must agree on all of it.
@@ -1304,7 +1304,7 @@ impl ClauseNotes {
     /// The notes for `job`'s game and reading (none for a game or reading not known).
     pub fn of(job: &Job) -> ClauseNotes {
         use crate::playout::EngineKind;
-        let Ok(game) = job.game.parse::<crate::game::GameKind>() else {
+        let Ok(game) = job.game.parse::<crate::registry::GameKind>() else {
             return ClauseNotes::default();
         };
         ClauseNotes {

@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-use crate::game::{Action, Ending, GameKind};
+use crate::game::{Action, Ending};
 use crate::playout::{EngineKind, PlayoutEngine};
+use crate::registry::GameKind;
 use crate::registry::{with_game, EngineOf, GameVisitor, Mancala, ShowError};
 use crate::side::Side;
 use crate::text::quoted;

@@ -21,8 +21,8 @@
 //!   of the game, `P` after `--policy` a policy, any other a number such as 1), `...` repetition.
 //! - A block whose info string holds `file=PATH` shows the file PATH as it is.
 
-use mancala_lab::game::GameKind;
 use mancala_lab::playout::EngineKind;
+use mancala_lab::registry::GameKind;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,8 @@
 //! Replays every case in tests/regressions/ with both engines of its game (see the README there).
 
 use mancala_lab::diff::{lockstep, Engines};
-use mancala_lab::game::{Game, GameKind};
+use mancala_lab::game::Game;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 struct Case {

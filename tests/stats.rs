@@ -1508,7 +1508,7 @@ fn results_are_written_only_over_the_studys_own_files() {
 fn a_folder_without_a_manifest_is_not_offered_a_resume() {
     let dir = tmp("no-manifest");
     std::fs::create_dir_all(&dir).unwrap();
-    let header = mancala_lab::games_csv::header(mancala_lab::game::GameKind::Oware);
+    let header = mancala_lab::games_csv::header(mancala_lab::registry::GameKind::Oware);
     std::fs::write(dir.join("games.csv"), header).unwrap();
     let err = refused(&["--game", "oware", "--games", "5"], &dir);
     assert!(

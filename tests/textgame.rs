@@ -1,8 +1,8 @@
 //! `textgame::TextGame`, the text-level game the Python package stands on: moves, positions,
 //! traces and errors, the reference and optimized engines in agreement.
 
-use mancala_lab::game::GameKind;
 use mancala_lab::playout::EngineKind;
+use mancala_lab::registry::GameKind;
 use mancala_lab::textgame::{TextGame, TextGameError};
 
 fn oware(engine: EngineKind) -> TextGame {

@@ -7,7 +7,7 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 use mancala_lab::oware::batch::{BatchPath, PATH_VARIABLE};
 use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;

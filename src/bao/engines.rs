@@ -6,9 +6,7 @@ use super::fast::{FastMove, FastPlay, FastPos, FastRules, FastState, NO_PIT, PLU
 use super::notation::{Move, MoveKind};
 use super::position::{Position, Setup, Stage};
 use super::rules::{IllegalMove, Rules};
-use crate::game::{
-    clause_index, Draw, Ending, Events, Game, GameKind, Ply, PlyFacts, Silent, Verdict,
-};
+use crate::game::{clause_index, Draw, Ending, Events, Game, Ply, PlyFacts, Silent, Verdict};
 
 /// A position of the optimized engine from a validated position.
 pub fn to_fast(p: &Position) -> FastPos {
@@ -131,8 +129,8 @@ impl Game for Rules {
     type State = Position;
     type Move = Move;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Bao
+    fn game_name(&self) -> &'static str {
+        "bao"
     }
 
     fn move_code(&self, mv: Move) -> u8 {
@@ -387,8 +385,8 @@ impl Game for FastRules {
     type State = FastState;
     type Move = Move;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Bao
+    fn game_name(&self) -> &'static str {
+        "bao"
     }
 
     fn move_code(&self, mv: Move) -> u8 {

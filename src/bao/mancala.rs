@@ -19,7 +19,7 @@ use super::{Hand, Move, MoveText, Pit, Position, Row, Rules, Side, Variant};
 pub struct Bao;
 
 impl Mancala for Bao {
-    const KIND: crate::game::GameKind = crate::game::GameKind::Bao;
+    const KIND: crate::registry::GameKind = crate::registry::GameKind::Bao;
     const SPEC: &'static str = include_str!("../../spec/bao.md");
     const DEFAULT_VARIANT: &'static str = "default";
     const MAIN_JOB_GAMES: u64 = 100_000;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::audit::{games_csv, summary_csv, witnesses, GameAudit, RecordFormat};
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 use mancala_lab::text::{quoted, shown_path};
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use mancala_lab::bao::Rules;
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 use mancala_lab::text::shown_path;
 
 #[derive(Subcommand)]

@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_lab::bao::fast::FastRules as BaoFast;
-use mancala_lab::game::{game_keys, GameKind};
+use mancala_lab::game::game_keys;
 use mancala_lab::oware::batch::scalar_playout;
 use mancala_lab::playout::{play_game, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Policy;
+use mancala_lab::registry::GameKind;
 use std::sync::atomic::AtomicBool;
 
 use super::stats::{run_job, Report, RunArgs};

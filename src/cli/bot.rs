@@ -4,9 +4,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_lab::game::GameKind;
 use mancala_lab::playout::{EngineKind, Playouts};
 use mancala_lab::policy::Policy;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::text::quoted;
 

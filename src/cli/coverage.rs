@@ -7,13 +7,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_lab::coverage::{self, Report};
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 
 /// Options of `coverage`.
 #[derive(Args)]
 pub struct CoverageArgs {
     /// The game whose spec to check (spec/<game>.md).
-    #[arg(long, value_enum, default_value = "bao")]
+    #[arg(long, value_enum, default_value_t)]
     game: GameKind,
     /// The project root holding spec/, src/ and tests/ (default: the current folder if it has
     /// spec/, else the nearest folder above it that has).

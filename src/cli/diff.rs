@@ -4,11 +4,12 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
+use mancala_lab::batch::{BatchCheck, BatchPath, PathError};
 use mancala_lab::diff::{lockstep, Divergence, Engines};
-use mancala_lab::game::{Game, GameKind};
-use mancala_lab::oware::batch::{BatchPath, PathError};
+use mancala_lab::game::Game;
 use mancala_lab::playout::{EngineKind, Play, PlayoutEngine, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{engine, with_game, GameVisitor, Mancala};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -183,63 +184,40 @@ fn batch_paths(args: &DiffArgs) -> Result<Vec<BatchPath>, String> {
     }
 }
 
-/// `diff --batch`: the Oware batch engine on each of its paths against the scalar optimized
+/// `diff --batch`: the game's batch engine on each of its paths against its scalar optimized
 /// engine, game by game.
 fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
-    use mancala_lab::oware::batch::{reference_game, scalar_playout, Batch, BatchStats, Playout};
-    use mancala_lab::oware::fast::FastRules;
-    let variant: mancala_lab::oware::Variant =
-        preset.parse().map_err(|e| format!("--variant: {e}"))?;
-    let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
-    let paths = batch_paths(args)?;
-    let batches = paths
-        .iter()
-        .map(|&path| {
-            let batch = Batch::new(variant, args.seed, max_plies).map_err(|e| e.to_string())?;
-            batch.with_path(path).map_err(|e| e.to_string())
-        })
-        .collect::<Result<Vec<Batch>, String>>()?;
-    let scalar = FastRules::new(variant).map_err(|e| e.to_string())?;
+    struct Made<'a>(&'a DiffArgs, Vec<BatchPath>);
+    impl GameVisitor for Made<'_> {
+        type Output = Result<Box<dyn BatchCheck>, String>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            let (variant, _) = reading::<M>(self.0)?;
+            let max_plies =
+                u32::try_from(self.0.max_plies).map_err(|_| "--max-plies is too large")?;
+            M::batch_check(variant, self.0.seed, max_plies, &self.1)
+        }
+    }
+    let check = with_game(args.game, Made(args, batch_paths(args)?))?;
+    let paths = check.paths().to_vec();
     let started = std::time::Instant::now();
     let (bar, pool) = super::bar_and_pool(args.games)?;
     let interrupt = interrupt_with_hint(args, &bar);
     let end = args.first + args.games;
     let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
-    // One chunk: its plies and each path's batch figures, or the first path and game on which
-    // the batch and the scalar engine disagree.
-    type Divergence = Box<(BatchPath, Playout, Playout)>;
-    let check = |c: u64| -> Result<(u64, Vec<BatchStats>), Divergence> {
-        let want: Vec<Playout> = chunk_range(c)
-            .map(|game| scalar_playout(&scalar, args.seed, game, max_plies))
-            .collect();
-        let mut figures = Vec::with_capacity(batches.len());
-        for batch in &batches {
-            let mut got = Vec::with_capacity(want.len());
-            figures.push(batch.play(chunk_range(c), |p| got.push(p)));
-            got.sort();
-            for (game, s) in chunk_range(c).zip(&want) {
-                let b = got.get((game - chunk_range(c).start) as usize);
-                match b {
-                    Some(b) if b.game == game && b == s => {}
-                    _ => {
-                        let b = b.copied().unwrap_or(Playout { game, ..*s });
-                        return Err(Box::new((batch.path(), b, *s)));
-                    }
-                }
-            }
-        }
-        Ok((want.iter().map(|p| u64::from(p.plies)).sum(), figures))
-    };
     let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
-    let mut stats = vec![BatchStats::default(); batches.len()];
+    let mut totals: Vec<Vec<u64>> = vec![Vec::new(); paths.len()];
     let chunks = args.games.div_ceil(BATCH_CHUNK);
-    let done = super::in_order(&pool, 0..chunks, interrupt, check, |c, result| {
+    let play = |c: u64| check.check(chunk_range(c));
+    let done = super::in_order(&pool, 0..chunks, interrupt, play, |c, result| {
         match result {
             Ok((p, figures)) => {
                 plies += p;
                 games += chunk_range(c).count() as u64;
-                for (total, f) in stats.iter_mut().zip(figures) {
-                    total.add(f);
+                for (total, f) in totals.iter_mut().zip(figures) {
+                    total.resize(total.len().max(f.len()), 0);
+                    for (t, x) in total.iter_mut().zip(f) {
+                        *t += x;
+                    }
                 }
             }
             Err(divergence) => failure = Some(divergence),
@@ -248,9 +226,10 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
         failure.is_none()
     });
     bar.finish_and_clear();
+    let game = args.game.name();
     println!(
-        "diff oware-batch/{preset} vs oware-optimized/{preset}: {games} games (games {}..{}, seed \
-         {}, batch draws), {plies} plies, {} divergent, {:.1} s",
+        "diff {game}-batch/{preset} vs {game}-optimized/{preset}: {games} games (games {}..{}, \
+         seed {}, batch draws), {plies} plies, {} divergent, {:.1} s",
         args.first,
         args.first + games,
         args.seed,
@@ -260,45 +239,17 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     if paths.is_empty() {
         println!("no vector path runs here: only the scalar engine plays");
     }
-    for (path, s) in paths.iter().zip(&stats) {
-        println!(
-            "batch path {path} ({}): {} vector steps, {} repetition-filter hits compared, {} \
-             games handed to the scalar engine",
-            path.describe(),
-            s.steps,
-            s.filter_hits,
-            s.handed_over
-        );
+    for (i, figures) in totals.iter().enumerate() {
+        println!("{}", check.path_line(i, figures));
     }
-    if let Some((path, b, s)) = failure.map(|d| *d) {
-        let game = s.game;
-        // The first ply limit at which the two engines' positions differ.
-        let at = (1..=s.plies.max(b.plies))
-            .find(|&k| {
-                let mut one = None;
-                Batch::new(variant, args.seed, k)
-                    .expect("checked above")
-                    .with_path(path)
-                    .expect("checked above")
-                    .play(game..game + 1, |p| one = Some(p));
-                one != Some(scalar_playout(&scalar, args.seed, game, k))
-            })
-            .unwrap_or(s.plies);
-        let rules = mancala_lab::oware::Rules::new(variant);
-        let (before, moves) = reference_game(&rules, args.seed, game, at - 1);
-        let (_, all) = reference_game(&rules, args.seed, game, at);
+    if let Some(d) = failure {
         println!(
-            "first divergence: game {game} on batch path {path}\n  batch:  {b:?}\n  scalar: {s:?}"
+            "first divergence: game {} on batch path {}\n  batch:  {}\n  scalar: {}",
+            d.game, paths[d.path], d.batch, d.scalar
         );
-        println!(
-            "the engines first differ after ply {at}; moves before it: {}",
-            moves.iter().collect::<String>()
-        );
-        println!(
-            "position before ply {at} (reference engine):\n{}\nmove: {}",
-            before.position().print(),
-            all.get(moves.len()).map_or('-', |&m| m)
-        );
+        for line in check.explain(&d) {
+            println!("{line}");
+        }
         return Ok(ExitCode::FAILURE);
     }
     if done < chunks {
@@ -428,8 +379,13 @@ pub fn check(args: &DiffArgs) -> Result<(), String> {
             u64::MAX - 1
         ));
     }
-    if args.batch && args.game != GameKind::Oware {
-        return Err("--batch applies to oware only".to_string());
+    if args.batch && !args.game.has_batch() {
+        let games: Vec<&str> = GameKind::ALL
+            .into_iter()
+            .filter(|g| g.has_batch())
+            .map(GameKind::name)
+            .collect();
+        return Err(format!("--batch applies to {} only", games.join(" and ")));
     }
     if args.batch && args.mutate > 0 {
         return Err("--batch plays from the start position only; drop --mutate".to_string());

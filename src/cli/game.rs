@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use mancala_lab::game::{Game, GameKind, Verdict};
+use mancala_lab::game::{Game, Verdict};
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{
     with_game, EngineOf, GameVisitor, Mancala, MoveError, RefState, Shown,
 };

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_lab::game::GameKind;
 use mancala_lab::inconsistencies;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 #[derive(Args)]

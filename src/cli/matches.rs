@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 
-use mancala_lab::game::GameKind;
 use mancala_lab::playout::{EngineKind, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::ratings::{bradley_terry, DRAW};
+use mancala_lab::registry::GameKind;
 use mancala_lab::study::{
     canonical_shard, make_dir, read_manifest, replace_file, shard_range, verify_rows, write_atomic,
     DirLock,

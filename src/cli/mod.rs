@@ -332,7 +332,7 @@ pub fn check_environment() -> Result<(), String> {
             M::check_environment()
         }
     }
-    mancala_lab::game::GameKind::ALL
+    mancala_lab::registry::GameKind::ALL
         .into_iter()
         .try_for_each(|game| mancala_lab::registry::with_game(game, Check))
 }

@@ -1,6 +1,6 @@
 //! `mancala-lab --parse-only ...`: a command line checked without running it.
 
-use mancala_lab::game::GameKind;
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 /// `--parse-only`: what clap takes as free text but the command would refuse before playing: the

@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_lab::game::{perft, Game, GameKind};
+use mancala_lab::game::{perft, Game};
+use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_game, GameVisitor, Mancala};
 
 use mancala_lab::text::shown_path;

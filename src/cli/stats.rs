@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::game::EventTotals;
-use mancala_lab::game::GameKind;
 use mancala_lab::games_csv::{header, RowWriter};
 use mancala_lab::playout::{EngineKind, Play, PlayoutEngine, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::{Players, Policy};
 use mancala_lab::registry::engine as new_engine;
+use mancala_lab::registry::GameKind;
 use mancala_lab::stats::Summary;
 use mancala_lab::study::{
     canonical_shard, clear_for_new_run, make_dir, read_manifest, read_manifest_unsealed,

@@ -6,7 +6,7 @@ use super::notation::Move;
 use super::rules::{Rules, Verdict as RulesVerdict};
 use super::variant::{GrandSlam, NoAllowedMove};
 use super::{Game, Side, Variant};
-use crate::game::{Draw, Ending, Events, GameKind, Ply, PlyFacts, Silent, Verdict};
+use crate::game::{Draw, Ending, Events, Ply, PlyFacts, Silent, Verdict};
 
 fn side_of(i: u8) -> Side {
     if i == 0 {
@@ -20,8 +20,8 @@ impl crate::game::Game for Rules {
     type State = Game;
     type Move = Move;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Oware
+    fn game_name(&self) -> &'static str {
+        "oware"
     }
 
     fn move_code(&self, mv: Move) -> u8 {
@@ -204,8 +204,8 @@ impl crate::game::Game for FastRules {
     type State = FastGame;
     type Move = Move;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Oware
+    fn game_name(&self) -> &'static str {
+        "oware"
     }
 
     fn move_code(&self, mv: Move) -> u8 {

@@ -21,7 +21,7 @@ use super::{Game, Move, Position, Rules, Side, Variant};
 pub struct Oware;
 
 impl Mancala for Oware {
-    const KIND: crate::game::GameKind = crate::game::GameKind::Oware;
+    const KIND: crate::registry::GameKind = crate::registry::GameKind::Oware;
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
     const MAIN_JOB_GAMES: u64 = 1_000_000;
@@ -52,6 +52,18 @@ impl Mancala for Oware {
         BatchPath::from_env()
             .map(drop)
             .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
+    }
+
+    const BATCH: bool = true;
+
+    fn batch_check(
+        variant: Variant,
+        seed: u64,
+        max_plies: u32,
+        paths: &[crate::batch::BatchPath],
+    ) -> Result<Box<dyn crate::batch::BatchCheck>, String> {
+        super::batch::check::Check::new(variant, seed, max_plies, paths)
+            .map(|c| Box::new(c) as Box<dyn crate::batch::BatchCheck>)
     }
 
     fn check_text(what: TextKind, text: &str) -> Result<(), String> {

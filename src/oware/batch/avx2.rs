@@ -12,11 +12,6 @@ pub(super) const LANES: usize = 32;
 /// The AVX2 path.
 pub(super) struct Avx2;
 
-/// Whether this processor runs the AVX2 path.
-pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx2")
-}
-
 impl Step<LANES> for Avx2 {
     fn key(pits: &[u8; 12], _south: bool) -> u16 {
         board_key(pits)

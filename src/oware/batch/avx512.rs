@@ -31,13 +31,6 @@ impl Step<LANES> for Avx512 {
     }
 }
 
-/// Whether this processor runs this path (AVX-512 F, BW and VBMI).
-pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512vbmi")
-}
-
 /// The lookup tables of a byte v < 64 (`vpermb`).
 #[derive(Clone, Copy)]
 enum Table {
@@ -423,7 +416,7 @@ mod tests {
 
     #[test]
     fn grand_slams_in_masks_are_the_portable_paths() {
-        if !available() {
+        if !crate::batch::BatchPath::Avx512.available() {
             eprintln!("no AVX-512 VBMI here: the AVX-512 grand slams are not checked");
             return;
         }

@@ -12,11 +12,11 @@ use std::ops::Range;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+pub mod check;
 mod lanes;
-mod path;
 mod portable;
 
-pub use path::{BatchPath, PathError, PATH_VARIABLE};
+pub use crate::batch::{BatchPath, PathError, PATH_VARIABLE};
 
 use super::fast::{FastRules, Unsupported, SELECT};
 use super::variant::Variant;

@@ -1,7 +1,8 @@
-//! The batch engine's paths (AVX-512, AVX2, portable, scalar): which this processor runs, and
-//! the environment variable that forces one.
+//! What every game's batch engine (many games at a time in vector lanes) shares: the paths it
+//! plays on (AVX-512, AVX2, portable, scalar), the variable that forces one, and its check.
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -135,9 +136,13 @@ impl BatchPath {
     pub fn available(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            BatchPath::Avx512 => super::avx512::available(),
+            BatchPath::Avx512 => {
+                is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vbmi")
+            }
             #[cfg(target_arch = "x86_64")]
-            BatchPath::Avx2 => super::avx2::available(),
+            BatchPath::Avx2 => is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
             BatchPath::Avx512 | BatchPath::Avx2 => false,
             BatchPath::Portable | BatchPath::Scalar => true,
@@ -227,6 +232,37 @@ impl FromStr for BatchPath {
             .find(|p| p.name() == s)
             .ok_or_else(|| PathError::Unknown(s.to_string()))
     }
+}
+
+/// A game's batch engine (many games at a time in vector lanes) checked against its scalar
+/// optimized engine, game by game, on the batch paths it was made for (`diff --batch`).
+pub trait BatchCheck: Sync {
+    /// The batch paths checked, in order.
+    fn paths(&self) -> &[BatchPath];
+    /// Checks `games` on every path: the plies the scalar engine played and each path's
+    /// figures (in the order [`BatchCheck::path_line`] reads them), or the first path and game
+    /// where the batch and the scalar engine disagree.
+    fn check(&self, games: Range<u64>) -> Result<(u64, Vec<Vec<u64>>), BatchDivergence>;
+    /// The report line of path `i` and its figures summed over the games checked.
+    fn path_line(&self, i: usize, figures: &[u64]) -> String;
+    /// Lines that narrow `d` down: the first ply where the positions differ, the moves before
+    /// it and the position there.
+    fn explain(&self, d: &BatchDivergence) -> Vec<String>;
+}
+
+/// A game the batch and the scalar engine played differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchDivergence {
+    /// The index of the path (in [`BatchCheck::paths`]).
+    pub path: usize,
+    /// The game.
+    pub game: u64,
+    /// The batch's result, as its debug view.
+    pub batch: String,
+    /// The scalar engine's result, as its debug view.
+    pub scalar: String,
+    /// Plies played by the batch and by the scalar engine.
+    pub plies: [u32; 2],
 }
 
 #[cfg(test)]
