@@ -761,6 +761,35 @@ B: 16 11 0 0 0 0 0 0
 }
 
 #[test]
+// spec: bao 1.2.1 type=test
+fn c1_2_1_no_move_is_played_once_a_front_row_is_empty() {
+    // The position the test above ends in, with South to move: North's front row is empty, so
+    // the game is over (1.2.1) and South's moves from A1 (2 seeds) or A4 (2) are refused as such,
+    // although either would be a kutakata on a board where the game went on.
+    let over = pos("
+to_move: South
+stores: 0 0
+houses: lost lost
+b: 0 0 0 0 0 0 16 16
+a: 0 0 0 0 0 0 0 0
+A: 2 0 1 2 0 0 0 0
+B: 16 11 0 0 0 0 0 0
+");
+    let rules = Rules::default();
+    for mv in ["A1>", "A4<", "B1>"] {
+        let text = mancala_lab::bao::MoveText::parse(mv).unwrap();
+        assert!(
+            matches!(
+                rules.play_text(&over, &text),
+                Err(IllegalMove::GameOver("1.2.1"))
+            ),
+            "{mv}: {:?}",
+            rules.play_text(&over, &text)
+        );
+    }
+}
+
+#[test]
 // spec: bao 1.2.2 type=test
 fn c1_2_2_no_legal_move_loses() {
     // Kunamua; A3 (1) is kutakatia-ed and the house (6) may not start a kutakata while A3 is
