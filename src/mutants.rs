@@ -46,8 +46,33 @@ pub enum Stage {
 pub const ANY_CHANGE_TESTS: &[&str] = &["tests/coverage.rs::the_committed_snapshots_are_current"];
 
 /// The first test a cargo test log reports failed, as `TARGET::NAME` (`tests/cli.rs::name`,
-/// `src/lib.rs::module::name`), with the test target named by the `Running` line above it.
+/// `src/lib.rs::module::name`), with the test target named by the `Running` line above it; or,
+/// where a test binary was ended by a signal before any test failed (e.g. killed when a mutant
+/// ran out of memory), that binary's target and the signal (`src/lib.rs (signal: 9, SIGKILL)`).
 pub fn first_failing_test(log: &str) -> Option<String> {
+    named_failing_test(log).or_else(|| ended_by_signal(log))
+}
+
+/// The target of the first test binary cargo reports ended by a signal, with the signal.
+fn ended_by_signal(log: &str) -> Option<String> {
+    log.lines().find_map(|line| {
+        let rest = line.split("process didn't exit successfully: `").nth(1)?;
+        let (program, tail) = rest.split_once('`')?;
+        let signal = tail.split_once("(signal: ")?.1.split_once(')')?.0;
+        let signal = signal.split(':').next().unwrap_or(signal);
+        let file = program.rsplit('/').next().unwrap_or(program);
+        let name = file.rsplit_once('-').map_or(file, |(name, _)| name);
+        let target = if name == env!("CARGO_CRATE_NAME") {
+            "src/lib.rs".to_string()
+        } else {
+            format!("tests/{name}.rs")
+        };
+        Some(format!("{target} (signal: {signal})"))
+    })
+}
+
+/// [`first_failing_test`] where a test is named failed.
+fn named_failing_test(log: &str) -> Option<String> {
     let mut target = String::new();
     for line in log.lines() {
         let line = line.trim();
@@ -1128,6 +1153,22 @@ fn fifth() {
         assert_eq!(
             first_failing_test(&unit).as_deref(),
             Some("src/lib.rs::oware::t")
+        );
+        // A test binary killed (out of memory) before any test failed: its target, the signal.
+        let killed = "     Running `/tmp/m/target/debug/deps/mancala_lab-c61c`\n\
+             test a ... ok\n\
+             error: test failed, to rerun pass `-p mancala-lab --lib`\n\n\
+             Caused by:\n\
+             \x20 process didn't exit successfully: `/tmp/m/target/debug/deps/mancala_lab-c61c` \
+             (signal: 9, SIGKILL: kill)\n";
+        assert_eq!(
+            first_failing_test(killed).as_deref(),
+            Some("src/lib.rs (signal: 9, SIGKILL)")
+        );
+        let tests = killed.replace("mancala_lab-c61c", "oware_batch-f633");
+        assert_eq!(
+            first_failing_test(&tests).as_deref(),
+            Some("tests/oware_batch.rs (signal: 9, SIGKILL)")
         );
     }
 
