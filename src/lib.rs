@@ -17,6 +17,7 @@ pub mod diagram;
 pub mod diff;
 pub mod engine;
 pub mod game;
+pub mod game_study;
 pub mod games_csv;
 pub mod histogram;
 pub mod inconsistencies;

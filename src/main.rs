@@ -45,7 +45,7 @@ enum Command {
     Coverage(cli::coverage::CoverageArgs),
     /// Bao la Kiswahili: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
-    Bao(cli::bao::BaoCommand),
+    Bao(BaoCommand),
     /// Oware: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
     Oware(cli::game::GameCommand),
@@ -70,11 +70,46 @@ enum Command {
     Bot(cli::bot::BotArgs),
 }
 
+// `mancala-lab bao ...`: the commands every game has and Bao's own study.
+#[derive(Subcommand)]
+enum BaoCommand {
+    /// The commands every game has.
+    #[command(flatten)]
+    Game(cli::game::GameCommand),
+    /// Study: how often exact infinite-move detection and seed-count cut-offs disagree.
+    Cutoffs {
+        /// Number of random games (exact detection), at least 1.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Master seed; game i uses stream i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cut-offs to compare, in seeds sown per move (each at least 1).
+        #[arg(long, value_delimiter = ',', default_value = "100,192,500",
+              value_parser = clap::value_parser!(u32).range(1..))]
+        limits: Vec<u32>,
+        /// Also write one row per game (game, plies, longest_legal_move, infinite_candidates).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
+    },
+}
+
+/// Bao's cut-off study of the games of `seed` against `limits`, or why not.
+fn cutoffs(seed: u64, limits: &[u32]) -> Result<mancala_lab::bao::cutoffs::Cutoffs, String> {
+    mancala_lab::bao::cutoffs::Cutoffs::new(seed, limits).map_err(|e| format!("--limits: {e}"))
+}
+
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         None => cli::coverage::main_job(),
         Some(Command::Coverage(args)) => cli::coverage::run(args),
-        Some(Command::Bao(cmd)) => cli::bao::run(cmd),
+        Some(Command::Bao(BaoCommand::Game(cmd))) => cli::game::run(GameKind::Bao, cmd),
+        Some(Command::Bao(BaoCommand::Cutoffs {
+            games,
+            seed,
+            limits,
+            csv,
+        })) => cli::game_study::run(cutoffs(seed, &limits)?, games, csv.as_deref()),
         Some(Command::Oware(cmd)) => cli::game::run(GameKind::Oware, cmd),
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
@@ -100,7 +135,13 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Plot(args)) => cli::plot::check(args).map(drop),
         Some(Command::Audit(args)) => cli::audit::check(args),
         Some(Command::Bot(args)) => cli::bot::check(args),
-        Some(Command::Bao(cmd)) => cli::bao::check(cmd),
+        Some(Command::Bao(BaoCommand::Game(cmd))) => cli::game::check(GameKind::Bao, cmd),
+        Some(Command::Bao(BaoCommand::Cutoffs {
+            seed, limits, csv, ..
+        })) => {
+            cutoffs(*seed, limits)?;
+            cli::game_study::check_csv(csv.as_deref())
+        }
         Some(Command::Oware(cmd)) => cli::game::check(GameKind::Oware, cmd),
         _ => Ok(()),
     }

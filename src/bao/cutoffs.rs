@@ -43,6 +43,112 @@ pub fn cutoff_game(rules: &Rules, seed: u64, index: u64, max_plies: u32) -> Cuto
     rec
 }
 
+/// A cut-off given twice to [`Cutoffs::new`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0} given twice")]
+pub struct LimitTwice(pub u32);
+
+/// The cut-off study: random games under exact detection, summed up against seed-count
+/// cut-offs (`mancala-lab bao cutoffs`).
+pub struct Cutoffs {
+    rules: Rules,
+    seed: u64,
+    limits: Vec<u32>,
+}
+
+/// The cut-off study's sums over the games played.
+#[derive(Default)]
+pub struct CutoffSums {
+    with_infinite: u64,
+    candidates: u64,
+    longest: u32,
+    /// Per cut-off, the games offering a finite move it would call infinite.
+    misjudged: Vec<u64>,
+}
+
+impl Cutoffs {
+    /// The study of the games of `seed` against the cut-offs `limits` (seeds sown per move);
+    /// an error if a cut-off is given twice.
+    pub fn new(seed: u64, limits: &[u32]) -> Result<Cutoffs, LimitTwice> {
+        if let Some(&twice) = limits
+            .iter()
+            .enumerate()
+            .find_map(|(i, l)| limits[..i].contains(l).then_some(l))
+        {
+            return Err(LimitTwice(twice));
+        }
+        Ok(Cutoffs {
+            rules: Rules::default(),
+            seed,
+            limits: limits.to_vec(),
+        })
+    }
+}
+
+impl crate::game_study::GameStudy for Cutoffs {
+    type Record = CutoffRecord;
+    type Sums = CutoffSums;
+    const NAME: &'static str = "cutoffs";
+    const CSV_HEADER: &'static str = "game,plies,longest_legal_move,infinite_candidates\n";
+
+    fn play(&self, game: u64) -> CutoffRecord {
+        cutoff_game(
+            &self.rules,
+            self.seed,
+            game,
+            crate::playout::DEFAULT_MAX_PLIES,
+        )
+    }
+
+    fn add(&self, sums: &mut CutoffSums, _game: u64, r: &CutoffRecord) {
+        sums.with_infinite += u64::from(r.infinite_candidates > 0);
+        sums.candidates += u64::from(r.infinite_candidates);
+        sums.longest = sums.longest.max(r.longest_legal_move);
+        sums.misjudged.resize(self.limits.len(), 0);
+        for (m, &limit) in sums.misjudged.iter_mut().zip(&self.limits) {
+            *m += u64::from(r.longest_legal_move > limit);
+        }
+    }
+
+    fn csv_row(&self, game: u64, r: &CutoffRecord) -> String {
+        format!(
+            "{game},{},{},{}\n",
+            r.plies, r.longest_legal_move, r.infinite_candidates
+        )
+    }
+
+    fn report(&self, sums: &CutoffSums, done: u64) -> String {
+        let misjudged = (0..self.limits.len()).map(|i| sums.misjudged.get(i).copied().unwrap_or(0));
+        use std::fmt::Write;
+        let share = |n: u64| 100.0 * n as f64 / done.max(1) as f64;
+        let mut out = format!(
+            "bao cut-off study: {done} random games, seed {}, default reading, exact detection\n",
+            self.seed
+        );
+        let _ = writeln!(
+            out,
+            "  games with at least one infinite candidate move: {} ({:.2}%)",
+            sums.with_infinite,
+            share(sums.with_infinite)
+        );
+        let _ = writeln!(out, "  infinite candidate moves met: {}", sums.candidates);
+        let _ = writeln!(
+            out,
+            "  longest finite legal move offered: {} seeds sown",
+            sums.longest
+        );
+        for (limit, m) in self.limits.iter().zip(misjudged) {
+            let _ = writeln!(
+                out,
+                "  cut-off {limit:>5} seeds: {m} games ({:.2}%) offer a finite move it would call \
+                 infinite",
+                share(m)
+            );
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

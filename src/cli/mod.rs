@@ -1,13 +1,13 @@
 //! Command handlers of the `mancala-lab` binary, one module per command, and shared input helpers.
 
 pub mod audit;
-pub mod bao;
 pub mod bench;
 pub mod bot;
 pub mod coverage;
 pub mod diagram;
 pub mod diff;
 pub mod game;
+pub mod game_study;
 pub mod inconsistencies;
 pub mod matches;
 
