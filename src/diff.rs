@@ -141,29 +141,23 @@ pub fn lockstep<M: Mancala>(
     let (mut sa, mut sb) = states;
     let mut moves: Vec<String> = Vec::new();
     let mut before = View::<M::Reference>::of::<M>(a, &sa).position;
-    let diverge =
-        |ply: usize, moves: &[String], before: &str, what: &'static str, va: String, vb: String| {
-            Box::new(Divergence {
-                ply,
-                moves: moves.to_vec(),
-                before: before.to_string(),
-                what,
-                first: (engines.name(EngineKind::Reference), va),
-                second: (engines.name(EngineKind::Optimized), vb),
-            })
-        };
+    let diverge = |ply: usize, moves: &[String], before: &str, what, va, vb| {
+        Box::new(Divergence {
+            ply,
+            moves: moves.to_vec(),
+            before: before.to_string(),
+            what,
+            first: (engines.name(EngineKind::Reference), va),
+            second: (engines.name(EngineKind::Optimized), vb),
+        })
+    };
     for ply in 0..=max_plies {
         let va = View::<M::Reference>::of::<M>(a, &sa);
         let vb = View::<M::Optimized>::of::<M>(b, &sb);
+        // The views of both engines differ in `what` at this ply.
+        let differ = |what, va, vb| Err(diverge(ply, &moves, &before, what, va, vb));
         if va.position != vb.position {
-            return Err(diverge(
-                ply,
-                &moves,
-                &before,
-                "position",
-                va.position,
-                vb.position,
-            ));
+            return differ("position", va.position, vb.position);
         }
         let over = va.moves.is_empty() || vb.moves.is_empty();
         let (ra, rb) = if over {
@@ -172,24 +166,10 @@ pub fn lockstep<M: Mancala>(
             (None, None)
         };
         if ra != rb {
-            return Err(diverge(
-                ply,
-                &moves,
-                &before,
-                "result",
-                format!("{ra:?}"),
-                format!("{rb:?}"),
-            ));
+            return differ("result", format!("{ra:?}"), format!("{rb:?}"));
         }
         if va.notation != vb.notation {
-            return Err(diverge(
-                ply,
-                &moves,
-                &before,
-                "legal moves",
-                va.notation.join(" "),
-                vb.notation.join(" "),
-            ));
+            return differ("legal moves", va.notation.join(" "), vb.notation.join(" "));
         }
         if over || ply == max_plies || bytes.is_empty() {
             return Ok(ply);
