@@ -250,6 +250,20 @@ pub struct Ply<S> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Silent(pub &'static str);
 
+/// Why [`Game::play_checked`] did not play a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game is over (by this clause).
+    #[error("the game is over ({0})")]
+    GameOver(&'static str),
+    /// The move is not among the legal moves of the position.
+    #[error("the move is not legal here")]
+    Illegal,
+    /// The move reaches a point the reading leaves open (this clause).
+    #[error("the move reaches a point the rules leave open ({0})")]
+    Silent(&'static str),
+}
+
 /// A move as an action id: the stable integer of a move for front ends such as OpenSpiel
 /// (docs/python.md).
 pub trait Action: Copy {
@@ -276,8 +290,24 @@ pub trait Game: Sync {
     /// The legal moves in the game's canonical order, written into `out` (cleared first); empty
     /// when the game is over.
     fn legal_moves(&self, s: &Self::State, out: &mut Vec<Self::Move>);
-    /// Plays a legal move; `Err` names the clause the reading leaves open if the move reaches it.
+    /// Plays a legal move, trusting its caller (an engine may panic on an illegal one, or play
+    /// it anyhow); `Err` names the clause the reading leaves open if the move reaches it. A move
+    /// from outside is played with [`Game::play_checked`].
     fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, Silent>;
+    /// Plays `mv` if it is legal in `s`, or says why not: the game is over, the move is not
+    /// among the legal moves, or it reaches a point the reading leaves open. Never panics.
+    fn play_checked(&self, s: &Self::State, mv: Self::Move) -> Result<Ply<Self::State>, PlayError> {
+        if let Some(ending) = self.ending(s) {
+            return Err(PlayError::GameOver(ending.clause));
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(s, &mut legal);
+        if !legal.contains(&mv) {
+            return Err(PlayError::Illegal);
+        }
+        self.play(s, mv)
+            .map_err(|Silent(clause)| PlayError::Silent(clause))
+    }
     /// The ending, once the game is over (no legal move, or a rule ended it).
     fn ending(&self, s: &Self::State) -> Option<Ending>;
     /// The byte a move adds to a game's `moves_hash` (see [`crate::playout::moves_hash_step`]):

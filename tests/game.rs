@@ -118,3 +118,80 @@ fn a_planted_difference_is_caught() {
     });
     assert!(caught.is_err());
 }
+
+/// `play_checked` on an engine: `illegal` (a move the rules forbid in `state`) is refused as
+/// such, `legal` is played as `play` plays it, and once random game 0 of seed 2 has ended every
+/// move is refused with the clause that ended it; never a panic.
+fn checked_play<G: Game>(g: &G, state: &G::State, legal: G::Move, illegal: G::Move) {
+    use mancala_lab::game::PlayError;
+    assert_eq!(
+        g.play_checked(state, illegal).err(),
+        Some(PlayError::Illegal)
+    );
+    let Ok(checked) = g.play_checked(state, legal) else {
+        panic!("a legal move refused")
+    };
+    let trusted = g.play(state, legal).ok().unwrap();
+    assert_eq!(g.key(&checked.state), g.key(&trusted.state));
+    let mut s = g.start();
+    let keys = game_keys(2, 0);
+    let mut ply = 0;
+    while g.ending(&s).is_none() {
+        assert!(ply < 5000, "random game 0 of seed 2 ends");
+        g.play_random(&mut s, Draw::new(keys, ply))
+            .unwrap()
+            .unwrap();
+        ply += 1;
+    }
+    let clause = g.ending(&s).unwrap().clause;
+    for mv in [legal, illegal] {
+        assert_eq!(
+            g.play_checked(&s, mv).err(),
+            Some(PlayError::GameOver(clause))
+        );
+    }
+}
+
+#[test]
+fn a_move_from_outside_is_checked_before_it_is_played() {
+    {
+        use mancala_lab::bao::board::{Hand, Pit};
+        use mancala_lab::bao::variant::{InfiniteMoves, Variant};
+        use mancala_lab::bao::{fast::FastRules, Move, Rules};
+        // Bao 1.5.2 (tests/bao_rules.rs c1_5_2): the opening moves are the four kutakata from A6
+        // and A7; a kutakata from A1 is none of them.
+        let variant = Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(3000));
+        let (a6, a1) = (Pit::front(6), Pit::front(1));
+        let mv = |pit, hand| Move {
+            pit,
+            hand,
+            play_house: false,
+        };
+        let (legal, illegal) = (mv(a6, Hand::Left), mv(a1, Hand::Right));
+        let reference = Rules::new(variant);
+        checked_play(&reference, &reference.start(), legal, illegal);
+        let fast = FastRules::new(variant).unwrap();
+        checked_play(&fast, &fast.start(), legal, illegal);
+    }
+    {
+        use mancala_lab::oware::{fast::FastRules, Move, Rules, Variant};
+        // Oware O.2.3: a move empties a non-empty pit of the mover. After A (South) and a
+        // (North, whose four seeds stay in North's row), South's A is empty.
+        fn after_two<G: Game<Move = Move>>(g: &G) -> G::State {
+            let mut s = g.start();
+            for pit in [0, 0] {
+                s = g.play(&s, Move { pit }).ok().unwrap().state;
+            }
+            s
+        }
+        let reference = Rules::new(Variant::ABAPA);
+        checked_play(
+            &reference,
+            &after_two(&reference),
+            Move { pit: 1 },
+            Move { pit: 0 },
+        );
+        let fast = FastRules::new(Variant::ABAPA).unwrap();
+        checked_play(&fast, &after_two(&fast), Move { pit: 1 }, Move { pit: 0 });
+    }
+}
