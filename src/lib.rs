@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod bao;
 pub mod batch;
+pub mod bench;
 pub mod bot;
 pub mod checks;
 #[cfg(feature = "tools")]

@@ -118,6 +118,14 @@ pub trait Mancala: 'static {
     ) -> Result<Box<dyn crate::batch::BatchCheck>, String> {
         Err(format!("{} has no batch engine", Self::KIND))
     }
+    /// The game's sections of `bench` for `part` (none by default).
+    fn bench(_bench: &mut dyn crate::bench::Bench, _part: crate::bench::BenchPart) {}
+    /// The label and optimized engine `bench`'s search lines measure the policies on.
+    fn search_bench() -> (&'static str, Self::Optimized);
+    /// The game's text parsers `bench --parsers` times.
+    fn bench_parsers() -> Vec<crate::bench::Parser> {
+        Vec::new()
+    }
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
     /// `variant` with its setting `name` (e.g. Bao's `infinite`) set to `value`, or why not.

@@ -80,6 +80,18 @@ impl Mancala for Bao {
         Ok(preset.parse()?)
     }
 
+    fn bench(bench: &mut dyn crate::bench::Bench, part: crate::bench::BenchPart) {
+        super::bench::sections(bench, part);
+    }
+
+    fn search_bench() -> (&'static str, FastRules) {
+        super::bench::search_engine()
+    }
+
+    fn bench_parsers() -> Vec<crate::bench::Parser> {
+        super::bench::parsers()
+    }
+
     fn reference(variant: Variant) -> Rules {
         Rules::new(variant)
     }

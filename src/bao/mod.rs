@@ -3,6 +3,7 @@
 
 pub mod abstractplay;
 pub mod audit;
+pub mod bench;
 pub mod board;
 pub mod checks;
 pub mod cutoffs;

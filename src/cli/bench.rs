@@ -6,28 +6,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mancala_lab::bao::fast::FastRules as BaoFast;
+use mancala_lab::batch::BatchPath;
+use mancala_lab::bench::{Bench, BenchPart, Parser, Rate};
 use mancala_lab::game::game_keys;
-use mancala_lab::oware::batch::scalar_playout;
-use mancala_lab::playout::{play_game, DEFAULT_MAX_PLIES};
-use mancala_lab::policy::Policy;
-use mancala_lab::registry::GameKind;
+use mancala_lab::registry::{with_game, GameKind, GameVisitor, Mancala};
 use std::sync::atomic::AtomicBool;
 
 use super::stats::{run_job, Report, RunArgs};
-use mancala_lab::bao::Rules as BaoRules;
-use mancala_lab::oware::batch::{Batch, BatchPath};
-use mancala_lab::oware::fast::FastRules as OwareFast;
-use mancala_lab::oware::{Rules as OwareRules, Variant as OwareVariant};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 /// Shortest measurement: below it the clock's resolution and a single slow game dominate.
 const MIN_SECONDS: f64 = 0.1;
 /// Longest measurement (an hour; the whole bench makes about ten).
 const MAX_SECONDS: f64 = 3600.0;
-/// A per-ply time difference below this share of the per-ply time is reported as noise.
-const NOISE: f64 = 0.03;
 
 /// Set by Ctrl-C: measurements stop, the stats job winds down, the scratch folder is removed.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -100,29 +90,6 @@ impl std::str::FromStr for Seconds {
     }
 }
 
-/// What exact infinite-move detection costs a ply, from the per-ply times with exact detection and
-/// with the 2000-seed bound; a difference within [`NOISE`] (or the wrong way) is called noise.
-fn detection_cost(exact_ns: f64, bounded_ns: f64) -> String {
-    let times = format!(
-        "{} ns a ply exact, {} with the 2000-seed bound",
-        shown(exact_ns, 0),
-        shown(bounded_ns, 0)
-    );
-    let diff = exact_ns - bounded_ns;
-    if !diff.is_finite() {
-        format!("exact detection's cost was not measured ({times})")
-    } else if diff <= NOISE * exact_ns.max(bounded_ns) {
-        format!(
-            "exact detection costs the optimized engine no measurable time: {times}, a difference \
-             within the noise"
-        )
-    } else {
-        format!(
-            "exact detection costs the optimized engine {diff:.0} ns a ply on average ({times})"
-        )
-    }
-}
-
 #[derive(Args)]
 pub struct BenchArgs {
     /// Seconds to spend on each measurement, from 0.1 to 3600.
@@ -136,25 +103,36 @@ pub struct BenchArgs {
     #[arg(long)]
     parsers: bool,
     /// Measure only these parts (repeatable; all when absent).
-    #[arg(long, value_enum)]
-    only: Vec<Part>,
+    #[arg(long, value_parser = parts())]
+    only: Vec<String>,
     /// Also write the measurements as JSON to this file (the machine, its vector extensions and
     /// batch paths, and each line's figures), for scripts that compare runs.
     #[arg(long, value_name = "FILE", conflicts_with = "parsers")]
     json: Option<std::path::PathBuf>,
 }
 
-/// A part of the bench.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Part {
-    /// Bao: reference and optimized engines, the stats job.
-    Bao,
-    /// Oware: reference and scalar optimized engines.
-    Oware,
-    /// The Oware batch engine on every path this processor runs, and the stats job on each.
-    Batch,
-    /// The search policies (alphabeta, mcts).
-    Search,
+/// The parts `--only` names: a game's engines (by the game's name), the batch engines, the
+/// search policies.
+fn parts() -> clap::builder::PossibleValuesParser {
+    let mut parts: Vec<clap::builder::PossibleValue> = GameKind::ALL
+        .into_iter()
+        .map(|g| {
+            let title = clap::ValueEnum::to_possible_value(&g)
+                .and_then(|v| v.get_help().map(ToString::to_string))
+                .unwrap_or_else(|| g.name().to_string());
+            clap::builder::PossibleValue::new(g.name()).help(format!(
+                "{title}: reference and optimized engines, and the game's own lines"
+            ))
+        })
+        .collect();
+    parts
+        .push(clap::builder::PossibleValue::new("batch").help(
+            "The batch engines on every path this processor runs, and the stats job on each",
+        ));
+    parts.push(
+        clap::builder::PossibleValue::new("search").help("The search policies (alphabeta, mcts)"),
+    );
+    clap::builder::PossibleValuesParser::new(parts)
 }
 
 /// Seconds to parse `text` with `parse` (the best of five runs), and what the parser said.
@@ -173,88 +151,36 @@ fn parse_seconds(text: &str, parse: &dyn Fn(&str) -> Result<(), String>) -> (f64
     (seconds, verdict)
 }
 
-/// Bao's start position with row A holding `n` numbers: refused at the row's end.
-fn bao_position_row(n: usize) -> String {
-    let start = mancala_lab::bao::position_text::print(&mancala_lab::bao::Position::start());
-    start
-        .lines()
-        .map(|l| {
-            if l.starts_with("A:") {
-                format!("A: {}", "0 ".repeat(n))
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// `bench --parsers`: each parser on inputs of N and of 2N words; each input is read to its
 /// end (accepted, or refused only there), so the whole of it is timed.
 fn parsers() -> Result<ExitCode, String> {
-    type Parser = (
-        &'static str,
-        fn(usize) -> String,
-        fn(&str) -> Result<(), String>,
-    );
-    let cases: [Parser; 6] = [
-        (
-            "oware transcript (letters on one line)",
-            |n| format!("1. {}\n", "C f ".repeat(n / 2)),
-            |t| {
-                mancala_lab::oware::notation::parse_transcript(t)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-        ),
-        (
-            "bao transcript (a move pair a line)",
-            |n| (1..=n / 2).map(|i| format!("{i}: A6<* a6<;\n")).collect(),
-            |t| {
-                mancala_lab::bao::transcript::Transcript::parse(t)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-        ),
-        (
-            "bao transcript (a comment of N words)",
-            |n| format!("1: A6<* a6<; {}\n", "word ".repeat(n)),
-            |t| {
-                mancala_lab::bao::transcript::Transcript::parse(t)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-        ),
-        ("bao position (numbers on one row)", bao_position_row, |t| {
-            mancala_lab::bao::position_text::parse(t)
+    struct Parsers;
+    impl GameVisitor for Parsers {
+        type Output = Vec<Parser>;
+        fn visit<M: Mancala>(self) -> Vec<Parser> {
+            M::bench_parsers()
+        }
+    }
+    let mut cases: Vec<Parser> = GameKind::ALL
+        .into_iter()
+        .flat_map(|g| with_game(g, Parsers))
+        .collect();
+    cases.push((
+        "spec clauses (a heading each)",
+        |n| {
+            let game = GameKind::default();
+            let mut spec: String = (0..n)
+                .map(|i| format!("## {game} 1.{i} — x\n- kind: normative\n"))
+                .collect();
+            spec.push_str(&format!("## {game} 1.0 — again\n"));
+            spec
+        },
+        |t| {
+            mancala_lab::coverage::parse_spec(GameKind::default().name(), t)
                 .map(drop)
                 .map_err(|e| e.to_string())
-        }),
-        (
-            "oware position (numbers on one row)",
-            |n| format!("south: {}\n", "4 ".repeat(n)),
-            |t| {
-                mancala_lab::oware::Position::parse(t)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-        ),
-        (
-            "spec clauses (a heading each)",
-            |n| {
-                let mut spec: String = (0..n)
-                    .map(|i| format!("## bao 1.{i} — x\n- kind: normative\n"))
-                    .collect();
-                spec.push_str("## bao 1.0 — again\n");
-                spec
-            },
-            |t| {
-                mancala_lab::coverage::parse_spec("bao", t)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-        ),
-    ];
+        },
+    ));
     let n = 200_000;
     println!("parsers, inputs of N = {n} and 2N words (best of 5 runs):");
     for (name, text, parse) in cases {
@@ -271,34 +197,6 @@ fn parsers() -> Result<ExitCode, String> {
         println!("    {verdict}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A measured playout rate.
-#[derive(Clone, Copy)]
-struct Rate {
-    games_per_s: f64,
-    plies_per_s: f64,
-    /// Games played (0..games).
-    games: u64,
-}
-
-impl Rate {
-    fn new(games: u64, plies: u64, seconds: f64) -> Rate {
-        Rate {
-            games_per_s: games as f64 / seconds,
-            plies_per_s: plies as f64 / seconds,
-            games,
-        }
-    }
-
-    /// The rate when each game counted was a chunk of `size` games.
-    fn chunks_of(self, size: u64) -> Rate {
-        Rate {
-            games_per_s: self.games_per_s * size as f64,
-            games: self.games * size,
-            ..self
-        }
-    }
 }
 
 /// Plays games `play(i) -> plies` for about `secs` seconds on one thread (less if interrupted).
@@ -333,12 +231,6 @@ fn measure_parallel(games: u64, play: impl Fn(u64) -> u64 + Sync) -> (Rate, usiz
     });
     let rate = Rate::new(games, plies.into_inner(), start.elapsed().as_secs_f64());
     (rate, threads)
-}
-
-fn rng(seed: u64, i: u64) -> ChaCha8Rng {
-    let mut r = ChaCha8Rng::seed_from_u64(seed);
-    r.set_stream(i);
-    r
 }
 
 /// Measures a reference playout against an optimized one (1 thread, then all cores), prints ratios;
@@ -600,109 +492,117 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, String> {
     result
 }
 
-/// Every part of the bench `--only` names (all by default), printed as it is measured.
+/// The bench of the command line: measurements of `secs` seconds each on games of `seed`,
+/// printed as they are made.
+struct Measurer {
+    secs: f64,
+    seed: u64,
+    /// The game whose sections are being measured.
+    game: GameKind,
+}
+
+impl Bench for Measurer {
+    fn seconds(&self) -> f64 {
+        self.secs
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn interrupted(&self) -> bool {
+        interrupted()
+    }
+
+    fn section(&mut self, title: &str) {
+        section(title);
+    }
+
+    fn say(&mut self, text: &str) {
+        println!("{text}");
+    }
+
+    fn measure(&mut self, play: &mut dyn FnMut(u64) -> u64) -> Rate {
+        measure(self.secs, play)
+    }
+
+    fn measure_parallel(
+        &mut self,
+        games: u64,
+        play: &(dyn Fn(u64) -> u64 + Sync),
+    ) -> (Rate, usize) {
+        measure_parallel(games, play)
+    }
+
+    fn line(&mut self, name: &str, rate: Rate) {
+        line(name, rate);
+    }
+
+    fn compare(
+        &mut self,
+        reference: &mut dyn FnMut(u64) -> u64,
+        optimized: &(dyn Fn(u64) -> u64 + Sync),
+    ) -> Option<(Rate, Rate, Rate)> {
+        compare(self.secs, reference, optimized)
+    }
+
+    fn stats_line(&mut self, label: &str, variant: &str, games: u64, engine_rate: Rate) {
+        stats_line(label, self.game, variant, games, self.seed, engine_rate);
+    }
+}
+
+/// Every part of the bench `--only` names (all by default), printed as it is measured: each
+/// game's engines, the batch engines, the search policies.
 fn measure_all(args: &BenchArgs) -> Result<ExitCode, String> {
     stop_on_ctrl_c();
     let (secs, seed) = (args.seconds.value, args.seed);
     println!("random playouts from the start position, {secs} s per measurement");
-    println!(
-        "(Bao optimized playouts simulate only the moves they draw; see FastRules::random_move)"
-    );
-    println!("(every line but the full-move-list one plays games 0.. of the seed, the same games)");
-
-    use mancala_lab::bao::variant::{InfiniteMoves, Variant};
-    let bao_readings = [
-        ("exact infinite-move detection", Variant::DEFAULT),
-        (
-            "infinite = more than 2000 seeds sown",
-            Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)),
-        ),
-    ];
-    let part = |p: Part| args.only.is_empty() || args.only.contains(&p);
-    let mut ply_ns = Vec::new();
-    for (label, variant) in bao_readings.into_iter().filter(|_| part(Part::Bao)) {
-        section(&format!("bao (default reading, {label}):"));
-        let reference = BaoRules::new(variant);
-        let fast = BaoFast::new(variant).expect("the benchmarked readings decide every point");
-        let Some((_, f, p)) = compare(
-            secs,
-            |i| {
-                u64::from(
-                    play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
-                        .0
-                        .plies,
-                )
-            },
-            |i| u64::from(fast.random_playout(game_keys(seed, i), DEFAULT_MAX_PLIES).0),
-        ) else {
+    let part = |p: &str| args.only.is_empty() || args.only.iter().any(|o| o == p);
+    let mut bench = Measurer {
+        secs,
+        seed,
+        game: GameKind::default(),
+    };
+    struct Sections<'a>(&'a mut Measurer, BenchPart);
+    impl GameVisitor for Sections<'_> {
+        type Output = ();
+        fn visit<M: Mancala>(self) {
+            self.0.game = M::KIND;
+            M::bench(self.0, self.1);
+        }
+    }
+    for game in GameKind::ALL {
+        with_game(game, Sections(&mut bench, BenchPart::Notes));
+    }
+    for game in GameKind::ALL.into_iter().filter(|g| part(g.name())) {
+        with_game(game, Sections(&mut bench, BenchPart::Engines));
+        if interrupted() {
             return stopped();
-        };
-        if variant == Variant::DEFAULT {
-            stats_line("", GameKind::Bao, "default", p.games, seed, p);
+        }
+    }
+    if part("batch") {
+        for game in GameKind::ALL {
+            with_game(game, Sections(&mut bench, BenchPart::Batch));
             if interrupted() {
                 return stopped();
             }
         }
-        // The optimized engine listing every legal move each ply, as the reference does.
-        let listed = measure(secs, |i| {
-            u64::from(
-                fast.random_playout_listed(&mut rng(seed, i), DEFAULT_MAX_PLIES)
-                    .0,
-            )
-        });
-        if interrupted() {
-            return stopped();
-        }
-        line("optimized, full move list, 1 thread", listed);
-        ply_ns.push(1e9 / f.plies_per_s);
     }
-    if let [exact, bounded] = ply_ns[..] {
-        println!("  {}", detection_cost(exact, bounded));
-    }
-
-    let reference = OwareRules::new(OwareVariant::ABAPA);
-    let fast = OwareFast::new(OwareVariant::ABAPA).expect("abapa decides every point");
-    if part(Part::Oware) {
-        section("oware (abapa, as OpenSpiel):");
-        let measured = compare(
-            secs,
-            |i| {
-                u64::from(
-                    play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
-                        .0
-                        .plies,
-                )
-            },
-            |i| u64::from(scalar_playout(&fast, seed, i, DEFAULT_MAX_PLIES).plies),
-        );
-        if measured.is_none() {
-            return stopped();
-        }
-    }
-    for (variant, label) in [
-        ("abapa", "abapa, as OpenSpiel"),
-        ("sheet", "sheet, the main job's reading"),
-    ]
-    .into_iter()
-    .filter(|_| part(Part::Batch))
-    {
-        section(&format!(
-            "oware batch engine ({label}), on each path this processor runs:"
-        ));
-        batch_lines(secs, seed, variant);
-        if interrupted() {
-            return stopped();
-        }
-    }
-    if part(Part::Search) {
+    if part("search") {
         section("search policies, optimized engines, 1 thread, on states of random games:");
-        let bao =
-            BaoFast::new(Variant::DEFAULT.with_infinite_moves(InfiniteMoves::SownLimit(2000)))
-                .expect("a bounded default reading decides every point");
-        search_lines("bao (default reading)", &bao, secs, seed);
-        search_lines("oware (abapa)", &fast, secs, seed);
-        if interrupted() {
-            return stopped();
+        struct Search<'a>(&'a Measurer);
+        impl GameVisitor for Search<'_> {
+            type Output = ();
+            fn visit<M: Mancala>(self) {
+                let (name, engine) = M::search_bench();
+                search_lines(name, &engine, self.0.secs, self.0.seed);
+            }
+        }
+        for game in GameKind::ALL {
+            with_game(game, Search(&bench));
+            if interrupted() {
+                return stopped();
+            }
         }
     }
     if FAILED.load(Ordering::SeqCst) {
@@ -781,89 +681,9 @@ fn search_lines<G: mancala_lab::game::Game>(name: &str, game: &G, secs: f64, see
     );
 }
 
-/// Games a batch measurement plays per call (so the clock is read rarely).
-const BATCH_CHUNK: u64 = 16_384;
-
-/// Measures the Oware batch engine on every path this processor runs (the scalar engine among
-/// them), one thread and all cores, then the stats job on that path, for `variant`; each path's
-/// ratio is against the scalar path measured in the same run.
-fn batch_lines(secs: f64, seed: u64, variant: &str) {
-    let reading: OwareVariant = variant.parse().expect("a preset the batch plays");
-    let mut scalar: Option<Rate> = None;
-    for path in BatchPath::available_paths().into_iter().rev() {
-        let batch = Batch::new(reading, seed, DEFAULT_MAX_PLIES)
-            .expect("the benchmarked readings are batch-playable")
-            .with_path(path)
-            .expect("an available path");
-        let name = format!("{path}: {}", path.describe());
-        let play = |chunk: u64| {
-            let mut plies = 0;
-            let first = chunk * BATCH_CHUNK;
-            batch.play(first..first + BATCH_CHUNK, |p| plies += u64::from(p.plies));
-            plies
-        };
-        let one = measure(secs, play).chunks_of(BATCH_CHUNK);
-        if interrupted() {
-            return;
-        }
-        line(&format!("{name}, 1 thread"), one);
-        let (all, threads) = measure_parallel(one.games / BATCH_CHUNK, play);
-        if interrupted() {
-            return;
-        }
-        let all = all.chunks_of(BATCH_CHUNK);
-        line(&format!("{name}, {threads} threads"), all);
-        let speed_up = all.games_per_s / one.games_per_s;
-        let against = scalar.map_or(String::new(), |s| {
-            format!(
-                "{}x the scalar path; ",
-                shown(one.games_per_s / s.games_per_s, 1)
-            )
-        });
-        println!(
-            "  {path}: {against}parallel speed-up {} on {threads} threads (efficiency {}%)",
-            shown(speed_up, 2),
-            shown(100.0 * speed_up / threads as f64, 0)
-        );
-        if path == BatchPath::Scalar {
-            scalar = Some(one);
-        }
-        if BatchPath::force(Some(path)).is_ok() {
-            stats_line(
-                &format!("{path}: "),
-                GameKind::Oware,
-                variant,
-                all.games,
-                seed,
-                all,
-            );
-        }
-        let _ = BatchPath::force(None);
-        if interrupted() {
-            return;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_cost_within_the_noise_or_below_zero_is_called_noise() {
-        assert_eq!(
-            detection_cost(134.0, 115.0),
-            "exact detection costs the optimized engine 19 ns a ply on average (134 ns a ply \
-             exact, 115 with the 2000-seed bound)"
-        );
-        for (exact, bounded) in [(100.0, 184.0), (100.0, 99.0), (100.0, 100.0)] {
-            let text = detection_cost(exact, bounded);
-            assert!(text.contains("within the noise"), "{text}");
-            assert!(!text.contains(" -"), "{text}");
-        }
-        let text = detection_cost(f64::NAN, f64::INFINITY);
-        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
-    }
 
     #[test]
     fn figures_that_are_not_numbers_are_not_printed_as_such() {

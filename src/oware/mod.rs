@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod batch;
+pub mod bench;
 pub mod checks;
 #[cfg(feature = "diagram")]
 pub mod diagram;

@@ -1,0 +1,83 @@
+//! What a game writes its sections of `mancala-lab bench` with: a bench that times random
+//! playouts and prints each line as it goes (the command line implements it).
+
+/// A measured playout rate.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Games a second.
+    pub games_per_s: f64,
+    /// Plies a second.
+    pub plies_per_s: f64,
+    /// Games played (0..games).
+    pub games: u64,
+}
+
+impl Rate {
+    /// The rate of `games` games of `plies` plies in all, played in `seconds`.
+    pub fn new(games: u64, plies: u64, seconds: f64) -> Rate {
+        Rate {
+            games_per_s: games as f64 / seconds,
+            plies_per_s: plies as f64 / seconds,
+            games,
+        }
+    }
+
+    /// The rate when each game counted was a chunk of `size` games.
+    pub fn chunks_of(self, size: u64) -> Rate {
+        Rate {
+            games_per_s: self.games_per_s * size as f64,
+            games: self.games * size,
+            ..self
+        }
+    }
+}
+
+/// Which of a game's sections a bench asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchPart {
+    /// Notes printed before any measurement, on what the game's lines measure.
+    Notes,
+    /// Its reference and optimized engines (and what goes with them, e.g. the stats job).
+    Engines,
+    /// Its batch engine on every path this processor runs, if it has one.
+    Batch,
+}
+
+/// A text parser timed by `bench --parsers`: its name, an input of N words, the parse.
+pub type Parser = (
+    &'static str,
+    fn(usize) -> String,
+    fn(&str) -> Result<(), String>,
+);
+
+/// The bench a game's sections measure with: playouts timed for about [`Bench::seconds`] each,
+/// every line printed (and kept for `--json`) as it is measured.
+pub trait Bench {
+    /// Seconds a measurement takes.
+    fn seconds(&self) -> f64;
+    /// The master seed of the random games.
+    fn seed(&self) -> u64;
+    /// Whether Ctrl-C stopped the bench (a section then returns at once).
+    fn interrupted(&self) -> bool;
+    /// Prints a heading; the lines after it go under it.
+    fn section(&mut self, title: &str);
+    /// Prints a line of text (no measurement).
+    fn say(&mut self, text: &str);
+    /// Plays games `play(i) -> plies` for about [`Bench::seconds`] on one thread.
+    fn measure(&mut self, play: &mut dyn FnMut(u64) -> u64) -> Rate;
+    /// Plays games `0..games` on all cores; with the thread count.
+    fn measure_parallel(&mut self, games: u64, play: &(dyn Fn(u64) -> u64 + Sync))
+        -> (Rate, usize);
+    /// Prints (and keeps) a measured line.
+    fn line(&mut self, name: &str, rate: Rate);
+    /// Measures the reference playout against the optimized one (one thread, then all cores)
+    /// and prints the ratios; the three rates, or `None` if Ctrl-C cut a measurement short.
+    fn compare(
+        &mut self,
+        reference: &mut dyn FnMut(u64) -> u64,
+        optimized: &(dyn Fn(u64) -> u64 + Sync),
+    ) -> Option<(Rate, Rate, Rate)>;
+    /// Runs the stats job of the game being measured under the preset `variant` on `games`
+    /// random games and prints its rate beside `engine_rate`, the engine alone on all cores.
+    fn stats_line(&mut self, label: &str, variant: &str, games: u64, engine_rate: Rate);
+}
