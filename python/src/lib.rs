@@ -7,10 +7,10 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use mancala_lab::registry::GameKind;
-use mancala_lab::oware::batch::{BatchPath, PATH_VARIABLE};
+use mancala_lab::batch::{BatchPath, PATH_VARIABLE};
 use mancala_lab::playout::{EngineKind, Play, DEFAULT_MAX_PLIES};
 use mancala_lab::policy::Players;
+use mancala_lab::registry::GameKind;
 use mancala_lab::textgame::TextGame;
 
 /// The name of `value`'s type, for messages.
