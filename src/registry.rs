@@ -48,8 +48,14 @@ impl fmt::Display for GameKind {
 
 /// A game name that is not `bao` or `oware`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {} (known: bao, oware)", crate::text::quoted(.0))]
+#[error("unknown game {} (known: {})", crate::text::quoted(.0), known_games())]
 pub struct UnknownGame(pub String);
+
+/// The games' names, for messages: `bao, oware`.
+fn known_games() -> String {
+    let names: Vec<&str> = GameKind::ALL.into_iter().map(GameKind::name).collect();
+    names.join(", ")
+}
 
 impl std::str::FromStr for GameKind {
     type Err = UnknownGame;
