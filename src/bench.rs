@@ -1,6 +1,15 @@
 //! What a game writes its sections of `mancala-lab bench` with: a bench that times random
 //! playouts and prints each line as it goes (the command line implements it).
 
+/// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
+pub fn shown(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        "n/a".to_string()
+    }
+}
+
 /// A measured playout rate.
 #[derive(Clone, Copy, Debug)]
 pub struct Rate {

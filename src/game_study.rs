@@ -7,13 +7,15 @@ pub trait GameStudy: Sync {
     /// What one game gives.
     type Record: Send;
     /// What the report sums up over the games.
-    type Sums: Default;
+    type Sums;
     /// The study's name in messages (e.g. `cutoffs`).
     const NAME: &'static str;
     /// The header line of the study's CSV file, with its line end.
     const CSV_HEADER: &'static str;
     /// Plays game `game` (its draws those of the stats job's random game `game`).
     fn play(&self, game: u64) -> Self::Record;
+    /// The sums before any game.
+    fn sums(&self) -> Self::Sums;
     /// Adds game `game`'s record to `sums`; games come in order.
     fn add(&self, sums: &mut Self::Sums, game: u64, record: &Self::Record);
     /// Game `game`'s CSV row, with its line end.

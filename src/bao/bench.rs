@@ -4,7 +4,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::bench::{Bench, BenchPart, Parser};
+use crate::bench::{shown, Bench, BenchPart, Parser};
 use crate::game::game_keys;
 use crate::playout::{play_game, DEFAULT_MAX_PLIES};
 use crate::policy::Policy;
@@ -15,15 +15,6 @@ use super::Rules;
 
 /// A per-ply time difference below this share of the per-ply time is reported as noise.
 const NOISE: f64 = 0.03;
-
-/// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
-fn shown(x: f64, decimals: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.decimals$}")
-    } else {
-        "n/a".to_string()
-    }
-}
 
 /// What exact infinite-move detection costs a ply, from the per-ply times with exact detection and
 /// with the 2000-seed bound; a difference within [`NOISE`] (or the wrong way) is called noise.

@@ -57,7 +57,6 @@ pub struct Cutoffs {
 }
 
 /// The cut-off study's sums over the games played.
-#[derive(Default)]
 pub struct CutoffSums {
     with_infinite: u64,
     candidates: u64,
@@ -100,11 +99,19 @@ impl crate::game_study::GameStudy for Cutoffs {
         )
     }
 
+    fn sums(&self) -> CutoffSums {
+        CutoffSums {
+            with_infinite: 0,
+            candidates: 0,
+            longest: 0,
+            misjudged: vec![0; self.limits.len()],
+        }
+    }
+
     fn add(&self, sums: &mut CutoffSums, _game: u64, r: &CutoffRecord) {
         sums.with_infinite += u64::from(r.infinite_candidates > 0);
         sums.candidates += u64::from(r.infinite_candidates);
         sums.longest = sums.longest.max(r.longest_legal_move);
-        sums.misjudged.resize(self.limits.len(), 0);
         for (m, &limit) in sums.misjudged.iter_mut().zip(&self.limits) {
             *m += u64::from(r.longest_legal_move > limit);
         }
@@ -118,7 +125,6 @@ impl crate::game_study::GameStudy for Cutoffs {
     }
 
     fn report(&self, sums: &CutoffSums, done: u64) -> String {
-        let misjudged = (0..self.limits.len()).map(|i| sums.misjudged.get(i).copied().unwrap_or(0));
         use std::fmt::Write;
         let share = |n: u64| 100.0 * n as f64 / done.max(1) as f64;
         let mut out = format!(
@@ -137,7 +143,7 @@ impl crate::game_study::GameStudy for Cutoffs {
             "  longest finite legal move offered: {} seeds sown",
             sums.longest
         );
-        for (limit, m) in self.limits.iter().zip(misjudged) {
+        for (limit, &m) in self.limits.iter().zip(&sums.misjudged) {
             let _ = writeln!(
                 out,
                 "  cut-off {limit:>5} seeds: {m} games ({:.2}%) offer a finite move it would call \

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_lab::batch::BatchPath;
-use mancala_lab::bench::{Bench, BenchPart, Parser, Rate};
+use mancala_lab::bench::{shown, Bench, BenchPart, Parser, Rate};
 use mancala_lab::game::game_keys;
 use mancala_lab::registry::{with_game, GameKind, GameVisitor, Mancala};
 use std::sync::atomic::AtomicBool;
@@ -61,15 +61,6 @@ fn stopped() -> Result<ExitCode, String> {
          measurements made{removed} (no stats job to resume)"
     );
     Ok(ExitCode::from(130))
-}
-
-/// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
-fn shown(x: f64, decimals: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.decimals$}")
-    } else {
-        "n/a".to_string()
-    }
 }
 
 /// A `--seconds` value and its text as given (shown as written in an error: `1e400`, not `inf`).

@@ -50,7 +50,7 @@ pub fn run<S: GameStudy>(
     let interrupt = super::interrupt_on_ctrl_c();
     let (bar, pool) = super::bar_and_pool(games)?;
     let mut failed = None;
-    let mut sums = S::Sums::default();
+    let mut sums = study.sums();
     let done = super::in_order(
         &pool,
         0..games,

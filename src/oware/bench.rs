@@ -2,7 +2,7 @@
 //! its batch engine on every path this processor runs, with the stats job on each.
 
 use crate::batch::BatchPath;
-use crate::bench::{Bench, BenchPart, Parser};
+use crate::bench::{shown, Bench, BenchPart, Parser};
 use crate::playout::{play_game, DEFAULT_MAX_PLIES};
 use crate::policy::Policy;
 
@@ -12,15 +12,6 @@ use super::{Rules, Variant};
 
 /// Games a batch measurement plays per call (so the clock is read rarely).
 const BATCH_CHUNK: u64 = 16_384;
-
-/// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
-fn shown(x: f64, decimals: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.decimals$}")
-    } else {
-        "n/a".to_string()
-    }
-}
 
 /// Oware's sections for `part`: reference against scalar optimized engine under abapa; or the
 /// batch engine under abapa and under sheet (the main job's reading).
