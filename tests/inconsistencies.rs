@@ -33,7 +33,7 @@ fn oware_findings_have_true_witnesses() {
 /// settles (one row empty).
 #[test]
 fn oware_no_allowed_move_witness_matches_the_finding() {
-    use mancala_lab::oware::rules::Verdict;
+    use mancala_lab::oware::game::Verdict;
     // Seed 3, 300 games: the one game ending by O.4.2 there does so with the opponent's row empty
     // and the only feeding move a grand slam. The sheet settles that (the mover takes every seed),
     // so O-U1 must not report it.
@@ -644,7 +644,7 @@ fn oware_grand_slam_catalog_witness_matches_the_finding() {
 /// O-U1 (O.4.2), the catalog's witness: both rows hold seeds and North's one move is a grand slam.
 #[test]
 fn oware_no_allowed_move_catalog_witness_matches_the_finding() {
-    use mancala_lab::oware::rules::Verdict;
+    use mancala_lab::oware::game::Verdict;
     let w = catalog_block(OWARE_CATALOG, "### O-U1 witness (ply");
     let p = oware_witness(&w);
     assert_eq!(

@@ -1,7 +1,7 @@
 //! Oware rules, one focused test per clause. The OpenSpiel rule tests are ported with our own
 //! working (OpenSpiel's boards may hold fewer than 48 seeds; ours pad the scores to 48).
 
-use mancala_lab::oware::rules::Verdict;
+use mancala_lab::oware::game::Verdict;
 use mancala_lab::oware::{Game, Move, Position, Rules, Side, Variant};
 
 fn game(pits: [u8; 12], scores: [u8; 2], to_move: Side) -> Game {

@@ -12,7 +12,7 @@ use crate::side::Side;
 /// The title of an Oware diagram without a move: the player to move or, for a finished game, that
 /// it is over, the result, the scores and the clause that ended it, as `oware replay` says.
 pub fn oware_title(g: &crate::oware::Game) -> String {
-    use crate::oware::rules::Verdict;
+    use crate::oware::game::Verdict;
     let Some(o) = g.outcome() else {
         return format!("{} to move", g.position().to_move());
     };

@@ -2,8 +2,9 @@
 //! clause events both report.
 
 use super::fast::{FastGame, FastRules, SowEvents, SELECT};
+use super::game::Verdict as RulesVerdict;
 use super::notation::Move;
-use super::rules::{Rules, Verdict as RulesVerdict};
+use super::rules::Rules;
 use super::variant::{GrandSlam, NoAllowedMove};
 use super::{Game, Side, Variant};
 use crate::game::{Draw, Ending, Events, Ply, PlyFacts, Silent, Verdict};

@@ -2,7 +2,29 @@
 //! endless-cycle rule), and the result once the game is over.
 
 use super::position::Position;
-use super::rules::Outcome;
+use super::Side;
+
+/// How a game ended: the winner (none for a draw), the final scores and the clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw (or when the rules do not decide).
+    pub winner: Option<Side>,
+    /// Final scores, South then North.
+    pub scores: [u8; 2],
+    /// The clause that ended the game.
+    pub clause: &'static str,
+    /// Whether the rules decided this end, or the game stopped where they are silent.
+    pub verdict: Verdict,
+}
+
+/// Whether an end is decided by the rules or stops where they say nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The clause (under the variant's reading) decides the end and its winner.
+    Decided,
+    /// The clause is silent here and the variant leaves it open: no winner, the seeds stay put.
+    RulesSilent,
+}
 
 /// A game state: what the rules need beyond the position itself.
 #[derive(Clone, Debug, PartialEq, Eq)]

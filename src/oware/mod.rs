@@ -18,11 +18,11 @@ pub mod position;
 pub mod rules;
 pub mod variant;
 
-pub use game::Game;
+pub use game::{Game, Outcome};
 pub use mancala::Oware;
 pub use notation::Move;
 pub use position::{Position, PositionError};
-pub use rules::{IllegalMove, Outcome, Played, Rules};
+pub use rules::{IllegalMove, Played, Rules};
 pub use variant::Variant;
 
 pub use crate::side::Side;
