@@ -48,7 +48,9 @@ while [ $# -gt 0 ]; do
     --no-canary) canary=0; shift ;;
     --shard) shard+=(--shard "$2"); shift 2 ;;
     --sharding) shard+=(--sharding "$2"); shift 2 ;;
-    --file) files+=(--file "$2"); shift 2 ;;
+    # cargo-mutants adds --file's glob to the configuration's examine_globs: without the
+    # configuration, only the files named.
+    --file) files+=(--file "$2"); config=(--no-config); shift 2 ;;
     --re) files+=(--re "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
     --in-place) inplace=(--in-place); shift ;;
