@@ -39,8 +39,9 @@ fn agree(variant: Variant, games: usize, rng: &mut Rng) -> usize {
             }
             let mv: Move = moves[rng.below(moves.len())];
             let played = reference.play(&r, mv).unwrap();
-            let extra = fast.play(&mut f, mv);
-            assert_eq!(extra, played.extra_turn, "{}", context());
+            let ply = fast.play(&mut f, mv);
+            assert_eq!(ply.extra_turn, played.extra_turn, "{}", context());
+            assert_eq!(ply.captured, played.captured, "{}", context());
             r = played.state;
             plies += 1;
         }
@@ -81,4 +82,53 @@ fn a_short_cap_ends_games_alike() {
             .unwrap();
         agree(variant, 200, &mut rng);
     }
+}
+
+/// Both engines through the typed game interface: whole random games give the same rows (moves,
+/// plies, scores, winner, end clause) and the same clause events, under every preset and boards
+/// from Kalah(1,1) up.
+#[test]
+fn the_typed_engines_give_the_same_games_and_events() {
+    use mancala_lab::playout::play_game;
+    use mancala_lab::policy::Policy;
+    for (name, preset) in PRESETS {
+        for (pits, seeds) in [(6, 4), (1, 1), (3, 3), (6, 6), (4, 12)] {
+            let variant = Variant {
+                pits,
+                seeds,
+                ..preset
+            };
+            let (reference, fast) = (Rules::new(variant), FastRules::new(variant));
+            for game in 0..150 {
+                let (r_row, r_events) = play_game(&reference, Policy::Random, 5, game, 2000);
+                let (f_row, f_events) = play_game(&fast, Policy::Random, 5, game, 2000);
+                assert_eq!(f_row, r_row, "{name} Kalah({pits},{seeds}) game {game}");
+                assert_eq!(
+                    f_events, r_events,
+                    "{name} Kalah({pits},{seeds}) game {game}"
+                );
+            }
+        }
+    }
+}
+
+/// Two plies worked by hand from the start of Kalah(6,4): South's C sows its 4 seeds into D, E,
+/// F and South's store, a sowing (K.2.1) and an extra turn (K.2.4); South's A then sows into
+/// B-E, the last seed in E, which held 5: a sowing alone.
+#[test]
+fn a_ply_reports_its_clauses_on_both_engines() {
+    use mancala_lab::game::Game;
+    fn events<G: Game<Move = Move>>(engine: &G) -> Vec<Vec<(&'static str, u32)>> {
+        let mut s = engine.start();
+        [Move { pit: 2 }, Move { pit: 0 }]
+            .into_iter()
+            .map(|mv| {
+                let facts = engine.play_in_place(&mut s, mv).unwrap();
+                facts.events.iter().collect()
+            })
+            .collect()
+    }
+    let expected = vec![vec![("K.2.1", 1), ("K.2.4", 1)], vec![("K.2.1", 1)]];
+    assert_eq!(events(&Rules::new(Variant::OPENSPIEL)), expected);
+    assert_eq!(events(&FastRules::new(Variant::OPENSPIEL)), expected);
 }

@@ -37,6 +37,17 @@ impl FastState {
     }
 }
 
+/// What a ply of the optimized engine did, beyond the new state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FastPly {
+    /// The last seed fell in the mover's store: the mover moves again.
+    pub extra_turn: bool,
+    /// Seeds put in the mover's store by a capture (the capturing seed included).
+    pub captured: u8,
+    /// The last seed fell in an empty pit of the mover's row facing an empty pit.
+    pub opposite_empty: bool,
+}
+
 /// The optimized engine for one reading.
 #[derive(Clone, Copy, Debug)]
 pub struct FastRules {
@@ -107,6 +118,11 @@ impl FastRules {
         .expect("the ring holds the reading's seeds")
     }
 
+    /// Seeds in the mover's pit `pit` (counted from the mover's left).
+    pub fn mover_pit(&self, state: &FastState, pit: u8) -> u8 {
+        state.ring[self.base(state.to_move) + usize::from(pit)]
+    }
+
     /// The legal moves, from the mover's left, into `out` (cleared first).
     pub fn legal_moves(&self, state: &FastState, out: &mut Vec<Move>) {
         out.clear();
@@ -121,8 +137,8 @@ impl FastRules {
         }
     }
 
-    /// Plays the legal move `mv` in place; returns whether the mover moves again.
-    pub fn play(&self, state: &mut FastState, mv: Move) -> bool {
+    /// Plays the legal move `mv` in place; returns what the ply did.
+    pub fn play(&self, state: &mut FastState, mv: Move) -> FastPly {
         let m = self.m;
         let len = 2 * m + 2;
         let me = state.to_move;
@@ -155,10 +171,17 @@ impl FastRules {
             ring[last] += 1;
         }
         let extra = last == own_store;
+        let mut ply = FastPly {
+            extra_turn: extra,
+            captured: 0,
+            opposite_empty: false,
+        };
         if !extra && (base..own_store).contains(&last) && ring[last] == 1 {
             let opposite = 2 * m - last;
             let taken = ring[opposite];
+            ply.opposite_empty = taken == 0;
             if taken > 0 || self.variant.empty_capture {
+                ply.captured = taken + 1;
                 ring[own_store] += taken + 1;
                 ring[opposite] = 0;
                 ring[last] = 0;
@@ -169,7 +192,7 @@ impl FastRules {
         }
         state.plies += 1;
         state.outcome = self.outcome(state);
-        extra
+        ply
     }
 
     /// The outcome if `state` ends the game.
