@@ -6,6 +6,7 @@ pub mod fast;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod transcript;
 pub mod variant;
 
 pub use notation::Move;
