@@ -3,6 +3,7 @@
 
 pub mod engines;
 pub mod fast;
+pub mod inconsistencies;
 pub mod notation;
 pub mod position;
 pub mod rules;
