@@ -4,6 +4,7 @@
 pub mod engines;
 pub mod fast;
 pub mod inconsistencies;
+pub mod mutate;
 pub mod notation;
 pub mod position;
 pub mod rules;
