@@ -25,6 +25,7 @@ pub mod inconsistencies;
 pub mod kalah;
 #[cfg(feature = "tools")]
 pub mod mutants;
+pub mod openspiel_dump;
 pub mod oware;
 pub mod playout;
 pub mod policy;

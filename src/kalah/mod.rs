@@ -1,6 +1,7 @@
 //! Kalah: its readings (the board among them), positions, move letters and the reference engine.
 //! Clause ids in comments (`spec: kalah K.x`) point into `spec/kalah.md`.
 
+pub mod audit;
 pub mod engines;
 pub mod fast;
 pub mod inconsistencies;
