@@ -2,6 +2,8 @@
 //! Clause ids in comments (`spec: kalah K.x`) point into `spec/kalah.md`.
 
 pub mod audit;
+#[cfg(feature = "diagram")]
+pub mod diagram;
 pub mod engines;
 pub mod fast;
 pub mod inconsistencies;
