@@ -42,7 +42,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
 
-shard=() files=() out=target/mutants optimized=0 config=() canary=1 inplace=()
+shard=() files=() res=() out=target/mutants optimized=0 config=() canary=1 inplace=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-canary) canary=0; shift ;;
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     # cargo-mutants adds --file's glob to the configuration's examine_globs: without the
     # configuration, only the files named.
     --file) files+=(--file "$2"); config=(--no-config); shift 2 ;;
-    --re) files+=(--re "$2"); shift 2 ;;
+    --re) res+=(--re "$2"); shift 2 ;;
     --optimized) optimized=1; shift ;;
     --in-place) inplace=(--in-place); shift ;;
     --out) out="$2"; shift 2 ;;
@@ -82,7 +82,7 @@ fi
 # describe.
 mkdir -p "$out"
 rm -rf "$out/sources"
-cargo mutants "${config[@]}" "${files[@]}" --list-files | while read -r f; do
+cargo mutants "${config[@]}" "${files[@]}" "${res[@]}" --list-files | while read -r f; do
     mkdir -p "$out/sources/$(dirname "$f")"
     cp "$f" "$out/sources/$f"
 done
@@ -123,7 +123,7 @@ if [ "$canary" = 1 ]; then
 fi
 
 echo "== quick tests"
-mutants "${config[@]}" "${inplace[@]}" "${files[@]}" "${shard[@]}" --timeout 150 --output "$out" "${quick_args[@]}"
+mutants "${config[@]}" "${inplace[@]}" "${files[@]}" "${res[@]}" "${shard[@]}" --timeout 150 --output "$out" "${quick_args[@]}"
 outcomes="$out/mutants.out/outcomes.json"
 if [ ! -f "$outcomes" ]; then
     echo "no mutants in this selection: nothing to check"
@@ -147,7 +147,9 @@ PY
 if [ "${#again[@]}" -gt 0 ]; then
     echo "== the whole suite, for the ${#again[@]} mutants the quick tests missed or timed out on"
     # cargo-mutants 27.1 applies no --re to its struct-field deletions: they run here too, and
-    # the merge below leaves their outcomes out (the quick stage's stand).
+    # the merge below leaves their outcomes out (the quick stage's stand). The run's own --re
+    # filters stay out: cargo-mutants joins --re's with "or", which would bring back every
+    # mutant they match.
     rm -rf "$out/full"
     MANCALA_LAB_MUTATION_RUN=1 mutants "${config[@]}" "${inplace[@]}" "${files[@]}" --timeout 400 \
         --output "$out/full" "${again[@]}"
