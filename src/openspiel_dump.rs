@@ -1,6 +1,7 @@
 //! The game records OpenSpiel's games are dumped as (experiments/openspiel/dump_games.py): one
 //! game a line, each ply `MOVE:LEGAL:SOUTH.NORTH`, for the games whose pits are letters `A`-`F`.
 
+use crate::audit::{cited_clause, Deviation, Kind};
 use crate::side::Side;
 
 /// One recorded ply.
@@ -163,5 +164,190 @@ fn read_line(line: &str, max_score: u8) -> Result<Record, String> {
         source: String::new(),
         plies,
         end: Some((scores, winner)),
+    })
+}
+
+/// A bad record: a move of the player not to move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply} '{letter}': {message}")]
+pub struct BadRecord {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// The move letter.
+    pub letter: char,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The clauses a game's replay names where its engine's own answer names none.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplayClauses {
+    /// Whose turn it is.
+    pub turn: &'static str,
+    /// A move the rules allow that the record's engine forbids.
+    pub allowed: &'static str,
+    /// An illegal move whose error cites no clause.
+    pub illegal: &'static str,
+    /// Numbers that part after a ply with no step.
+    pub numbers: &'static str,
+    /// A record that ends where the rules play on.
+    pub goes_on: &'static str,
+}
+
+/// A game's reference engine under one reading as a dump's records replay it: moves are pits
+/// from the mover's left, written `A`… for South and `a`… for North.
+pub trait Replayed {
+    /// A game state.
+    type State;
+    /// The game's name in clause ids (`oware`).
+    const GAME: &'static str;
+    /// What the record's numbers after each ply are (`scores`).
+    const NUMBERS: &'static str;
+    /// The clauses the replay names.
+    const CLAUSES: ReplayClauses;
+    /// The start of a game.
+    fn start(&self) -> Self::State;
+    /// The player to move.
+    fn to_move(&self, s: &Self::State) -> Side;
+    /// The position in the game's position text.
+    fn text(&self, s: &Self::State) -> String;
+    /// The pit of a move letter (`A`-`F`, `a`-`f`) from its owner's left, or why the board has
+    /// no such pit: the clause and the words.
+    fn pit(&self, letter: char) -> Result<u8, (&'static str, String)>;
+    /// The legal moves, bit i for pit i from the mover's left.
+    fn legal_mask(&self, s: &Self::State) -> u8;
+    /// Plays the mover's pit: the new state and the clause of its last step; or the error's
+    /// words (citing its clause as `game X.Y`).
+    fn play(&self, s: &Self::State, pit: u8)
+        -> Result<(Self::State, Option<&'static str>), String>;
+    /// The numbers the record gives after a ply (South, North).
+    fn numbers(&self, s: &Self::State) -> [u8; 2];
+    /// The final scores, the winner and the clause, once the game is over.
+    fn outcome(&self, s: &Self::State) -> Option<([u8; 2], Option<Side>, &'static str)>;
+}
+
+/// The letters of the pits set in `mask` (bit i: pit i from `side`'s left).
+fn mask_letters(mask: u8, side: Side) -> String {
+    let base = if side == Side::South { b'A' } else { b'a' };
+    (0..8)
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| char::from(base + i).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The side a move letter names (checked when read).
+fn side_of(letter: char) -> Side {
+    if letter.is_ascii_uppercase() {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
+/// Replays `record` on `game`: the first deviation in play.
+pub fn replay<G: Replayed>(game: &G, record: &Record) -> Result<Option<Deviation>, BadRecord> {
+    let clause_of = |message: &str, otherwise: &str| {
+        cited_clause(message, G::GAME).unwrap_or_else(|| otherwise.to_string())
+    };
+    let mut state = game.start();
+    for (i, ply) in record.plies.iter().enumerate() {
+        let n = i + 1;
+        let to_move = game.to_move(&state);
+        let before = game.text(&state);
+        let dev = |kind: Kind, clause: String, ours: String, theirs: String| Deviation {
+            ply: n,
+            mv: ply.letter.to_string(),
+            kind,
+            clause,
+            witness: format!(
+                "{before}move: {}\nours: {ours}\nrecord: {theirs}\n",
+                ply.letter
+            ),
+            reproduced_by: None,
+        };
+        let pit = match game.pit(ply.letter) {
+            Ok(pit) => pit,
+            Err((clause, why)) => {
+                return Ok(Some(dev(
+                    Kind::IllegalMove,
+                    clause.into(),
+                    why,
+                    "legal".into(),
+                )))
+            }
+        };
+        let side = side_of(ply.letter);
+        if side != to_move {
+            return Err(BadRecord {
+                ply: n,
+                letter: ply.letter,
+                message: format!(
+                    "a pit of {side}, but {to_move} is to move ({} {})",
+                    G::GAME,
+                    G::CLAUSES.turn
+                ),
+            });
+        }
+        let ours = game.legal_mask(&state);
+        if let Some(theirs) = ply.legal.filter(|&l| l != ours) {
+            // Which move one side allows and the other does not, and the clause of our verdict.
+            let differ = ours ^ theirs;
+            let pit = (0..8).find(|i| differ >> i & 1 == 1).expect("masks differ");
+            let clause = match game.play(&state, pit) {
+                Err(e) => clause_of(&e, G::CLAUSES.illegal),
+                // We allow it: the record's engine forbids a move the rules allow.
+                Ok(_) => G::CLAUSES.allowed.to_string(),
+            };
+            return Ok(Some(dev(
+                Kind::IllegalMove,
+                clause,
+                format!("legal {}", mask_letters(ours, to_move)),
+                format!("legal {}", mask_letters(theirs, to_move)),
+            )));
+        }
+        let last_step = match game.play(&state, pit) {
+            Ok((next, last_step)) => {
+                state = next;
+                last_step
+            }
+            Err(e) => {
+                let clause = clause_of(&e, G::CLAUSES.illegal);
+                return Ok(Some(dev(Kind::IllegalMove, clause, e, "legal".into())));
+            }
+        };
+        let numbers = game.numbers(&state);
+        if let Some(theirs) = ply.scores.filter(|&t| t != numbers) {
+            // The clause of the last step of our move: where the counts part.
+            let clause = last_step.unwrap_or(G::CLAUSES.numbers).to_string();
+            let word = G::NUMBERS;
+            return Ok(Some(dev(
+                Kind::Position,
+                clause,
+                format!("{word} {} {}", numbers[0], numbers[1]),
+                format!("{word} {} {}", theirs[0], theirs[1]),
+            )));
+        }
+    }
+    let Some((scores, winner)) = record.end else {
+        return Ok(None);
+    };
+    let show = |s: [u8; 2], w: Option<Side>| {
+        let who = w.map_or("a draw".to_string(), |w| format!("{w} wins"));
+        format!("{who}, {} {}", s[0], s[1])
+    };
+    let theirs = show(scores, winner);
+    let result = |clause: &str, ours: String| Deviation {
+        ply: record.plies.len(),
+        mv: String::new(),
+        kind: Kind::Result,
+        clause: clause.to_string(),
+        witness: format!("{}ours: {ours}\nrecord: {theirs}\n", game.text(&state)),
+        reproduced_by: None,
+    };
+    Ok(match game.outcome(&state) {
+        None => Some(result(G::CLAUSES.goes_on, "the game goes on".into())),
+        Some((s, w, clause)) if s != scores || w != winner => Some(result(clause, show(s, w))),
+        Some(_) => None,
     })
 }

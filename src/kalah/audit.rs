@@ -2,11 +2,12 @@
 //! replayed under a reading: per game the first ply where the legal moves, the stores or the
 //! result differ, the clause that decides it, and the readings under which the whole game agrees.
 
-use crate::audit::{cited_clause, Choice, Deviation, GameAudit, Kind};
-pub use crate::openspiel_dump::{LineError, Ply, Record};
+use crate::audit::{Choice, Deviation, GameAudit};
+pub use crate::openspiel_dump::{BadRecord, LineError, Ply, Record};
+use crate::openspiel_dump::{ReplayClauses, Replayed};
 
 use super::notation::Move;
-use super::rules::{IllegalMove, Rules};
+use super::rules::{Rules, State};
 use super::variant::{EndTest, Sweep, Variant};
 use super::Side;
 
@@ -40,135 +41,66 @@ pub fn from_transcript(
     })
 }
 
-/// A bad record: a move of the player not to move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ply {ply} '{letter}': {message}")]
-pub struct BadRecord {
-    /// The ply, from 1.
-    pub ply: usize,
-    /// The move letter.
-    pub letter: char,
-    /// What is wrong.
-    pub message: String,
-}
+/// The Kalah reference engine as OpenSpiel's records replay it.
+impl Replayed for Rules {
+    type State = State;
+    const GAME: &'static str = "kalah";
+    const NUMBERS: &'static str = "stores";
+    const CLAUSES: ReplayClauses = ReplayClauses {
+        turn: "K.2.4",
+        allowed: "K.2.1",
+        illegal: "K.2.1",
+        numbers: "K.3",
+        goes_on: "K.4.1",
+    };
 
-/// The letters of the pits set in `mask` (bit i: pit i from `side`'s left).
-fn mask_letters(mask: u8, side: Side) -> String {
-    (0..8)
-        .filter(|i| mask >> i & 1 == 1)
-        .map(|i| Move { pit: i }.letter(side).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+    fn start(&self) -> State {
+        self.new_game()
+    }
 
-/// The clause an illegal move's error cites.
-fn illegal_clause(e: &IllegalMove) -> String {
-    cited_clause(&e.to_string(), "kalah").unwrap_or_else(|| "K.2.1".into())
+    fn to_move(&self, s: &State) -> Side {
+        s.position().to_move()
+    }
+
+    fn text(&self, s: &State) -> String {
+        s.position().to_string()
+    }
+
+    fn pit(&self, letter: char) -> Result<u8, (&'static str, String)> {
+        // A letter past the board is no pit of this reading (K.5.1).
+        let pits = self.variant.pits;
+        Move::from_letter(letter, pits)
+            .map(|(_, mv)| mv.pit)
+            .ok_or_else(|| {
+                (
+                    "K.5.1",
+                    format!("no pit {letter} on a board of {pits} pits a row"),
+                )
+            })
+    }
+
+    fn legal_mask(&self, s: &State) -> u8 {
+        self.legal_moves(s).iter().map(|m| 1u8 << m.pit).sum()
+    }
+
+    fn play(&self, s: &State, pit: u8) -> Result<(State, Option<&'static str>), String> {
+        let played = Rules::play(self, s, Move { pit }).map_err(|e| e.to_string())?;
+        let last = played.trace.last().map(|s| s.clause);
+        Ok((played.state, last))
+    }
+
+    fn numbers(&self, s: &State) -> [u8; 2] {
+        Side::BOTH.map(|side| s.position().store(side))
+    }
+
+    fn outcome(&self, s: &State) -> Option<([u8; 2], Option<Side>, &'static str)> {
+        s.outcome().map(|o| (o.scores, o.winner, o.clause))
+    }
 }
 
 /// Replays `record` under `rules`: the first deviation in play.
 pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRecord> {
-    let pits = rules.variant.pits;
-    let mut state = rules.new_game();
-    for (i, ply) in record.plies.iter().enumerate() {
-        let n = i + 1;
-        let to_move = state.position().to_move();
-        let before = state.position().to_string();
-        let dev = |kind: Kind, clause: String, ours: String, theirs: String| Deviation {
-            ply: n,
-            mv: ply.letter.to_string(),
-            kind,
-            clause,
-            witness: format!(
-                "{before}move: {}\nours: {ours}\nrecord: {theirs}\n",
-                ply.letter
-            ),
-            reproduced_by: None,
-        };
-        // A letter past the board is no pit of this reading (K.5.1).
-        let Some((side, mv)) = Move::from_letter(ply.letter, pits) else {
-            return Ok(Some(dev(
-                Kind::IllegalMove,
-                "K.5.1".into(),
-                format!("no pit {} on a board of {pits} pits a row", ply.letter),
-                "legal".into(),
-            )));
-        };
-        if side != to_move {
-            return Err(BadRecord {
-                ply: n,
-                letter: ply.letter,
-                message: format!("a pit of {side}, but {to_move} is to move (kalah K.2.4)"),
-            });
-        }
-        let ours: u8 = rules.legal_moves(&state).iter().map(|m| 1u8 << m.pit).sum();
-        if let Some(theirs) = ply.legal.filter(|&l| l != ours) {
-            // Which move one side allows and the other does not, and the clause of our verdict.
-            let differ = ours ^ theirs;
-            let pit = (0..8).find(|i| differ >> i & 1 == 1).expect("masks differ");
-            let clause = match rules.play(&state, Move { pit }) {
-                Err(e) => illegal_clause(&e),
-                // We allow it: the record's engine forbids a move the rules allow.
-                Ok(_) => "K.2.1".to_string(),
-            };
-            return Ok(Some(dev(
-                Kind::IllegalMove,
-                clause,
-                format!("legal {}", mask_letters(ours, to_move)),
-                format!("legal {}", mask_letters(theirs, to_move)),
-            )));
-        }
-        let played = match rules.play(&state, mv) {
-            Ok(p) => p,
-            Err(e) => {
-                return Ok(Some(dev(
-                    Kind::IllegalMove,
-                    illegal_clause(&e),
-                    e.to_string(),
-                    "legal".into(),
-                )))
-            }
-        };
-        state = played.state;
-        let stores = Side::BOTH.map(|s| state.position().store(s));
-        if let Some(theirs) = ply.scores.filter(|&t| t != stores) {
-            // The clause of the last step of our ply: where the counts part.
-            let clause = played
-                .trace
-                .last()
-                .map_or("K.3".to_string(), |s| s.clause.to_string());
-            return Ok(Some(dev(
-                Kind::Position,
-                clause,
-                format!("stores {} {}", stores[0], stores[1]),
-                format!("stores {} {}", theirs[0], theirs[1]),
-            )));
-        }
-    }
-    let Some((scores, winner)) = record.end else {
-        return Ok(None);
-    };
-    let show = |s: [u8; 2], w: Option<Side>| {
-        let who = w.map_or("a draw".to_string(), |w| format!("{w} wins"));
-        format!("{who}, {} {}", s[0], s[1])
-    };
-    let theirs = show(scores, winner);
-    let witness = |ours: String| format!("{}ours: {ours}\nrecord: {theirs}\n", state.position());
-    let result = |clause: &str, ours: String| Deviation {
-        ply: record.plies.len(),
-        mv: String::new(),
-        kind: Kind::Result,
-        clause: clause.to_string(),
-        witness: witness(ours),
-        reproduced_by: None,
-    };
-    Ok(match state.outcome() {
-        None => Some(result("K.4.1", "the game goes on".into())),
-        Some(o) if o.scores != scores || o.winner != winner => {
-            Some(result(o.clause, show(o.scores, o.winner)))
-        }
-        Some(_) => None,
-    })
+    crate::openspiel_dump::replay(rules, record)
 }
 
 /// The clause a reading choice settles.

@@ -2,14 +2,15 @@
 //! reading: per game the first ply where the legal moves, the scores or the result differ, the
 //! clause that decides it, and the readings under which the whole game agrees.
 
-use crate::audit::{cited_clause, Choice, Deviation, GameAudit, Kind};
+use crate::audit::{Choice, Deviation, GameAudit};
+use crate::openspiel_dump::{ReplayClauses, Replayed};
 
 use super::notation::Move;
-use super::rules::{IllegalMove, Rules};
+use super::rules::Rules;
 use super::variant::{CycleEnd, FinalSweep, GrandSlam, NoAllowedMove, Variant};
-use super::Side;
+use super::{Game, Side};
 
-pub use crate::openspiel_dump::{LineError, Ply, Record};
+pub use crate::openspiel_dump::{BadRecord, LineError, Ply, Record};
 
 /// Our own transcript (see docs/formats.md) as a record: moves only.
 pub fn from_transcript(game: &str, text: &str) -> Result<Record, super::notation::TranscriptError> {
@@ -35,131 +36,57 @@ pub fn read_openspiel(text: &str) -> Vec<Result<Record, LineError>> {
     crate::openspiel_dump::read(text, 48)
 }
 
-/// A bad record: a move of the player not to move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ply {ply} '{letter}': {message}")]
-pub struct BadRecord {
-    /// The ply, from 1.
-    pub ply: usize,
-    /// The move letter.
-    pub letter: char,
-    /// What is wrong.
-    pub message: String,
-}
+/// The Oware reference engine as OpenSpiel's records replay it.
+impl Replayed for Rules {
+    type State = Game;
+    const GAME: &'static str = "oware";
+    const NUMBERS: &'static str = "scores";
+    const CLAUSES: ReplayClauses = ReplayClauses {
+        turn: "O.2.2",
+        allowed: "O.2.3",
+        illegal: "O.2",
+        numbers: "O.3",
+        goes_on: "O.6",
+    };
 
-fn mask_letters(mask: u8, side: Side) -> String {
-    (0..6)
-        .filter(|i| mask >> i & 1 == 1)
-        .map(|i| Move { pit: i }.letter(side).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    fn start(&self) -> Game {
+        self.new_game()
+    }
+
+    fn to_move(&self, g: &Game) -> Side {
+        g.position().to_move()
+    }
+
+    fn text(&self, g: &Game) -> String {
+        g.position().print()
+    }
+
+    fn pit(&self, letter: char) -> Result<u8, (&'static str, String)> {
+        Ok(Move::from_letter(letter).expect("checked when read").1.pit)
+    }
+
+    fn legal_mask(&self, g: &Game) -> u8 {
+        self.legal_moves(g).iter().map(|m| 1u8 << m.pit).sum()
+    }
+
+    fn play(&self, g: &Game, pit: u8) -> Result<(Game, Option<&'static str>), String> {
+        let played = Rules::play(self, g, Move { pit }).map_err(|e| e.to_string())?;
+        let last = played.trace.last().map(|s| s.clause);
+        Ok((played.game, last))
+    }
+
+    fn numbers(&self, g: &Game) -> [u8; 2] {
+        [Side::South, Side::North].map(|s| g.position().score(s))
+    }
+
+    fn outcome(&self, g: &Game) -> Option<([u8; 2], Option<Side>, &'static str)> {
+        g.outcome().map(|o| (o.scores, o.winner, o.clause))
+    }
 }
 
 /// Replays `record` under `rules`: the first deviation in play.
 pub fn replay(rules: &Rules, record: &Record) -> Result<Option<Deviation>, BadRecord> {
-    let mut g = rules.new_game();
-    for (i, ply) in record.plies.iter().enumerate() {
-        let n = i + 1;
-        let (side, mv) = Move::from_letter(ply.letter).expect("checked when read");
-        let to_move = g.position().to_move();
-        if side != to_move {
-            return Err(BadRecord {
-                ply: n,
-                letter: ply.letter,
-                message: format!("a pit of {side}, but {to_move} is to move (oware O.2.2)"),
-            });
-        }
-        let before = g.position().print();
-        let dev = |kind: Kind, clause: String, ours: String, theirs: String| Deviation {
-            ply: n,
-            mv: ply.letter.to_string(),
-            kind,
-            clause,
-            witness: format!(
-                "{before}move: {}\nours: {ours}\nrecord: {theirs}\n",
-                ply.letter
-            ),
-            reproduced_by: None,
-        };
-        let ours: u8 = rules.legal_moves(&g).iter().map(|m| 1u8 << m.pit).sum();
-        if let Some(theirs) = ply.legal.filter(|&l| l != ours) {
-            // Which move one side allows and the other does not, and the clause of our verdict.
-            let differ = ours ^ theirs;
-            let pit = (0..6).find(|i| differ >> i & 1 == 1).expect("masks differ");
-            let mv = Move { pit };
-            let clause = match rules.play(&g, mv) {
-                Err(e) => illegal_clause(&e),
-                // We allow it: the record's engine forbids a move the rules allow.
-                Ok(_) => "O.2.3".to_string(),
-            };
-            return Ok(Some(dev(
-                Kind::IllegalMove,
-                clause,
-                format!("legal {}", mask_letters(ours, to_move)),
-                format!("legal {}", mask_letters(theirs, to_move)),
-            )));
-        }
-        let played = match rules.play(&g, mv) {
-            Ok(p) => p,
-            Err(e) => {
-                let clause = illegal_clause(&e);
-                return Ok(Some(dev(
-                    Kind::IllegalMove,
-                    clause,
-                    e.to_string(),
-                    "legal".into(),
-                )));
-            }
-        };
-        g = played.game;
-        let scores = [
-            g.position().score(Side::South),
-            g.position().score(Side::North),
-        ];
-        if let Some(theirs) = ply.scores.filter(|&t| t != scores) {
-            // The clause of the last step of our move: where the counts part.
-            let clause = played
-                .trace
-                .last()
-                .map_or("O.3".to_string(), |s| s.clause.to_string());
-            return Ok(Some(dev(
-                Kind::Position,
-                clause,
-                format!("scores {} {}", scores[0], scores[1]),
-                format!("scores {} {}", theirs[0], theirs[1]),
-            )));
-        }
-    }
-    let Some((scores, winner)) = record.end else {
-        return Ok(None);
-    };
-    let show = |s: [u8; 2], w: Option<Side>| {
-        let who = w.map_or("a draw".to_string(), |w| format!("{w} wins"));
-        format!("{who}, {} {}", s[0], s[1])
-    };
-    let theirs = show(scores, winner);
-    let witness =
-        |ours: String| format!("{}ours: {ours}\nrecord: {theirs}\n", g.position().print());
-    let deviation = match g.outcome() {
-        None => Some(Deviation {
-            ply: record.plies.len(),
-            mv: String::new(),
-            kind: Kind::Result,
-            clause: "O.6".into(),
-            witness: witness("the game goes on".into()),
-            reproduced_by: None,
-        }),
-        Some(o) if o.scores != scores || o.winner != winner => Some(Deviation {
-            ply: record.plies.len(),
-            mv: String::new(),
-            kind: Kind::Result,
-            clause: o.clause.to_string(),
-            witness: witness(show(o.scores, o.winner)),
-            reproduced_by: None,
-        }),
-        Some(_) => None,
-    };
-    Ok(deviation)
+    crate::openspiel_dump::replay(rules, record)
 }
 
 /// The clause a reading choice settles.
@@ -170,10 +97,6 @@ fn choice_clause(name: &str) -> &'static str {
         Some("cycle-end") => "O.6.2",
         _ => "O.6.1",
     }
-}
-
-fn illegal_clause(e: &IllegalMove) -> String {
-    cited_clause(&e.to_string(), "oware").unwrap_or_else(|| "O.2".into())
 }
 
 /// The choices engines make where the Oware sheet is silent or worded otherwise, each with its
