@@ -159,9 +159,12 @@ if [ "${#again[@]}" -gt 0 ]; then
 import json, sys
 quick, full = (json.load(open(p)) for p in sys.argv[1:])
 name = lambda o: o["scenario"]["Mutant"]["name"] if isinstance(o["scenario"], dict) else None
+# Only the mutants sent to the whole suite: the struct-field deletions it also ran keep the
+# quick stage's outcome.
+sent = {name(o) for o in quick["outcomes"] if name(o) and o["summary"] in ("MissedMutant", "Timeout")}
 again = {}
 for o in full["outcomes"]:
-    if name(o):
+    if name(o) in sent:
         o["stage"] = "suite"
         if o.get("log_path"):
             o["log_path"] = "../full/mutants.out/" + o["log_path"]
