@@ -199,9 +199,9 @@ pub struct ReplayClauses {
 pub trait Replayed {
     /// A game state.
     type State;
-    /// The game's name in clause ids (`oware`).
+    /// The game's name as its errors cite a clause (`GAME X.Y`).
     const GAME: &'static str;
-    /// What the record's numbers after each ply are (`scores`).
+    /// What the record's numbers after each ply are called (e.g. `scores`).
     const NUMBERS: &'static str;
     /// The clauses the replay names.
     const CLAUSES: ReplayClauses;
