@@ -1,6 +1,7 @@
 //! Kalah's optimized engine against the reference engine: random games under every preset and
 //! many boards Kalah(m,n), the two states compared ply by ply (position, legal moves, outcome).
 
+use mancala_lab::game::Game;
 use mancala_lab::kalah::fast::FastRules;
 use mancala_lab::kalah::variant::PRESETS;
 use mancala_lab::kalah::{Move, Rules, Variant};
@@ -31,6 +32,19 @@ fn agree(variant: Variant, games: usize, rng: &mut Rng) -> usize {
             assert_eq!(fast.position(&f), *r.position(), "{}", context());
             assert_eq!(f.outcome(), r.outcome(), "{}", context());
             assert_eq!(f.plies(), r.plies(), "{}", context());
+            // The typed interface's keys and scores, which the search policies read.
+            assert_eq!(
+                Game::key(&fast, &f),
+                Game::key(&reference, &r),
+                "{}",
+                context()
+            );
+            assert_eq!(
+                Game::scores(&fast, &f),
+                Game::scores(&reference, &r),
+                "{}",
+                context()
+            );
             fast.legal_moves(&f, &mut moves);
             assert_eq!(moves, reference.legal_moves(&r), "{}", context());
             if moves.is_empty() {

@@ -67,7 +67,7 @@ impl Replayed for Rules {
     }
 
     fn pit(&self, letter: char) -> Result<u8, (&'static str, String)> {
-        // A letter past the board is no pit of this reading (K.5.1).
+        // spec: kalah K.5.1 the first m letters: one past the board is no pit of this reading
         let pits = self.variant.pits;
         Move::from_letter(letter, pits)
             .map(|(_, mv)| mv.pit)

@@ -39,23 +39,19 @@ fn ending_of(outcome: Outcome) -> Ending {
 }
 
 /// The Zobrist key of a position: both rows (padded to 6 pits), both stores and the mover.
-fn key_of(position: &Position) -> u64 {
+fn key_of(rows: [&[u8]; 2], stores: [u8; 2], mover: Side) -> u64 {
     let mut cells = [0u8; 15];
-    for side in Side::BOTH {
-        let row = position.row(side);
-        cells[6 * side.index()..6 * side.index() + row.len()].copy_from_slice(row);
-        cells[12 + side.index()] = position.store(side);
+    for (i, row) in rows.into_iter().enumerate() {
+        cells[6 * i..6 * i + row.len()].copy_from_slice(row);
     }
-    cells[14] = position.to_move().index() as u8;
+    cells[12..14].copy_from_slice(&stores);
+    cells[14] = mover.index() as u8;
     crate::zobrist::key(&cells)
 }
 
-/// The scores of a position: the final ones once the game is over, the stores before.
-fn scores_of(position: &Position, outcome: Option<Outcome>) -> [u32; 2] {
-    match outcome {
-        Some(o) => o.scores.map(u32::from),
-        None => Side::BOTH.map(|side| u32::from(position.store(side))),
-    }
+/// The scores: the final ones once the game is over, the stores before.
+fn scores_of(stores: [u8; 2], outcome: Option<Outcome>) -> [u32; 2] {
+    outcome.map_or(stores, |o| o.scores).map(u32::from)
 }
 
 impl crate::game::Game for Rules {
@@ -129,11 +125,14 @@ impl crate::game::Game for Rules {
     }
 
     fn scores(&self, s: &State) -> [u32; 2] {
-        scores_of(s.position(), s.outcome())
+        let p = s.position();
+        scores_of(Side::BOTH.map(|side| p.store(side)), s.outcome())
     }
 
     fn key(&self, s: &State) -> u64 {
-        key_of(s.position())
+        let p = s.position();
+        let stores = Side::BOTH.map(|side| p.store(side));
+        key_of(Side::BOTH.map(|side| p.row(side)), stores, p.to_move())
     }
 }
 
@@ -263,10 +262,12 @@ impl crate::game::Game for FastRules {
     }
 
     fn scores(&self, s: &FastState) -> [u32; 2] {
-        scores_of(&self.position(s), s.outcome())
+        let stores = Side::BOTH.map(|side| self.row_and_store(s, side).1);
+        scores_of(stores, s.outcome())
     }
 
     fn key(&self, s: &FastState) -> u64 {
-        key_of(&self.position(s))
+        let [south, north] = Side::BOTH.map(|side| self.row_and_store(s, side));
+        key_of([south.0, north.0], [south.1, north.1], s.to_move())
     }
 }

@@ -118,6 +118,12 @@ impl FastRules {
         .expect("the ring holds the reading's seeds")
     }
 
+    /// `side`'s pits (from its left) and its store in `state`.
+    pub fn row_and_store<'a>(&self, state: &'a FastState, side: Side) -> (&'a [u8], u8) {
+        let b = self.base(side);
+        (&state.ring[b..b + self.m], state.ring[b + self.m])
+    }
+
     /// Seeds in the mover's pit `pit` (counted from the mover's left).
     pub fn mover_pit(&self, state: &FastState, pit: u8) -> u8 {
         state.ring[self.base(state.to_move) + usize::from(pit)]
