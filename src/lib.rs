@@ -1,6 +1,7 @@
-//! mancala-lab: the rules of Bao la Kiswahili and Oware as executable, traceable code (a reference
-//! and an optimized engine per game behind one typed interface, [`game::Game`]), checked against
-//! each other and the written specification under `spec/`, and played at scale by the `stats` job.
+//! mancala-lab: the rules of Bao la Kiswahili, Oware and Kalah as executable, traceable code
+//! (a reference and an optimized engine per game behind one typed interface, [`game::Game`]),
+//! checked against each other and the written specification under `spec/`, and played at scale
+//! by the `stats` job.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]

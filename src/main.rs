@@ -21,10 +21,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use mancala_lab::registry::GameKind;
 
-/// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware).
+/// Rules verification and research harness for mancala games (Bao la Kiswahili, Oware, Kalah).
 ///
-/// Run with no subcommand for the main job: the clause-coverage verdict of both games and the
-/// default study (random games of both games on the optimized engines, to out/).
+/// Run with no subcommand for the main job: the clause-coverage verdict of every game and the
+/// default study (random games of every game on the optimized engines, to out/).
 #[derive(Parser)]
 #[command(name = "mancala-lab", version)]
 struct Cli {
@@ -49,6 +49,9 @@ enum Command {
     /// Oware: legal moves, playing, replaying and explaining moves.
     #[command(subcommand)]
     Oware(cli::game::GameCommand),
+    /// Kalah(m,n): legal moves, playing, replaying and explaining moves.
+    #[command(subcommand)]
+    Kalah(cli::game::GameCommand),
     /// Differential check: the reference and optimized engines in lock step on random games.
     Diff(cli::diff::DiffArgs),
     /// Move-path counts (perft) with both engines of a game, which must agree.
@@ -111,6 +114,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             csv,
         })) => cli::game_study::run(cutoffs(seed, &limits)?, games, csv.as_deref()),
         Some(Command::Oware(cmd)) => cli::game::run(GameKind::Oware, cmd),
+        Some(Command::Kalah(cmd)) => cli::game::run(GameKind::Kalah, cmd),
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
@@ -143,6 +147,7 @@ fn check(cli: &Cli) -> Result<(), String> {
             cli::game_study::check_csv(csv.as_deref())
         }
         Some(Command::Oware(cmd)) => cli::game::check(GameKind::Oware, cmd),
+        Some(Command::Kalah(cmd)) => cli::game::check(GameKind::Kalah, cmd),
         _ => Ok(()),
     }
 }

@@ -18,17 +18,20 @@ pub enum GameKind {
     Bao,
     /// Oware (abapa family).
     Oware,
+    /// Kalah(m,n).
+    Kalah,
 }
 
 impl GameKind {
-    /// Both games.
-    pub const ALL: [GameKind; 2] = [GameKind::Bao, GameKind::Oware];
+    /// Every game.
+    pub const ALL: [GameKind; 3] = [GameKind::Bao, GameKind::Oware, GameKind::Kalah];
 
-    /// The name used on the command line, in files and in clause ids (`bao`, `oware`).
+    /// The name used on the command line, in files and in clause ids (`bao`, `oware`, `kalah`).
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Bao => "bao",
             GameKind::Oware => "oware",
+            GameKind::Kalah => "kalah",
         }
     }
 
@@ -46,12 +49,12 @@ impl fmt::Display for GameKind {
     }
 }
 
-/// A game name that is not `bao` or `oware`.
+/// A game name that is not one of [`GameKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown game {} (known: {})", crate::text::quoted(.0), known_games())]
 pub struct UnknownGame(pub String);
 
-/// The games' names, for messages: `bao, oware`.
+/// The games' names, for messages: `bao, oware, kalah`.
 fn known_games() -> String {
     let names: Vec<&str> = GameKind::ALL.into_iter().map(GameKind::name).collect();
     names.join(", ")
@@ -77,6 +80,8 @@ pub trait Mancala: 'static {
     const SPEC: &'static str;
     /// The game's default rule reading (a preset name).
     const DEFAULT_VARIANT: &'static str;
+    /// The game's readings as help texts list them (the presets, and how to write others).
+    const READINGS: &'static str;
     /// Random games of the game the main job plays.
     const MAIN_JOB_GAMES: u64;
     /// The game's own games.csv columns, between `end_clause` and `moves_hash`.
@@ -315,6 +320,16 @@ pub enum TextKind {
 /// The most games.csv columns of a game's own.
 pub const MAX_OWN_COLUMNS: usize = 12;
 
+/// Every game's readings and default, for the help of `--variant`: `bao: default, literal-en,
+/// engines, strict [default: default]; oware: ...`.
+pub fn readings_help() -> String {
+    let games: Vec<String> = GameKind::ALL
+        .into_iter()
+        .map(|g| format!("{g}: {} [default: {}]", g.readings(), g.default_variant()))
+        .collect();
+    games.join("; ")
+}
+
 /// A game's [`Mancala::own_numbers`].
 pub type OwnNumbers = fn(&Row, &mut [u32; MAX_OWN_COLUMNS]) -> usize;
 
@@ -329,6 +344,18 @@ impl GameKind {
             }
         }
         with_game(self, Spec)
+    }
+
+    /// The game's readings as help texts list them ([`Mancala::READINGS`]).
+    pub fn readings(self) -> &'static str {
+        struct Readings;
+        impl GameVisitor for Readings {
+            type Output = &'static str;
+            fn visit<M: Mancala>(self) -> &'static str {
+                M::READINGS
+            }
+        }
+        with_game(self, Readings)
     }
 
     /// Random games of the game the main job plays.
@@ -405,6 +432,7 @@ pub fn with_game<V: GameVisitor>(game: GameKind, visitor: V) -> V::Output {
     match game {
         GameKind::Bao => visitor.visit::<crate::bao::Bao>(),
         GameKind::Oware => visitor.visit::<crate::oware::Oware>(),
+        GameKind::Kalah => visitor.visit::<crate::kalah::Kalah>(),
     }
 }
 

@@ -1594,7 +1594,7 @@ mod tests {
             ),
             (
                 StudyError::Game(UnknownGame("chess".into())),
-                "unknown game 'chess' (known: bao, oware)",
+                "unknown game 'chess' (known: bao, oware, kalah)",
             ),
             (
                 StudyError::Row {

@@ -24,6 +24,9 @@ fn board(to_move: &str, scores: &str, north: &str, south: &str) -> String {
 }
 
 #[test]
+// spec: kalah K.1.1 type=test
+// spec: kalah K.1.2 type=test
+// spec: kalah K.1.3 type=test
 fn k1_2_every_pit_starts_with_the_readings_seeds() {
     let v = Variant::default();
     assert_eq!(
@@ -38,6 +41,7 @@ fn k1_2_every_pit_starts_with_the_readings_seeds() {
 }
 
 #[test]
+// spec: kalah K.2.1 type=test
 fn k2_1_a_move_sows_the_pits_seeds_one_by_one_from_the_next() {
     let start = board("South", "0 0", "4 4 4 4 4 4", "4 4 4 4 4 4");
     assert_eq!(
@@ -47,6 +51,7 @@ fn k2_1_a_move_sows_the_pits_seeds_one_by_one_from_the_next() {
 }
 
 #[test]
+// spec: kalah K.2.2 type=test
 fn k2_2_the_sowing_passes_through_the_movers_store_and_skips_the_opponents() {
     // F's eight seeds: South's store, a-f, North's store skipped, A.
     let before = board("South", "10 10", "3 3 3 3 3 4", "1 0 0 0 0 8");
@@ -57,6 +62,7 @@ fn k2_2_the_sowing_passes_through_the_movers_store_and_skips_the_opponents() {
 }
 
 #[test]
+// spec: kalah K.2.3 type=test
 fn k2_3_a_lap_sows_into_the_emptied_pit_and_can_capture_there() {
     // Finding K-S4's witness.
     let before = board("South", "10 10", "4 1 1 1 1 2", "13 1 1 1 1 1");
@@ -67,6 +73,7 @@ fn k2_3_a_lap_sows_into_the_emptied_pit_and_can_capture_there() {
 }
 
 #[test]
+// spec: kalah K.2.4 type=test
 fn k2_4_the_last_seed_in_ones_own_store_gives_another_move() {
     let start = board("South", "0 0", "4 4 4 4 4 4", "4 4 4 4 4 4");
     let (rules, s) = state("openspiel", &start);
@@ -86,6 +93,7 @@ fn k2_4_the_last_seed_in_ones_own_store_gives_another_move() {
 }
 
 #[test]
+// spec: kalah K.3.1 type=test
 fn k3_1_the_last_seed_in_an_empty_own_pit_takes_the_seeds_opposite() {
     // A's seed falls in B, empty; e opposite holds 5: 6 seeds to South's store.
     let before = board("South", "20 20", "0 5 0 0 0 1", "1 0 0 0 0 1");
@@ -99,6 +107,7 @@ fn k3_1_the_last_seed_in_an_empty_own_pit_takes_the_seeds_opposite() {
 }
 
 #[test]
+// spec: kalah K.3.1 type=test
 fn k3_1_empty_means_empty_just_before_the_last_seed() {
     // Finding K-S5's witness: B, empty when the move began, gets a seed on the first lap and
     // the last seed: 2 seeds, no capture.
@@ -110,6 +119,7 @@ fn k3_1_empty_means_empty_just_before_the_last_seed() {
 }
 
 #[test]
+// spec: kalah K.3.2 type=test
 fn k3_2_empty_capture_by_reading() {
     // Finding K-S1's witness: A's seed falls in B, empty, opposite e, empty.
     let before = board("South", "20 20", "0 0 1 1 1 1", "1 0 0 0 0 3");
@@ -128,6 +138,7 @@ const EMPTIES_OWN_ROW: &str =
     "to_move: South\nscores: 20 18\nnorth: 8 0 0 0 0 0\nsouth: 0 0 0 0 0 2\n";
 
 #[test]
+// spec: kalah K.4.1 type=test
 fn k4_1_either_row_empty_ends_the_game_after_the_ply() {
     let s = play("openspiel", EMPTIES_OWN_ROW, 'F');
     let outcome = s.outcome().expect("the game is over");
@@ -139,6 +150,7 @@ fn k4_1_either_row_empty_ends_the_game_after_the_ply() {
 }
 
 #[test]
+// spec: kalah K.4.1 type=test
 fn k4_1_mover_starved_plays_on_while_the_player_to_move_has_seeds() {
     let (rules, s) = state("starvation", EMPTIES_OWN_ROW);
     let after = rules.play(&s, Move { pit: 5 }).unwrap().state;
@@ -159,6 +171,7 @@ fn k4_1_mover_starved_plays_on_while_the_player_to_move_has_seeds() {
 }
 
 #[test]
+// spec: kalah K.4.2 type=test
 fn k4_2_the_seeds_left_by_reading() {
     let outcome = |reading: &str| play(reading, EMPTIES_OWN_ROW, 'F').outcome().unwrap();
     // North's row holds 9 when South's empties: to their owner, to South, or to no one.
@@ -171,6 +184,7 @@ fn k4_2_the_seeds_left_by_reading() {
 }
 
 #[test]
+// spec: kalah K.4.3 type=test
 fn k4_3_equal_scores_are_a_draw() {
     // F's seed falls in South's store, South's row is empty: 24 and 24 after the sweep.
     let before = board("South", "23 20", "1 1 1 1 0 0", "0 0 0 0 0 1");
@@ -180,6 +194,7 @@ fn k4_3_equal_scores_are_a_draw() {
 }
 
 #[test]
+// spec: kalah K.4.4 type=test
 fn k4_4_the_ply_cap_ends_a_game_and_scores_it() {
     // C (extra move), F, then North's a: the third ply reaches a cap of 3.
     let rules = Rules::new("openspiel:cap=3".parse().unwrap());

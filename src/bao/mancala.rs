@@ -22,6 +22,7 @@ impl Mancala for Bao {
     const KIND: crate::registry::GameKind = crate::registry::GameKind::Bao;
     const SPEC: &'static str = include_str!("../../spec/bao.md");
     const DEFAULT_VARIANT: &'static str = "default";
+    const READINGS: &'static str = "default, literal-en, engines, strict";
     const MAIN_JOB_GAMES: u64 = 100_000;
     const CATALOG_TITLE: &'static str = "# Bao la Kiswahili";
     const COLUMNS: &'static [&'static str] = &[

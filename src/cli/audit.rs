@@ -55,12 +55,11 @@ pub struct AuditArgs {
     #[arg(long, value_enum)]
     game: Option<GameKind>,
     /// The format of the record files (abstractplay and transcript: Bao; openspiel and
-    /// transcript: Oware).
+    /// transcript: Oware and Kalah).
     #[arg(long, value_enum)]
     format: RecordFormat,
-    /// The reading to audit under (Bao: default, literal-en, engines, strict; Oware: sheet,
-    /// abapa, strict) [default: the game's own reading: default, sheet].
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The reading to audit under ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// Bao: what counts as an infinite move (1.5.6), 'exact' or 'sown:N' (overrides the
     /// variant's).

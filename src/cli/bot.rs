@@ -16,9 +16,8 @@ pub struct BotArgs {
     /// The game.
     #[arg(long, value_enum)]
     game: GameKind,
-    /// The reading (Bao: default, literal-en, engines; Oware: sheet, abapa) [default: the
-    /// game's own].
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The reading ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// The policy that plays (as `stats --policy`).
     #[arg(long, default_value = "mcts")]

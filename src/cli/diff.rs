@@ -19,8 +19,8 @@ pub struct DiffArgs {
     /// The game.
     #[arg(long, value_enum)]
     game: GameKind,
-    /// The rule reading (preset name of that game).
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The rule reading ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// Number of random games, at least 1.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]

@@ -17,9 +17,8 @@ use super::read_input;
 /// The rule reading of a game command.
 #[derive(Args, Clone)]
 pub struct RuleArgs {
-    /// Rule reading, a preset of the game's spec (Bao: default, literal-en, engines, strict;
-    /// Oware: sheet, abapa, strict); the game's default if not given.
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("Rule reading, a preset of the game's spec ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// Bao: what counts as an infinite move (1.5.6), 'exact' or 'sown:N' (overrides the
     /// variant's).
@@ -60,8 +59,8 @@ pub enum GameCommand {
         /// Position file ('-' reads standard input).
         #[arg(long)]
         position: PathBuf,
-        /// Moves in the game's notation (Bao: KIBA, e.g. A6<* a5>; Oware: letters A-F for
-        /// South, a-f for North).
+        /// Moves in the game's notation (Bao: KIBA, e.g. A6<* a5>; Oware and Kalah: letters A-F
+        /// for South, a-f for North).
         #[arg(required = true)]
         moves: Vec<String>,
         #[command(flatten)]

@@ -49,8 +49,8 @@ pub struct PlayArgs {
     /// The game [default: bao].
     #[arg(long, value_enum)]
     game: Option<GameKind>,
-    /// The rule reading, a preset of the game [default: the game's].
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The rule reading ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// The players: two or more policies (as `stats --policy`), each pair meeting on both sides.
     #[arg(long, num_args = 2.., value_name = "POLICY")]

@@ -14,8 +14,8 @@ pub struct PerftArgs {
     /// The game.
     #[arg(long, value_enum)]
     game: GameKind,
-    /// The rule reading (preset of that game) [default: default for bao, sheet for oware].
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The rule reading ({})", mancala_lab::registry::readings_help()))]
     variant: Option<String>,
     /// Depth in plies.
     #[arg(long)]

@@ -50,8 +50,8 @@ pub struct RunArgs {
     /// The game [default: bao].
     #[arg(long, value_enum)]
     pub(super) game: Option<GameKind>,
-    /// The rule reading, a preset of the game [default: default for bao, sheet for oware].
-    #[arg(long)]
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The rule reading ({})", mancala_lab::registry::readings_help()))]
     pub(super) variant: Option<String>,
     /// The engine [default: optimized; reference for readings the optimized engines do not
     /// play (strict)]. Both write the same games.csv.

@@ -2,12 +2,14 @@
 //! Clause ids in comments (`spec: kalah K.x`) point into `spec/kalah.md`.
 
 pub mod audit;
+pub mod bench;
 pub mod checks;
 #[cfg(feature = "diagram")]
 pub mod diagram;
 pub mod engines;
 pub mod fast;
 pub mod inconsistencies;
+pub mod mancala;
 pub mod mutate;
 pub mod notation;
 pub mod position;
@@ -15,6 +17,7 @@ pub mod rules;
 pub mod transcript;
 pub mod variant;
 
+pub use mancala::Kalah;
 pub use notation::Move;
 pub use position::{Position, PositionError};
 pub use rules::{IllegalMove, Outcome, Played, Rules, State, Step};

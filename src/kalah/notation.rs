@@ -59,6 +59,7 @@ mod tests {
 
     #[test]
     fn letters_name_the_first_m_pits_of_each_side() {
+        // spec: kalah K.5.1 type=test
         assert_eq!(
             Move::from_letter('A', 6),
             Some((Side::South, Move { pit: 0 }))

@@ -82,6 +82,7 @@ impl Position {
         variant: &Variant,
     ) -> Result<Position, PositionError> {
         for row in [south, north] {
+            // spec: kalah K.1.1 two rows of m pits, one row a player
             if row.len() != usize::from(variant.pits) {
                 return Err(PositionError::Pits {
                     found: row.len(),
@@ -268,6 +269,7 @@ mod tests {
 
     #[test]
     fn north_is_written_from_its_last_pit() {
+        // spec: kalah K.5.2 type=test
         let v: Variant = "openspiel:pits=3,seeds=2".parse().unwrap();
         let p = Position::parse(
             "to_move: North # comment\n\nscores: 1 2\nnorth: 3 0 1\nsouth: 2 2 1\n",

@@ -157,6 +157,7 @@ mod tests {
 
     #[test]
     fn letters_numbers_and_comments() {
+        // spec: kalah K.5.2 type=test
         assert_eq!(
             letters("C A  # South twice: C ends in the store\nd").unwrap(),
             "CAd"

@@ -24,6 +24,7 @@ impl Mancala for Oware {
     const KIND: crate::registry::GameKind = crate::registry::GameKind::Oware;
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
+    const READINGS: &'static str = "sheet, abapa, strict";
     const MAIN_JOB_GAMES: u64 = 1_000_000;
     const CATALOG_TITLE: &'static str = "# Oware";
     const COLUMNS: &'static [&'static str] = &[

@@ -1,0 +1,64 @@
+//! Kalah's sections of `mancala-lab bench`: its reference and optimized engines under OpenSpiel's
+//! reading, with the stats job on the optimized one, and its parsers for `bench --parsers`.
+
+use crate::bench::{Bench, BenchPart, Parser};
+use crate::playout::{play_game, DEFAULT_MAX_PLIES};
+use crate::policy::Policy;
+
+use super::fast::FastRules;
+use super::{Rules, Variant};
+
+/// Kalah's sections for `part`: reference against optimized engine under `openspiel`
+/// (Kalah(6,4), OpenSpiel's `mancala`), then the stats job on the optimized one.
+pub fn sections(b: &mut dyn Bench, part: BenchPart) {
+    if part != BenchPart::Engines {
+        return;
+    }
+    let seed = b.seed();
+    let reference = Rules::new(Variant::OPENSPIEL);
+    let fast = FastRules::new(Variant::OPENSPIEL);
+    b.section("kalah (openspiel, Kalah(6,4) as OpenSpiel's mancala):");
+    let Some((_, _, all)) = b.compare(
+        &mut |i| {
+            u64::from(
+                play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                    .0
+                    .plies,
+            )
+        },
+        &|i| {
+            u64::from(
+                play_game(&fast, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                    .0
+                    .plies,
+            )
+        },
+    ) else {
+        return;
+    };
+    b.stats_line("", "openspiel", all.games, all);
+}
+
+/// Kalah's parsers that `bench --parsers` times.
+pub fn parsers() -> Vec<Parser> {
+    vec![
+        (
+            "kalah transcript (letters on one line)",
+            |n| format!("1. {}\n", "C f ".repeat(n / 2)),
+            |t| {
+                super::transcript::transcript_moves(t)
+                    .try_for_each(|m| m.map(drop))
+                    .map_err(|e| e.to_string())
+            },
+        ),
+        (
+            "kalah position (numbers on one row)",
+            |n| format!("south: {}\n", "4 ".repeat(n)),
+            |t| {
+                super::Position::parse(t, &Variant::OPENSPIEL)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
+        ),
+    ]
+}
