@@ -27,7 +27,7 @@ fn the_committed_snapshots_are_current() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = read_tree(root).unwrap();
-    for game in ["bao", "oware"] {
+    for game in ["bao", "oware", "kalah"] {
         let spec = std::fs::read_to_string(root.join(format!("spec/{game}.md"))).unwrap();
         let clauses = parse_spec(game, &spec).unwrap();
         let scan = scan_files(game, &files);
@@ -84,7 +84,7 @@ fn the_html_report_links_to_the_annotations() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("mancala-coverage-html-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    for game in ["bao", "oware"] {
+    for game in ["bao", "oware", "kalah"] {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
             .args(["coverage", "--game", game, "--quiet", "--html"])
             .arg(&dir)

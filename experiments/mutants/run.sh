@@ -68,7 +68,8 @@ fi
 export CARGO_PROFILE_TEST_DEBUG=0
 quick=(--lib)
 for t in bao_rules oware_rules bao_notation bao_props oware_props spec_examples regressions game \
-    random_move fuzz_checks diff oware_batch oware_openspiel perft inconsistencies; do
+    random_move fuzz_checks diff oware_batch oware_openspiel perft inconsistencies kalah_rules \
+    kalah_diff kalah_openspiel; do
     quick+=("--test=$t")
 done
 quick_args=()
