@@ -1,14 +1,14 @@
-"""Bao la Kiswahili and Oware from Python, on mancala-lab's engines.
+"""Bao la Kiswahili, Oware and Kalah from Python, on mancala-lab's engines.
 
-``mancala_lab.bao.Game`` and ``mancala_lab.oware.Game`` are the games under a rule reading;
-their states play moves in the games' canonical notation, print positions in the project's
-position text, and explain a move by the rule clauses it applies. ``batch_playouts`` plays many
+``mancala_lab.bao.Game``, ``mancala_lab.oware.Game`` and ``mancala_lab.kalah.Game`` are the
+games under a rule reading; their states play moves in the games' canonical notation, print
+positions in the project's position text, and explain a move by the rule clauses it applies. ``batch_playouts`` plays many
 games at Rust speed and returns numpy arrays. No rule is written here: everything is the Rust
 crate's (docs/python.md).
 """
 
 from ._native import State
 from ._game import Batch, Game, batch_playouts
-from . import bao, oware
+from . import bao, kalah, oware
 
-__all__ = ["Batch", "Game", "State", "bao", "batch_playouts", "oware"]
+__all__ = ["Batch", "Game", "State", "bao", "batch_playouts", "kalah", "oware"]

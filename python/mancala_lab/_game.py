@@ -13,7 +13,9 @@ class Game:
     """A game under one rule reading, played by one engine.
 
     ``variant`` is a preset of the game's readings (Bao: ``default``, ``literal-en``,
-    ``engines``, ``strict``; Oware: ``sheet``, ``abapa``, ``strict``); ``engine`` is
+    ``engines``, ``strict``; Oware: ``sheet``, ``abapa``, ``strict``; Kalah: ``openspiel``,
+    ``empty-capture``, ``starvation``, ``sweep-to-emptier``, ``no-sweep``, each with
+    parameters after a colon, ``openspiel:pits=4,seeds=3``); ``engine`` is
     ``"optimized"`` (the default where it plays the reading) or ``"reference"`` (the engine
     that reads like the rules). A reading the game does not have raises ``ValueError``.
     """
@@ -74,7 +76,7 @@ def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
     --policy`` reads it, South's and North's as ``P/Q``) on every core, and returns them as numpy
     arrays: the very games ``mancala-lab stats`` plays with the same seed and policy."""
     if not isinstance(game, Game):
-        raise TypeError(f"game: expected a mancala_lab.bao.Game or mancala_lab.oware.Game, "
+        raise TypeError(f"game: expected a mancala_lab.bao.Game, oware.Game or kalah.Game, "
                         f"not {type(game).__name__}")
     checked = {}
     for name, value, low, top in (("n", n, 0, 2**64), ("seed", seed, 0, 2**64),

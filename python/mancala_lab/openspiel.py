@@ -1,10 +1,12 @@
-"""OpenSpiel games over mancala-lab's engines: ``register()`` makes ``mancala_lab_bao`` and
-``mancala_lab_oware`` loadable with ``pyspiel.load_game``, their rule reading a game parameter
-(``pyspiel.load_game("mancala_lab_bao(variant=default)")``), so that OpenSpiel's algorithms play
-them. Needs ``pip install open-spiel``.
+"""OpenSpiel games over mancala-lab's engines: ``register()`` makes ``mancala_lab_bao``,
+``mancala_lab_oware`` and ``mancala_lab_kalah`` loadable with ``pyspiel.load_game``, their rule
+reading a game parameter (``pyspiel.load_game("mancala_lab_bao(variant=default)")``), so that
+OpenSpiel's algorithms play them. Needs ``pip install open-spiel``.
 
-Actions are the games' action ids (docs/python.md): Bao 0-63, Oware 0-5. Observations are the
-states' ``observation()`` arrays; the observation string is the position text.
+Actions are the games' action ids (docs/python.md): Bao 0-63, Oware and Kalah 0-5. Observations
+are the states' ``observation()`` arrays; the observation string is the position text. A Kalah
+reading with parameters holds commas, which OpenSpiel's game strings cannot: give it as a
+dictionary, ``pyspiel.load_game("mancala_lab_kalah", {"variant": "openspiel:pits=4,seeds=3"})``.
 """
 
 import numpy as np
@@ -19,6 +21,7 @@ _GAMES = {
     # name: (long name, default reading, actions, observation length)
     "bao": ("Bao la Kiswahili (mancala-lab)", "default", 64, 38),
     "oware": ("Oware (mancala-lab)", "sheet", 6, 15),
+    "kalah": ("Kalah (mancala-lab)", "openspiel", 6, 15),
 }
 
 
@@ -159,7 +162,7 @@ class _Observer:
 class _Game(pyspiel.Game):
     """A game of OpenSpiel over a mancala_lab game under one reading (its ``variant`` parameter)."""
 
-    #: The game's name in mancala_lab ('bao' or 'oware').
+    #: The game's name in mancala_lab ('bao', 'oware' or 'kalah').
     name = ""
 
     def __init__(self, params=None):
@@ -205,14 +208,21 @@ class MancalaLabOwareGame(_Game):
     name = "oware"
 
 
+class MancalaLabKalahGame(_Game):
+    """Kalah in OpenSpiel (``mancala_lab_kalah``)."""
+
+    name = "kalah"
+
+
 _registered = False
 
 
 def register():
-    """Registers ``mancala_lab_bao`` and ``mancala_lab_oware`` with OpenSpiel (once)."""
+    """Registers ``mancala_lab_bao``, ``mancala_lab_oware`` and ``mancala_lab_kalah`` with
+    OpenSpiel (once)."""
     global _registered
     if _registered:
         return
-    for cls in (MancalaLabBaoGame, MancalaLabOwareGame):
+    for cls in (MancalaLabBaoGame, MancalaLabOwareGame, MancalaLabKalahGame):
         pyspiel.register_game(_game_type(cls.name), cls)
     _registered = True

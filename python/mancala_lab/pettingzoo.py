@@ -13,13 +13,13 @@ from pettingzoo.utils import wrappers
 
 from . import _native
 
-_GAMES = {"bao": ("default", 64, 38), "oware": ("sheet", 6, 15)}
+_GAMES = {"bao": ("default", 64, 38), "oware": ("sheet", 6, 15), "kalah": ("openspiel", 6, 15)}
 #: A game still on after this many plies is truncated (no winner).
 MAX_PLIES = 2000
 
 
 class MancalaEnv(AECEnv):
-    """One game of Bao or Oware between ``south`` and ``north``; the winner is rewarded +1, the
+    """One game of Bao, Oware or Kalah between ``south`` and ``north``; the winner is rewarded +1, the
     loser -1, a draw 0. ``render_mode="ansi"`` renders the position text, ``"svg"`` the board as
     an SVG diagram (``mancala-lab bao diagram``'s drawing)."""
 
@@ -29,7 +29,7 @@ class MancalaEnv(AECEnv):
     def __init__(self, game="bao", variant=None, render_mode=None, max_plies=MAX_PLIES):
         super().__init__()
         if not isinstance(game, str) or game not in _GAMES:
-            raise ValueError(f"game {game!r}: expected 'bao' or 'oware'")
+            raise ValueError(f"game {game!r}: expected 'bao', 'oware' or 'kalah'")
         default, actions, size = _GAMES[game]
         self.game, self.variant = game, default if variant is None else variant
         # A reading the game does not have is refused here, with the Rust message.
@@ -132,7 +132,7 @@ def raw_env(game="bao", **kwargs):
 
 
 def env(game="bao", **kwargs):
-    """The environment of ``game`` ('bao' or 'oware'), wrapped as PettingZoo's classic games
+    """The environment of ``game`` ('bao', 'oware' or 'kalah'), wrapped as PettingZoo's classic games
     are (an illegal action ends the game with a penalty; order and bounds are checked)."""
     e = raw_env(game, **kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)

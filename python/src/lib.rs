@@ -1,5 +1,5 @@
 //! `mancala_lab._native`: the Python face of the project's [`TextGame`] (a game played through
-//! text) and of its parallel playouts; the Python modules `mancala_lab.bao` and `.oware` wrap it.
+//! text) and of its parallel playouts; the modules `mancala_lab.bao`, `.oware` and `.kalah` wrap it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -110,7 +110,7 @@ type Reduced<'py> = (
 
 #[pymethods]
 impl State {
-    /// A game of `game` ('bao' or 'oware') from its start, or from the position text `position`.
+    /// A game of `game` ('bao', 'oware' or 'kalah') from its start, or from the position text `position`.
     #[new]
     #[pyo3(signature = (game, variant, infinite=None, engine=None, position=None))]
     fn new(
@@ -120,7 +120,7 @@ impl State {
         engine: Option<&Bound<'_, PyAny>>,
         position: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<State> {
-        let game = text("game", "'bao' or 'oware'", game)?;
+        let game = text("game", "'bao', 'oware' or 'kalah'", game)?;
         let variant = text("variant", "a reading's name", variant)?;
         let infinite = optional_text("infinite", "'exact' or 'sown:N'", infinite)?;
         let engine = optional_text("engine", "'optimized' or 'reference'", engine)?;
@@ -165,7 +165,7 @@ impl State {
         self.game.play_action(id).map_err(value_error)
     }
 
-    /// How many action ids the game has: 64 for Bao, 6 for Oware.
+    /// How many action ids the game has: 64 for Bao, 6 for Oware and Kalah.
     fn action_count(&self) -> u32 {
         self.game.action_count()
     }
@@ -196,7 +196,7 @@ impl State {
         self.game.to_move().to_string()
     }
 
-    /// South's and North's scores (Oware: seeds taken; Bao: seeds on each side).
+    /// South's and North's scores (Oware and Kalah: seeds taken; Bao: seeds on each side).
     fn scores(&self) -> (u32, u32) {
         let [s, n] = self.game.scores();
         (s, n)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mancala_lab
-from mancala_lab import bao, oware
+from mancala_lab import bao, kalah, oware
 
 
 @pytest.mark.parametrize("engine", ["optimized", "reference"])
@@ -28,6 +28,26 @@ def test_an_oware_move_by_hand(engine):
     assert s.legal_moves() == ["a", "b", "c", "d", "e", "f"]
     assert not s.is_over() and s.winner() is None and s.end_clause() is None
     assert s.scores() == (0, 0)
+
+
+@pytest.mark.parametrize("engine", ["optimized", "reference"])
+def test_a_kalah_move_by_hand(engine):
+    # Kalah(6,4): C's four seeds go to D, E, F and South's store, so South moves again
+    # (spec/kalah.md, K.2.1 and K.2.4); then F's five seeds go to the store and North's a-d,
+    # and the turn passes.
+    s = kalah.Game(engine=engine).new_initial_state()
+    assert s.legal_moves() == ["A", "B", "C", "D", "E", "F"]
+    assert s.explain("C") == ["[kalah K.2.1] sow 4 from C, last seed in South's store",
+                              "[kalah K.2.4] South moves again"]
+    s.play("C")
+    assert s.position_text() == (
+        "to_move: South\nscores: 1 0\nnorth: 4 4 4 4 4 4\nsouth: 4 4 0 5 5 5\n")
+    s.play("F")
+    assert s.position_text() == (
+        "to_move: North\nscores: 2 0\nnorth: 4 4 5 5 5 5\nsouth: 4 4 0 5 5 0\n")
+    assert s.observation().tolist() == [4, 4, 0, 5, 5, 0, 5, 5, 5, 5, 4, 4, 2, 0, 1]
+    small = kalah.Game(variant="empty-capture:pits=3,seeds=2", engine=engine)
+    assert small.new_initial_state().legal_moves() == ["A", "B", "C"]
 
 
 def test_an_illegal_move_is_a_value_error_and_changes_nothing():

@@ -1,5 +1,6 @@
-"""The games in OpenSpiel: its own consistency checks, its MCTS bot, and our Oware (abapa)
-against OpenSpiel's `oware` on the same random move sequences."""
+"""The games in OpenSpiel: its own consistency checks, its MCTS bot, our Oware (abapa) against
+OpenSpiel's `oware` and our Kalah (openspiel) against its `mancala` on the same random move
+sequences."""
 
 import base64
 import pickle
@@ -16,13 +17,14 @@ openspiel.register()
 
 
 @pytest.mark.parametrize("name", ["mancala_lab_bao", "mancala_lab_oware(variant=abapa)",
-                                  "mancala_lab_bao(variant=literal-en)"])
+                                  "mancala_lab_bao(variant=literal-en)", "mancala_lab_kalah",
+                                  "mancala_lab_kalah(variant=empty-capture)"])
 def test_openspiels_random_simulation_checks(name):
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("name", ["mancala_lab_bao", "mancala_lab_oware"])
+@pytest.mark.parametrize("name", ["mancala_lab_bao", "mancala_lab_oware", "mancala_lab_kalah"])
 def test_a_serialized_state_comes_back_with_its_history(name):
     game = pyspiel.load_game(name)
     state = game.new_initial_state()
@@ -115,6 +117,36 @@ def test_our_oware_is_openspiels_under_abapa():
             b.apply_action(action)
         assert a.is_terminal()
         assert a.returns() == b.returns()
+
+
+def test_our_kalah_is_openspiels_mancala():
+    # OpenSpiel's actions are pits of the whole board: South's A-F are 1-6, North's a-f 8-13;
+    # ours count from the mover's left (spec/kalah.md, K.5.1).
+    ours = pyspiel.load_game("mancala_lab_kalah")
+    theirs = pyspiel.load_game("mancala")
+    assert ours.num_distinct_actions() == 6
+    rng = random.Random(7)
+    for _ in range(100):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        while not b.is_terminal():
+            assert not a.is_terminal()
+            player = b.current_player()
+            assert a.current_player() == player
+            offset = 1 if player == 0 else 8
+            assert [x + offset for x in a.legal_actions()] == b.legal_actions()
+            action = rng.choice(b.legal_actions())
+            a.apply_action(action - offset)
+            b.apply_action(action)
+        assert a.is_terminal()
+        assert a.returns() == b.returns()
+
+
+def test_a_kalah_board_is_a_reading_given_as_a_dictionary():
+    game = pyspiel.load_game("mancala_lab_kalah", {"variant": "openspiel:pits=4,seeds=3"})
+    state = game.new_initial_state()
+    assert state.legal_actions() == [0, 1, 2, 3]
+    obs = state.observation_tensor(0)
+    assert obs == [3.0] * 4 + [0.0] * 2 + [3.0] * 4 + [0.0] * 2 + [0.0, 0.0, 0.0]
 
 
 def test_openspiels_mcts_bot_plays_a_whole_bao_game():

@@ -12,12 +12,12 @@ from pettingzoo.test import api_test  # noqa: E402
 from mancala_lab import pettingzoo as pz  # noqa: E402
 
 
-@pytest.mark.parametrize("game", ["bao", "oware"])
+@pytest.mark.parametrize("game", ["bao", "oware", "kalah"])
 def test_pettingzoos_api_test(game):
     api_test(pz.env(game), num_cycles=400, verbose_progress=False)
 
 
-@pytest.mark.parametrize("game", ["bao", "oware"])
+@pytest.mark.parametrize("game", ["bao", "oware", "kalah"])
 def test_a_game_played_by_the_masks_ends_with_a_result(game):
     env = pz.env(game, render_mode="ansi")
     rng = np.random.default_rng(5)
@@ -61,7 +61,7 @@ def test_a_game_ends_level_where_strict_rules_are_silent(silent_bao_actions):
 
 
 def test_bad_settings_are_value_errors():
-    with pytest.raises(ValueError, match="expected 'bao' or 'oware'"):
+    with pytest.raises(ValueError, match="expected 'bao', 'oware' or 'kalah'"):
         pz.env("chess")
     with pytest.raises(ValueError, match="unknown Oware variant"):
         pz.env("oware", variant="nope")
@@ -70,7 +70,7 @@ def test_bad_settings_are_value_errors():
     for bad, error in ((0, ValueError), (-1, ValueError), ("x", TypeError), (None, TypeError)):
         with pytest.raises(error, match="max_plies"):
             pz.raw_env("oware", max_plies=bad)
-    with pytest.raises(ValueError, match="expected 'bao' or 'oware'"):
+    with pytest.raises(ValueError, match="expected 'bao', 'oware' or 'kalah'"):
         pz.env(["bao"])
     assert pz.raw_env("oware", max_plies=np.int64(5)).max_plies == 5
     env = pz.raw_env("oware", render_mode="ansi")
