@@ -5,34 +5,49 @@
 use mancala_lab::game::{game_keys, Draw, Game, Verdict};
 use mancala_lab::policy::alphabeta::{self, Searcher, WIN};
 use mancala_lab::policy::{choose, mcts, Policy, Scratch};
+use mancala_lab::side::Side;
 use proptest::prelude::*;
 
-/// The value of `s` to `depth` plies for the player to move, by plain minimax over every move:
-/// a win is worth [`WIN`] less the plies to reach it, a draw or a point the rules leave open 0,
-/// and a position at depth 0 the game's evaluation from the mover's side.
-fn minimax<G: Game>(game: &G, s: &G::State, depth: u32, ply: u32) -> i32 {
-    let mover = game.to_move(s);
+/// The value of `s` to `depth` plies for South, by plain minimax over every move (South takes
+/// the largest value, North the smallest, whoever moved last, so that a player who moves again
+/// keeps its side): a win is worth [`WIN`] less the plies to reach it, a draw or a point the
+/// rules leave open 0, and a position at depth 0 the game's evaluation (South's point of view).
+fn minimax_south<G: Game>(game: &G, s: &G::State, depth: u32, ply: u32) -> i32 {
     if let Some(e) = game.ending(s) {
         return match e.verdict {
-            Verdict::Win(w) if w == mover => WIN - ply as i32,
-            Verdict::Win(_) => -(WIN - ply as i32),
+            Verdict::Win(Side::South) => WIN - ply as i32,
+            Verdict::Win(Side::North) => -(WIN - ply as i32),
             _ => 0,
         };
     }
-    let sign = if mover.index() == 0 { 1 } else { -1 };
     let mut moves = Vec::new();
     game.legal_moves(s, &mut moves);
     if depth == 0 || moves.is_empty() {
-        return sign * game.evaluate(s);
+        return game.evaluate(s);
     }
-    moves
-        .iter()
-        .map(|&mv| match game.play(s, mv) {
-            Err(_) => 0,
-            Ok(p) => -minimax(game, &p.state, depth - 1, ply + 1),
-        })
-        .max()
-        .unwrap()
+    let values = moves.iter().map(|&mv| match game.play(s, mv) {
+        Err(_) => 0,
+        Ok(p) => minimax_south(game, &p.state, depth - 1, ply + 1),
+    });
+    match game.to_move(s) {
+        Side::South => values.max().unwrap(),
+        Side::North => values.min().unwrap(),
+    }
+}
+
+/// [`minimax_south`] from the side of `side`.
+fn minimax_for<G: Game>(game: &G, side: Side, s: &G::State, depth: u32, ply: u32) -> i32 {
+    let v = minimax_south(game, s, depth, ply);
+    if side == Side::South {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The value of `s` to `depth` plies for the player to move.
+fn minimax<G: Game>(game: &G, s: &G::State, depth: u32, ply: u32) -> i32 {
+    minimax_for(game, game.to_move(s), s, depth, ply)
 }
 
 /// States of random games of `seed`: every `every`-th ply of games `0..games`, the last state
@@ -117,6 +132,17 @@ fn alphabeta_gives_minimax_values_for_oware() {
     alphabeta_is_minimax(&oware(), 5, 12, 7);
 }
 
+fn kalah(variant: &str) -> mancala_lab::kalah::fast::FastRules {
+    mancala_lab::kalah::fast::FastRules::new(variant.parse().unwrap())
+}
+
+/// Kalah's extra turns (the same player moving again) among the plies searched.
+#[test]
+fn alphabeta_gives_minimax_values_for_kalah() {
+    alphabeta_is_minimax(&kalah("openspiel"), 5, 12, 5);
+    alphabeta_is_minimax(&kalah("empty-capture:pits=4,seeds=3"), 6, 12, 3);
+}
+
 #[test]
 fn alphabeta_gives_minimax_values_for_bao() {
     alphabeta_is_minimax(&bao(), 3, 6, 9);
@@ -137,7 +163,7 @@ fn alphabeta_plays_a_best_move<G: Game>(game: &G, depth: u32) {
         }
         let value = |mv| match game.play(s, mv) {
             Err(_) => 0,
-            Ok(p) => -minimax(game, &p.state, depth - 1, 1),
+            Ok(p) => minimax_for(game, game.to_move(s), &p.state, depth - 1, 1),
         };
         let best = moves.iter().map(|&mv| value(mv)).max().unwrap();
         for d in 0..4 {
@@ -149,9 +175,10 @@ fn alphabeta_plays_a_best_move<G: Game>(game: &G, depth: u32) {
 }
 
 #[test]
-fn alphabeta_plays_a_best_move_in_both_games() {
+fn alphabeta_plays_a_best_move_in_every_game() {
     alphabeta_plays_a_best_move(&oware(), 3);
     alphabeta_plays_a_best_move(&bao(), 2);
+    alphabeta_plays_a_best_move(&kalah("openspiel"), 4);
 }
 
 /// States of random games in which some legal move wins at once and some other does not.

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{budget, Budget, PolicyError};
 use crate::game::{Draw, Game, Ply, Silent, Verdict};
+use crate::side::Side;
 
 /// The settings `alphabeta:` takes.
 pub const KEYS: &str = "depth, ms";
@@ -188,7 +189,8 @@ impl<G: Game> Searcher<G> {
             // The first depth completes whatever the clock says (only a stop ends it).
             self.deadline = if depth == 1 { None } else { deadline };
             self.stopped = false;
-            let Some((values, ties)) = self.root_values(game, &root, &order, depth) else {
+            let mover = game.to_move(s);
+            let Some((values, ties)) = self.root_values(game, mover, &root, &order, depth) else {
                 break;
             };
             // The next depth looks at the best moves first.
@@ -219,6 +221,7 @@ impl<G: Game> Searcher<G> {
     fn root_values(
         &mut self,
         game: &G,
+        mover: Side,
         root: &Children<G>,
         order: &[usize],
         depth: u32,
@@ -231,7 +234,7 @@ impl<G: Game> Searcher<G> {
             let alpha = if best == -INF { -INF } else { best - 1 };
             let v = match &root[i].1 {
                 Err(_) => 0,
-                Ok(ply) => -self.negamax(game, &ply.state, depth - 1, -INF, -alpha, 1),
+                Ok(ply) => self.child(game, mover, &ply.state, depth - 1, (alpha, INF), 1),
             };
             if self.stopped {
                 return None;
@@ -246,6 +249,25 @@ impl<G: Game> Searcher<G> {
             }
         }
         Some((values, ties))
+    }
+
+    /// The value for `mover` of `child`, a state `mover` moved to, searched to `depth` plies
+    /// over the window `(alpha, beta)` of `mover`: negated when the turn passed, taken as it is
+    /// when `mover` moves again (Kalah's extra turn).
+    fn child(
+        &mut self,
+        game: &G,
+        mover: Side,
+        child: &G::State,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: u32,
+    ) -> i32 {
+        if game.to_move(child) == mover {
+            self.negamax(game, child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(game, child, depth, -beta, -alpha, ply)
+        }
     }
 
     /// The value of `s` to `depth` plies for the player to move, by alpha-beta over
@@ -332,7 +354,7 @@ impl<G: Game> Searcher<G> {
         for &(_, _, i) in &order {
             let v = match &children[i].1 {
                 Err(_) => 0,
-                Ok(p) => -self.negamax(game, &p.state, depth - 1, -beta, -alpha, ply + 1),
+                Ok(p) => self.child(game, mover, &p.state, depth - 1, (alpha, beta), ply + 1),
             };
             if self.stopped {
                 break;

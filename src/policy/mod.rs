@@ -466,6 +466,10 @@ pub fn choose_into<G: Game>(
                 scores.push(match game.play(s, mv) {
                     Err(_) => SILENT_SCORE,
                     Ok(ply) => match game.max_capture(&ply.state) {
+                        // The mover's own next capture where it moves again (Kalah's extra turn).
+                        Some(next) if game.to_move(&ply.state) == mover => {
+                            i64::from(ply.facts.seeds_captured) + i64::from(next)
+                        }
                         Some(reply) => i64::from(ply.facts.seeds_captured) - i64::from(reply),
                         // No reply: the game is over (every engine ends a game exactly then).
                         None => match game.ending(&ply.state).map(|e| e.verdict) {
