@@ -9,7 +9,7 @@ use mancala_lab::bao::checks::{
 use mancala_lab::checks::{
     csv_column, notation_roundtrip, position_parse, study_files, transcript_parse,
 };
-use mancala_lab::kalah::checks::kalah_playout_invariants;
+use mancala_lab::kalah::checks::{kalah_playout_invariants, kalah_reference_vs_optimized};
 use mancala_lab::oware::checks::{
     oware_batch_vs_scalar, oware_playout_invariants, oware_position_invariants,
     oware_reference_vs_optimized,
@@ -23,12 +23,13 @@ fn text(f: fn(&str) -> Result<(), String>, data: &[u8]) -> Result<(), String> {
     f(&String::from_utf8_lossy(data))
 }
 
-const TARGETS: [(&str, Check); 13] = [
+const TARGETS: [(&str, Check); 14] = [
     ("bao_playout_invariants", bao_playout_invariants),
     ("oware_playout_invariants", oware_playout_invariants),
     ("kalah_playout_invariants", kalah_playout_invariants),
     ("bao_reference_vs_optimized", bao_reference_vs_optimized),
     ("oware_reference_vs_optimized", oware_reference_vs_optimized),
+    ("kalah_reference_vs_optimized", kalah_reference_vs_optimized),
     ("bao_position_invariants", bao_position_invariants),
     ("oware_position_invariants", oware_position_invariants),
     ("oware_batch_vs_scalar", oware_batch_vs_scalar),

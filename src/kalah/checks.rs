@@ -54,6 +54,37 @@ pub fn kalah_playout_invariants(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The reference and optimized engines agree under every preset on the game `bytes` drive; the
+/// first byte picks the board, Kalah(1..6, 1..6).
+pub fn kalah_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
+    let board = bytes.first().copied().unwrap_or(0);
+    let (pits, seeds) = (1 + board % 6, 1 + board / 6 % 6);
+    let rest = bytes.get(1..).unwrap_or(&[]);
+    for (name, preset) in PRESETS {
+        let variant = Variant {
+            pits,
+            seeds,
+            ..preset
+        };
+        crate::checks::engines_agree::<super::Kalah>(variant, None, rest, 3000)
+            .map_err(|e| format!("{name} Kalah({pits},{seeds}): {e}"))?;
+    }
+    Ok(())
+}
+
+/// Any text is one Kalah move letter or not; a letter prints back as itself.
+pub fn notation_roundtrip(text: &str) -> Result<(), String> {
+    let mut chars = text.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if let Some((side, mv)) = super::Move::from_letter(c, super::variant::MAX_PITS) {
+            if mv.letter(side) != c {
+                return Err(format!("kalah move {c:?} prints as {:?}", mv.letter(side)));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Any text gives a Kalah transcript or an error; a parsed one prints and parses back to itself.
 pub fn transcript_parse(text: &str) -> Result<(), String> {
     use super::transcript::{print_transcript, transcript_moves};

@@ -45,7 +45,7 @@ impl Mancala for Kalah {
 
     fn check_text(what: TextKind, text: &str) -> Result<(), String> {
         match what {
-            TextKind::Move => Ok(()),
+            TextKind::Move => super::checks::notation_roundtrip(text),
             TextKind::Transcript => super::checks::transcript_parse(text),
             TextKind::Position => super::checks::position_parse(text),
         }
