@@ -321,17 +321,17 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
     lines
         .into_iter()
         .flat_map(|line| {
-            let oware = line.first().is_some_and(|w| w == "oware")
-                || line.windows(2).any(|w| w[0] == "--game" && w[1] == "oware");
-            let game = if oware {
-                GameKind::Oware
-            } else {
-                GameKind::Bao
+            let named = |g: &GameKind| {
+                line.first().is_some_and(|w| w == g.name())
+                    || line
+                        .windows(2)
+                        .any(|w| w[0] == "--game" && w[1] == g.name())
             };
-            let presets: &[&str] = if oware {
-                &mancala_lab::oware::variant::PRESET_NAMES
-            } else {
-                &mancala_lab::bao::variant::PRESET_NAMES
+            let game = GameKind::ALL.into_iter().find(named).unwrap_or_default();
+            let presets: &[&str] = match game {
+                GameKind::Bao => &mancala_lab::bao::variant::PRESET_NAMES,
+                GameKind::Oware => &mancala_lab::oware::variant::PRESET_NAMES,
+                GameKind::Kalah => &mancala_lab::kalah::variant::PRESET_NAMES,
             };
             // `diff` and `perft` run the optimized engine: only the readings it plays.
             let diff = line.first().is_some_and(|w| w == "diff" || w == "perft");
