@@ -195,7 +195,7 @@ PY
     exit 0
 fi
 verdict=0
-for game in bao oware; do
+for game in bao oware kalah; do
     cargo run --release --quiet -- coverage --game "$game" --mutants "$out" >"$out/coverage-$game.txt" || verdict=1
     grep -E "MISSED|^coverage" "$out/coverage-$game.txt"
 done

@@ -201,6 +201,7 @@ impl Rules {
         let mut captured = 0;
         let mut extra_turn = false;
         match at {
+            // mutant: excused the opponent's store is skipped (K.2.2), so no last seed ends there
             Place::Store(side) if side == me => {
                 // spec: kalah K.2.4 the last seed in one's own store: move again
                 extra_turn = true;
