@@ -146,3 +146,57 @@ fn a_ply_reports_its_clauses_on_both_engines() {
     assert_eq!(events(&Rules::new(Variant::OPENSPIEL)), expected);
     assert_eq!(events(&FastRules::new(Variant::OPENSPIEL)), expected);
 }
+
+/// The stats job's random games on the word board (`kalah::playout::RandomGames`) are the games
+/// the reference engine plays one by one with the same draws: the same games.csv rows and clause
+/// events, under every preset, on boards from Kalah(1,1) to Kalah(6,12) (laps of 13 seeds and
+/// more among them), and cut at a ply limit; one at a time and side by side (`play_range`, which
+/// gives them in game order).
+#[test]
+fn the_word_board_plays_the_reference_engines_random_games() {
+    use mancala_lab::kalah::playout::RandomGames;
+    use mancala_lab::playout::play_game;
+    use mancala_lab::policy::Policy;
+    let boards = [
+        (6, 4),
+        (6, 6),
+        (1, 1),
+        (1, 12),
+        (2, 7),
+        (3, 5),
+        (4, 3),
+        (5, 9),
+        (6, 12),
+    ];
+    for (name, preset) in PRESETS {
+        for (pits, seeds) in boards {
+            let variant = Variant {
+                pits,
+                seeds,
+                ..preset
+            };
+            let reference = Rules::new(variant);
+            let random = RandomGames::new(variant);
+            for max_plies in [2000, 9] {
+                let mut side_by_side = Vec::new();
+                random.play_range(5, 3..150, max_plies, &mut |row, events| {
+                    side_by_side.push((row, events))
+                });
+                for game in 0..150 {
+                    let want = play_game(&reference, Policy::Random, 5, game, max_plies);
+                    let context =
+                        format!("{name} Kalah({pits},{seeds}), game {game}, max_plies {max_plies}");
+                    assert_eq!(random.play(5, game, max_plies), want, "{context}");
+                    if game >= 3 {
+                        assert_eq!(
+                            side_by_side[game as usize - 3],
+                            want,
+                            "{context}, side by side"
+                        );
+                    }
+                }
+                assert_eq!(side_by_side.len(), 147);
+            }
+        }
+    }
+}

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Random Oware playouts per second in OpenSpiel's C++ engine, for comparison with mancala-lab.
+"""Random playouts per second in OpenSpiel's C++ engine (Oware, or Kalah: OpenSpiel's `mancala`),
+for comparison with mancala-lab.
 
 Drives OpenSpiel's C++ rollout loop through an MCTS bot with one simulation per step and a
 RandomRolloutEvaluator of 1,000 rollouts: each step plays 1,000 whole random games from the start
-(or one ply in) in C++, with no Python in the loop. Usage: python3 bench_playouts.py [--seconds S]
+(or one ply in) in C++, with no Python in the loop.
+Usage: python3 bench_playouts.py [--game oware|kalah] [--seconds S]
 Needs `pip install open-spiel`. Prints playouts/s; plies/s uses the mean game length of random
 OpenSpiel games measured here with Python-driven play (that part is not timed).
 """
@@ -30,8 +32,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=["oware", "kalah"], default="oware")
     args = parser.parse_args()
-    game = pyspiel.load_game("oware")
+    name = {"oware": "oware", "kalah": "mancala"}[args.game]
+    game = pyspiel.load_game(name)
     state = game.new_initial_state()
     batch = 1000
     evaluator = pyspiel.RandomRolloutEvaluator(batch, args.seed)
@@ -44,7 +48,7 @@ def main():
     elapsed = time.perf_counter() - start
     length = mean_length(game, 2000, args.seed)
     rate = done / elapsed
-    print(f"openspiel oware (C++ random rollouts): {rate:.0f} playouts/s, "
+    print(f"openspiel {name} (C++ random rollouts): {rate:.0f} playouts/s, "
           f"{rate * length:.0f} plies/s (mean random game length {length:.1f} plies)")
 
 

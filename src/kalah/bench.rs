@@ -1,11 +1,12 @@
 //! Kalah's sections of `mancala-lab bench`: its reference and optimized engines under OpenSpiel's
-//! reading, with the stats job on the optimized one, and its parsers for `bench --parsers`.
+//! reading, the word board the stats job plays random games on, the stats job, and its parsers.
 
 use crate::bench::{Bench, BenchPart, Parser};
 use crate::playout::{play_game, DEFAULT_MAX_PLIES};
 use crate::policy::Policy;
 
 use super::fast::FastRules;
+use super::playout::RandomGames;
 use super::{Rules, Variant};
 
 /// Kalah's sections for `part`: reference against optimized engine under `openspiel`
@@ -18,7 +19,7 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
     let reference = Rules::new(Variant::OPENSPIEL);
     let fast = FastRules::new(Variant::OPENSPIEL);
     b.section("kalah (openspiel, Kalah(6,4) as OpenSpiel's mancala):");
-    let Some((_, _, all)) = b.compare(
+    let Some(_) = b.compare(
         &mut |i| {
             u64::from(
                 play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
@@ -36,8 +37,35 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
     ) else {
         return;
     };
+    // The stats job's random games: the word board, games side by side.
+    let random = RandomGames::new(Variant::OPENSPIEL);
+    let play = |chunk: u64| {
+        let mut plies = 0;
+        let first = chunk * CHUNK;
+        random.play_range(
+            seed,
+            first..first + CHUNK,
+            DEFAULT_MAX_PLIES,
+            &mut |row, _| plies += u64::from(row.plies),
+        );
+        plies
+    };
+    let one = b.measure(&mut |c| play(c)).chunks_of(CHUNK);
+    if b.interrupted() {
+        return;
+    }
+    b.line("word board (the stats job's random games), 1 thread", one);
+    let (all, threads) = b.measure_parallel(one.games / CHUNK, &play);
+    let all = all.chunks_of(CHUNK);
+    b.line(&format!("word board, {threads} threads"), all);
+    if b.interrupted() {
+        return;
+    }
     b.stats_line("", "openspiel", all.games, all);
 }
+
+/// Games a word-board measurement plays per call (so the clock is read rarely).
+const CHUNK: u64 = 1024;
 
 /// Kalah's parsers that `bench --parsers` times.
 pub fn parsers() -> Vec<Parser> {

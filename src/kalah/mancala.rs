@@ -4,8 +4,9 @@
 use crate::audit::{GameAudit, RecordFormat};
 use crate::engine::EngineError;
 use crate::game::Action;
+use crate::game::EventTotals;
 use crate::inconsistencies::{Finding, WitnessError};
-use crate::playout::{EngineKind, Playouts, Row};
+use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
 use crate::text::quoted;
 
@@ -251,6 +252,24 @@ impl Playouts for Rules {
 
 impl Playouts for FastRules {
     const ENGINE: EngineKind = EngineKind::Optimized;
+
+    /// Random games on the word board ([`super::playout::RandomGames`]): the same rows and
+    /// events as one by one.
+    fn play_batch(
+        &self,
+        play: Play,
+        seed: u64,
+        games: std::ops::Range<u64>,
+        each: &mut dyn FnMut(Row, EventTotals),
+    ) -> bool {
+        super::playout::RandomGames::new(self.variant()).play_range(
+            seed,
+            games,
+            play.max_plies,
+            each,
+        );
+        true
+    }
 }
 
 impl Action for Move {

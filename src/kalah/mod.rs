@@ -12,6 +12,7 @@ pub mod inconsistencies;
 pub mod mancala;
 pub mod mutate;
 pub mod notation;
+pub mod playout;
 pub mod position;
 pub mod rules;
 pub mod transcript;

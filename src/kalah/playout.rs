@@ -1,0 +1,323 @@
+//! Random Kalah games for the stats job, the board held in one 128-bit word seen from the player
+//! to move: a sowing is a few word additions, the game the same as the typed engines play.
+
+use crate::game::{draw_word, pick, Ending, EventTotals, Verdict};
+use crate::playout::{moves_hash_step, Row, MOVES_HASH_START};
+
+use super::engines::KALAH_COUNTED_EVENTS;
+use super::variant::{EndTest, Sweep, Variant};
+use super::Side;
+
+/// A byte of 1 in each of the 16 bytes of a word.
+const ONES: u128 = u128::MAX / 0xff;
+/// The high bit of each byte.
+const HIGHS: u128 = ONES << 7;
+
+/// `n` bytes of 1 from the lowest (0 to 16).
+#[inline(always)]
+fn ones(n: usize) -> u128 {
+    if n == 0 {
+        0
+    } else {
+        ONES >> (8 * (16 - n))
+    }
+}
+
+/// The sum of the bytes of `x` (each byte and the sum below 256).
+#[inline(always)]
+fn byte_sum(x: u128) -> u32 {
+    let folded = (x as u64).wrapping_add((x >> 64) as u64);
+    (folded.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// Games [`RandomGames::play_range`] plays side by side.
+pub const LANES: usize = 4;
+
+/// A random game under way: the board from the player to move's side, and its counts.
+struct Lane {
+    x: u128,
+    mover: Side,
+    keys: [u32; 2],
+    game: u64,
+    /// The clause that ended the game, once it is over.
+    end: Option<&'static str>,
+    c: Counts,
+}
+
+impl Lane {
+    /// Whether the game is over or cut at `max_plies`.
+    #[inline(always)]
+    fn done(&self, max_plies: u32) -> bool {
+        self.end.is_some() || self.c.plies >= max_plies
+    }
+}
+
+/// A random game's counts, beyond its final board.
+struct Counts {
+    plies: u32,
+    moves_hash: u64,
+    captured: [u32; 2],
+    extra_turns: u32,
+    captures: u32,
+    opposite_empty: u32,
+}
+
+/// Random games of one reading on the word board.
+#[derive(Clone, Copy, Debug)]
+pub struct RandomGames {
+    variant: Variant,
+    /// Pits a row.
+    m: usize,
+    /// The mover's row (bytes 0..m).
+    row: u128,
+    /// The places of one lap: every place but the opponent's store (bytes 0..2m+1).
+    lap: u128,
+    /// Bits of one side's half of the ring (its pits and store): 8(m+1).
+    half: u32,
+    /// The ring's 2m+2 bytes.
+    ring: u128,
+}
+
+impl RandomGames {
+    /// Random games under `variant`.
+    pub fn new(variant: Variant) -> RandomGames {
+        let m = usize::from(variant.pits);
+        RandomGames {
+            variant,
+            m,
+            row: ones(m) * 0xff,
+            lap: ones(2 * m + 1),
+            half: 8 * (m as u32 + 1),
+            ring: ones(2 * m + 2) * 0xff,
+        }
+    }
+
+    /// The word seen from the other player: the halves of the ring of 2m+2 bytes swapped.
+    #[inline(always)]
+    fn turn(&self, x: u128) -> u128 {
+        ((x >> self.half) | (x << self.half)) & self.ring
+    }
+
+    /// Game `game` of `seed` played at random to its end or `max_plies` plies: its games.csv row
+    /// and clause events, as the typed engines give them.
+    pub fn play(&self, seed: u64, game: u64, max_plies: u32) -> (Row, EventTotals) {
+        let mut lane = self.start(seed, game);
+        while !lane.done(max_plies) {
+            self.step(&mut lane);
+        }
+        self.finish(lane)
+    }
+
+    /// Games `games` of `seed`, given to `each` in game order: [`RandomGames::play`] of each,
+    /// [`LANES`] games played a ply at a time side by side, so that the processor overlaps
+    /// their plies.
+    pub fn play_range(
+        &self,
+        seed: u64,
+        games: std::ops::Range<u64>,
+        max_plies: u32,
+        each: &mut dyn FnMut(Row, EventTotals),
+    ) {
+        let first = games.start;
+        let mut done: Vec<Option<(Row, EventTotals)>> = Vec::new();
+        done.resize_with((games.end - games.start) as usize, || None);
+        let mut next = games.clone();
+        let mut lanes: [Option<Lane>; LANES] = std::array::from_fn(|_| None);
+        for lane in &mut lanes {
+            *lane = next.next().map(|g| self.start(seed, g));
+        }
+        let mut emitted = 0;
+        while lanes.iter().any(Option::is_some) {
+            for slot in &mut lanes {
+                let Some(lane) = slot else { continue };
+                if lane.done(max_plies) {
+                    let game = lane.game;
+                    let finished =
+                        std::mem::replace(slot, next.next().map(|g| self.start(seed, g)));
+                    if let Some(lane) = finished {
+                        done[(game - first) as usize] = Some(self.finish(lane));
+                    }
+                } else {
+                    self.step(lane);
+                }
+            }
+            // Hand on the games finished in order so far.
+            while let Some(Some(_)) = done.get(emitted) {
+                if let Some((row, events)) = done[emitted].take() {
+                    each(row, events);
+                }
+                emitted += 1;
+            }
+        }
+    }
+
+    /// Game `game` of `seed` at its start.
+    fn start(&self, seed: u64, game: u64) -> Lane {
+        let m = self.m;
+        // Kalah(m,n): n seeds in every pit, South to move.
+        let x = (ones(m) | ones(m) << (8 * (m + 1))) * u128::from(self.variant.seeds);
+        Lane {
+            x,
+            mover: Side::South,
+            keys: crate::game::game_keys(seed, game),
+            game,
+            end: self.end(x),
+            c: Counts {
+                plies: 0,
+                moves_hash: MOVES_HASH_START,
+                captured: [0; 2],
+                extra_turns: 0,
+                captures: 0,
+                opposite_empty: 0,
+            },
+        }
+    }
+
+    /// One random ply of `lane`'s game, which is not over.
+    #[inline(always)]
+    fn step(&self, lane: &mut Lane) {
+        let (x, c) = (lane.x, &mut lane.c);
+        // The k-th non-empty pit of the mover's row, k drawn as the typed engines draw it.
+        let full = ((((x & !HIGHS) + !HIGHS) | x) & HIGHS & self.row) as u64;
+        let n = full.count_ones();
+        let mut left = full;
+        for _ in 0..pick(draw_word(lane.keys, c.plies), n) {
+            left &= left - 1;
+        }
+        let pit = (left.trailing_zeros() / 8) as usize;
+        c.moves_hash = moves_hash_step(c.moves_hash, pit as u8);
+        let (mut x, extra) = self.sow(x, pit, lane.mover, c);
+        c.plies += 1;
+        if !extra {
+            x = self.turn(x);
+            lane.mover = lane.mover.opponent();
+        }
+        lane.x = x;
+        let plies = c.plies;
+        lane.end = self.end(x).or_else(|| {
+            // spec: kalah K.4.4 the ply cap, after the ply that reaches it
+            self.variant
+                .ply_cap
+                .filter(|&cap| plies >= cap)
+                .map(|_| "K.4.4")
+        });
+    }
+
+    /// The word after the mover sows `pit`, and whether the mover moves again.
+    #[inline(always)]
+    fn sow(&self, mut x: u128, pit: usize, mover: Side, c: &mut Counts) -> (u128, bool) {
+        let m = self.m;
+        let cycle = 2 * m + 1;
+        let seeds = ((x >> (8 * pit)) & 0xff) as usize;
+        x &= !(0xffu128 << (8 * pit));
+        let mut k = seeds;
+        if k >= cycle {
+            // Whole laps: one seed in every place but the opponent's store.
+            let laps = seeds / cycle;
+            x += self.lap * laps as u128;
+            k -= laps * cycle;
+        }
+        let last = if pit + k < cycle {
+            x += ones(k) << (8 * (pit + 1));
+            pit + k
+        } else {
+            x += ones(cycle - 1 - pit) << (8 * (pit + 1));
+            x += ones(pit + k + 1 - cycle);
+            pit + k - cycle
+        };
+        if last == m {
+            c.extra_turns += 1;
+            return (x, true);
+        }
+        if last < m && (x >> (8 * last)) & 0xff == 1 {
+            let opposite = 2 * m - last;
+            let taken = ((x >> (8 * opposite)) & 0xff) as u32;
+            if taken == 0 {
+                c.opposite_empty += 1;
+            } else {
+                c.captures += 1;
+            }
+            if taken > 0 || self.variant.empty_capture {
+                x &= !((0xffu128 << (8 * opposite)) | (0xffu128 << (8 * last)));
+                x += u128::from(taken + 1) << (8 * m);
+                c.captured[mover.index()] += taken + 1;
+            }
+        }
+        (x, false)
+    }
+
+    /// The clause that ends the game at `x` (the player to move's view), if one does.
+    #[inline(always)]
+    fn end(&self, x: u128) -> Option<&'static str> {
+        let mine = x & self.row == 0;
+        let theirs = (x >> self.half) & self.row == 0;
+        let ended = match self.variant.end {
+            EndTest::EitherRowEmpty => mine || theirs,
+            EndTest::MoverStarved => mine,
+        };
+        ended.then_some("K.4.1")
+    }
+
+    /// The row and events of a game that stopped.
+    fn finish(&self, lane: Lane) -> (Row, EventTotals) {
+        let Lane {
+            x,
+            mover,
+            end,
+            c,
+            game,
+            ..
+        } = lane;
+        let m = self.m;
+        // South's view.
+        let south = if mover == Side::South {
+            x
+        } else {
+            self.turn(x)
+        };
+        let rows = [
+            byte_sum(south & self.row),
+            byte_sum((south >> (8 * (m + 1))) & self.row),
+        ];
+        let stores = [
+            ((south >> (8 * m)) & 0xff) as u32,
+            ((south >> (8 * (2 * m + 1))) & 0xff) as u32,
+        ];
+        let scores = match (end, self.variant.sweep) {
+            (None, _) | (Some(_), Sweep::None) => stores,
+            (Some(_), Sweep::ToOwner) => [stores[0] + rows[0], stores[1] + rows[1]],
+            (Some(_), Sweep::ToEmptier) if rows[0] == 0 => [stores[0] + rows[1], stores[1]],
+            (Some(_), Sweep::ToEmptier) if rows[1] == 0 => [stores[0], stores[1] + rows[0]],
+            (Some(_), Sweep::ToEmptier) => stores,
+        };
+        let ending = end.map(|clause| Ending {
+            verdict: match scores[0].cmp(&scores[1]) {
+                std::cmp::Ordering::Greater => Verdict::Win(Side::South),
+                std::cmp::Ordering::Less => Verdict::Win(Side::North),
+                std::cmp::Ordering::Equal => Verdict::Draw,
+            },
+            clause,
+        });
+        let row = Row {
+            game,
+            plies: c.plies,
+            ending,
+            seeds_captured: c.captured,
+            // The playout loop counts every ply of a game without stages in the first.
+            stage_plies: [c.plies, 0],
+            scores,
+            moves_hash: c.moves_hash,
+            ..Row::default()
+        };
+        let mut events = EventTotals::new(KALAH_COUNTED_EVENTS);
+        let at = |clause| crate::game::clause_index(KALAH_COUNTED_EVENTS, clause);
+        events.add_at(at("K.2.1"), u64::from(c.plies));
+        events.add_at(at("K.2.4"), u64::from(c.extra_turns));
+        events.add_at(at("K.3.1"), u64::from(c.captures));
+        events.add_at(at("K.3.2"), u64::from(c.opposite_empty));
+        if let Some(clause) = end {
+            events.add(clause, 1);
+        }
+        (row, events)
+    }
+}
