@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Current performance figures: `mancala-lab bench` (with --json) and, when its Python package is
-# installed, OpenSpiel's C++ Oware playouts before and after it; writes docs/performance.md and
+# installed, OpenSpiel's C++ Oware and Kalah (`mancala`) playouts before and after it; writes
+# docs/performance.md and
 # docs/performance.json (the bench's measurements, for scripts that compare runs).
 # Usage, from the project root: bash experiments/bench/run.sh [SECONDS_PER_MEASUREMENT]
 set -euo pipefail
@@ -8,15 +9,17 @@ secs=${1:-10}
 cargo build --release --quiet
 openspiel() {
     if python3 -c "import pyspiel" >/dev/null 2>&1; then
-        python3 experiments/openspiel/bench_playouts.py --seconds 5
+        python3 experiments/openspiel/bench_playouts.py --seconds 5 "$@"
     else
         echo "(not measured: python3 -c 'import pyspiel' fails here; pip install open-spiel)"
     fi
 }
 before="$(openspiel)"
+kalah_before="$(openspiel --game kalah)"
 rm -f docs/performance.json.new
 bench="$(target/release/mancala-lab bench --seconds "$secs" --json docs/performance.json.new)"
 after="$(openspiel)"
+kalah_after="$(openspiel --game kalah)"
 parsers="$(target/release/mancala-lab bench --parsers)"
 bao_profile="$(bash experiments/bench/bao_profile.sh 10000)"
 cpu="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
@@ -48,6 +51,24 @@ for (path, reading), f in figures.items():
     print(f"| {path} | {reading} | {f.get('engine', 0):,.0f} games/s | {f.get('job', 0):,.0f} games/s | {share} | {times} |")
 PY
 )"
+# Kalah's stats job and word board against OpenSpiel's mancala (the mean of its two runs).
+kalah_table="$(python3 - docs/performance.json.new "$kalah_before" "$kalah_after" <<'PY'
+import json, re, sys
+report = json.load(open(sys.argv[1]))
+rates = [float(m.group(1)) for t in sys.argv[2:] for m in [re.search(r"([0-9.]+) playouts/s", t)] if m]
+openspiel = sum(rates) / len(rates) if rates else None
+print("| what plays Kalah(6,4) at random | games/s | against OpenSpiel |")
+print("|---|---|---|")
+if openspiel:
+    print(f"| OpenSpiel's C++ `mancala` random rollouts, 1 thread | {openspiel:,.0f} | 1x |")
+for m in report["measurements"]:
+    if not m["section"].startswith("kalah"):
+        continue
+    rate = m["values"]["games_per_s"]
+    times = f"{rate / openspiel:.1f}x" if openspiel else "n/a"
+    print(f"| {m['name']} | {rate:,.0f} | {times} |")
+PY
+)"
 mv docs/performance.json.new docs/performance.json
 {
     echo "# Performance"
@@ -71,6 +92,16 @@ mv docs/performance.json.new docs/performance.json
     echo "runs below."
     echo
     echo "$table"
+    echo
+    echo "## Kalah against OpenSpiel's \`mancala\`"
+    echo
+    echo "Random Kalah(6,4) games (the \`openspiel\` reading, OpenSpiel's rules exactly) from the"
+    echo "\`kalah\` section of the bench below, against OpenSpiel's C++ random rollouts of its"
+    echo "\`mancala\` (the mean of the two runs below, one thread: OpenSpiel's rollout loop has no"
+    echo "threads). The stats job plays its random games on the word board"
+    echo "(\`src/kalah/playout.rs\`), CSV files included."
+    echo
+    echo "$kalah_table"
     echo
     echo "## Random playouts: \`mancala-lab bench --seconds $secs\`"
     echo
@@ -106,6 +137,15 @@ mv docs/performance.json.new docs/performance.json
     echo '```'
     echo "$before"
     echo "$after"
+    echo '```'
+    echo
+    echo "## OpenSpiel's C++ Kalah playouts: \`python3 experiments/openspiel/bench_playouts.py --game kalah --seconds 5\`"
+    echo
+    echo "Before and after the bench:"
+    echo
+    echo '```'
+    echo "$kalah_before"
+    echo "$kalah_after"
     echo '```'
     echo
     echo "## Parsers: \`mancala-lab bench --parsers\`"
