@@ -13,15 +13,46 @@ const ONES: u128 = u128::MAX / 0xff;
 /// The high bit of each byte.
 const HIGHS: u128 = ONES << 7;
 
+/// Multiplied by a word with one bit at the bottom of each of its eight bytes, gathers those
+/// bits into the top byte, in order.
+const GATHER: u64 = 0x0102_0408_1020_4080;
+
+/// For each set of non-empty pits (bit i for pit i): how many there are, then the pit of each
+/// from the mover's left.
+const PITS: [[u8; 8]; 64] = {
+    let mut table = [[0u8; 8]; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 6 {
+            if mask >> bit & 1 == 1 {
+                table[mask][1 + n] = bit as u8;
+                n += 1;
+            }
+            bit += 1;
+        }
+        table[mask][0] = n as u8;
+        mask += 1;
+    }
+    table
+};
+
 /// `n` bytes of 1 from the lowest (0 to 16).
 #[inline(always)]
 fn ones(n: usize) -> u128 {
-    if n == 0 {
-        0
-    } else {
-        ONES >> (8 * (16 - n))
-    }
+    ONES_TABLE[n]
 }
+
+/// [`ones`] of 0 to 16, looked up rather than branched on.
+const ONES_TABLE: [u128; 17] = {
+    let mut table = [0u128; 17];
+    let mut n = 1;
+    while n <= 16 {
+        table[n] = ONES >> (8 * (16 - n));
+        n += 1;
+    }
+    table
+};
 
 /// The sum of the bytes of `x` (each byte and the sum below 256).
 #[inline(always)]
@@ -179,12 +210,9 @@ impl RandomGames {
         let (x, c) = (lane.x, &mut lane.c);
         // The k-th non-empty pit of the mover's row, k drawn as the typed engines draw it.
         let full = ((((x & !HIGHS) + !HIGHS) | x) & HIGHS & self.row) as u64;
-        let n = full.count_ones();
-        let mut left = full;
-        for _ in 0..pick(draw_word(lane.keys, c.plies), n) {
-            left &= left - 1;
-        }
-        let pit = (left.trailing_zeros() / 8) as usize;
+        let pits = &PITS[((full >> 7).wrapping_mul(GATHER) >> 56) as usize & 63];
+        let k = pick(draw_word(lane.keys, c.plies), u32::from(pits[0]));
+        let pit = usize::from(pits[1 + k as usize]);
         c.moves_hash = moves_hash_step(c.moves_hash, pit as u8);
         let (mut x, extra) = self.sow(x, pit, lane.mover, c);
         c.plies += 1;
