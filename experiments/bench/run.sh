@@ -57,6 +57,7 @@ import json, re, sys
 report = json.load(open(sys.argv[1]))
 rates = [float(m.group(1)) for t in sys.argv[2:] for m in [re.search(r"([0-9.]+) playouts/s", t)] if m]
 openspiel = sum(rates) / len(rates) if rates else None
+board = job = None
 print("| what plays Kalah(6,4) at random | games/s | against OpenSpiel |")
 print("|---|---|---|")
 if openspiel:
@@ -67,6 +68,23 @@ for m in report["measurements"]:
     rate = m["values"]["games_per_s"]
     times = f"{rate / openspiel:.1f}x" if openspiel else "n/a"
     print(f"| {m['name']} | {rate:,.0f} | {times} |")
+    if m["name"].startswith("word board, "):
+        board = m["values"]
+    if m["name"].startswith("stats job"):
+        job = m["values"]
+# What bounds the job: the time a game of the job less the word board's is the CSV's.
+if openspiel and board and job:
+    csv_cost = 1 / job["games_per_s"] - 1 / board["games_per_s"]
+    plies = board["plies_per_s"] / board["games_per_s"]
+    need = 1 / (1 / (20 * openspiel) - csv_cost) if 1 / (20 * openspiel) > csv_cost else None
+    print()
+    print(f"What bounds the job: writing games.csv costs about {csv_cost * 1e6:.2f} µs a game on two "
+          f"cores (the job's time a game less the word board's), so that an engine of no cost "
+          f"would give about {1 / csv_cost / 1e6:.1f} million games a second, "
+          f"{1 / csv_cost / openspiel:.0f} times OpenSpiel. Twenty times OpenSpiel "
+          f"({20 * openspiel / 1e6:.1f} million games a second) needs "
+          + (f"an engine at about {need / 1e6:.1f} million games a second on two cores "
+             f"({need * plies / 1e6:.0f} million plies)." if need else "a faster CSV writer first."))
 PY
 )"
 mv docs/performance.json.new docs/performance.json
@@ -102,6 +120,7 @@ mv docs/performance.json.new docs/performance.json
     echo "(\`src/kalah/playout.rs\`), CSV files included."
     echo
     echo "$kalah_table"
+    echo
     echo
     echo "## Random playouts: \`mancala-lab bench --seconds $secs\`"
     echo
