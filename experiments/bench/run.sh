@@ -78,7 +78,8 @@ if openspiel and board and job:
     plies = board["plies_per_s"] / board["games_per_s"]
     need = 1 / (1 / (20 * openspiel) - csv_cost) if 1 / (20 * openspiel) > csv_cost else None
     print()
-    print(f"What bounds the job: writing games.csv costs about {csv_cost * 1e6:.2f} µs a game on two "
+    print(f"What bounds the job: its own work (games.csv, the summary, the count of distinct games) "
+          f"costs about {csv_cost * 1e6:.2f} µs a game on two "
           f"cores (the job's time a game less the word board's), so that an engine of no cost "
           f"would give about {1 / csv_cost / 1e6:.1f} million games a second, "
           f"{1 / csv_cost / openspiel:.0f} times OpenSpiel. Twenty times OpenSpiel "
