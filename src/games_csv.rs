@@ -62,6 +62,8 @@ impl RowWriter {
     /// The writer of `game`'s rows under `variant`, played by `players`.
     pub fn new(game: GameKind, variant: &str, players: Players) -> RowWriter {
         let policy = crate::text::csv_field(&players.to_string()).into_owned();
+        // A reading with parameters holds commas (Kalah's `openspiel:pits=4,seeds=3`).
+        let variant = crate::text::csv_field(variant);
         RowWriter {
             numbers: own(game).1,
             shared: format!(",{variant},{policy},"),

@@ -1689,3 +1689,64 @@ fn repeated_games_are_counted_and_warned_of() {
     assert!(read(&random.join("summary.csv")).contains("\ndistinct_games,50,50,50\n"));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("warning"));
 }
+
+/// A reading whose name holds commas (Kalah's board as parameters) is one quoted field of
+/// games.csv: the study resumes, its shards merge, `plot` reads it, and a match rates it.
+#[test]
+fn a_reading_with_commas_is_one_field() {
+    let job = [
+        "--game",
+        "kalah",
+        "--variant",
+        "openspiel:pits=3,seeds=2",
+        "--games",
+        "200",
+    ];
+    let single = tmp("commas");
+    stats(&job, &single);
+    let games = read(&single.join("games.csv"));
+    let first = games.lines().nth(1).unwrap();
+    assert!(
+        first.starts_with("0,\"openspiel:pits=3,seeds=2\",random,"),
+        "{first}"
+    );
+    let shards: Vec<PathBuf> = (1..=2).map(|k| tmp(&format!("commas{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        stats(
+            &[&job[..], &["--shard", &format!("{}/2", k + 1)]].concat(),
+            dir,
+        );
+    }
+    let merged = tmp("commas-merged");
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    same_files(&single, &merged, &FILES);
+    // A stopped study of that reading resumes (its rows verified field by field).
+    let m = manifest(&single);
+    assert_eq!(m["variant"], "openspiel:pits=3,seeds=2");
+    let o = run_stats(&["--resume"], &single);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = tmp("commas.svg");
+    let o = bin()
+        .args(["plot", "--out"])
+        .arg(&svg)
+        .arg(format!("a={}", single.join("games.csv").display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = tmp("commas-match");
+    let o = bin()
+        .args([
+            "match",
+            "--game",
+            "kalah",
+            "--variant",
+            "openspiel:pits=4,seeds=3",
+        ])
+        .args(["--players", "random", "greedy", "--games", "50", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("ratings.csv").exists());
+}
