@@ -139,6 +139,11 @@ pub trait Mancala: 'static {
     }
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
+    /// The one name of `variant` where a reading can be written in several ways (Kalah's
+    /// parameters); `None` where the name given is the only one.
+    fn variant_name(_variant: &Self::Variant) -> Option<String> {
+        None
+    }
     /// `variant` with its setting `name` (e.g. Bao's `infinite`) set to `value`, or why not.
     fn set(variant: Self::Variant, name: &str, value: &str) -> Result<Self::Variant, String>;
     /// The reference engine of `variant`.
@@ -356,6 +361,20 @@ impl GameKind {
             }
         }
         with_game(self, Readings)
+    }
+
+    /// The one name of the reading `text` names ([`Mancala::variant_name`]), so that a study
+    /// records it the same way however it was written; `text` itself where it names no reading
+    /// (the error comes where the reading is used) or has one name only.
+    pub fn canonical_variant(self, text: &str) -> String {
+        struct Name<'a>(&'a str);
+        impl GameVisitor for Name<'_> {
+            type Output = Option<String>;
+            fn visit<M: Mancala>(self) -> Option<String> {
+                M::variant(self.0).ok().and_then(|v| M::variant_name(&v))
+            }
+        }
+        with_game(self, Name(text)).unwrap_or_else(|| text.to_string())
     }
 
     /// Random games of the game the main job plays.

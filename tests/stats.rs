@@ -1750,3 +1750,29 @@ fn a_reading_with_commas_is_one_field() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.join("ratings.csv").exists());
 }
+
+/// A Kalah reading is recorded by its one name (the closest preset and the parameters that
+/// differ, spec/kalah.md), so that shards of one job written two ways merge.
+#[test]
+fn a_reading_is_recorded_by_its_one_name() {
+    let job = ["--game", "kalah", "--games", "100"];
+    let a = tmp("name-a");
+    stats(
+        &[&job[..], &["--variant", "openspiel:seeds=3"]].concat(),
+        &a,
+    );
+    assert_eq!(manifest(&a)["variant"], "openspiel:pits=6,seeds=3");
+    let shards = [tmp("name-1"), tmp("name-2")];
+    let ways = ["empty-capture", "openspiel:empty-capture=on,cap=none"];
+    for (k, (dir, way)) in shards.iter().zip(ways).enumerate() {
+        let shard = format!("{}/2", k + 1);
+        stats(
+            &[&job[..], &["--variant", way, "--shard", &shard]].concat(),
+            dir,
+        );
+        assert_eq!(manifest(dir)["variant"], "empty-capture");
+    }
+    let merged = tmp("name-merged");
+    let o = merge(&merged, &shards, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -144,10 +144,7 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             return Err(format!("--players: {p} is named twice"));
         }
     }
-    let variant = args
-        .variant
-        .clone()
-        .unwrap_or_else(|| game.default_variant().to_string());
+    let variant = game.canonical_variant(args.variant.as_deref().unwrap_or(game.default_variant()));
     if args.max_plies == Some(0) {
         return Err("--max-plies 0: no game would have a move".into());
     }

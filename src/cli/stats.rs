@@ -169,10 +169,7 @@ fn commit() -> String {
 /// The job an explicit option set describes, with the defaults filled in.
 fn job_of(a: &RunArgs) -> Result<Job, String> {
     let game = a.game.unwrap_or_default();
-    let variant = a
-        .variant
-        .clone()
-        .unwrap_or_else(|| game.default_variant().to_string());
+    let variant = game.canonical_variant(a.variant.as_deref().unwrap_or(game.default_variant()));
     let engine = match a.engine {
         Some(e) => e,
         None => {
@@ -232,10 +229,11 @@ fn resumed_job(a: &RunArgs, old: &Job, manifest: &Path) -> Result<Job, String> {
         };
     }
     check!(game, "--game", a.game.map(|g| g.name()), old.game.as_str());
+    let game = old.game.parse::<GameKind>().unwrap_or_default();
     check!(
         variant,
         "--variant",
-        a.variant.as_deref(),
+        a.variant.as_deref().map(|v| game.canonical_variant(v)),
         old.variant.as_str()
     );
     check!(

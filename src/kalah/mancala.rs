@@ -66,6 +66,11 @@ impl Mancala for Kalah {
         Ok(preset.parse()?)
     }
 
+    /// The closest preset and the parameters that differ from it (spec/kalah.md).
+    fn variant_name(variant: &Variant) -> Option<String> {
+        Some(variant.to_string())
+    }
+
     fn bench(bench: &mut dyn crate::bench::Bench, part: crate::bench::BenchPart) {
         super::bench::sections(bench, part);
     }
