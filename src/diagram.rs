@@ -160,10 +160,7 @@ pub(crate) fn side_panel(
     (x, value, label): (i32, &str, &str),
     to_move: bool,
 ) -> Result<(), DiagramError> {
-    put!(
-        area,
-        &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
-    )?;
+    side_name(area, side, y, to_move)?;
     put!(
         area,
         &Rectangle::new([(x, y - 40), (x + 90, y + 40)], WOOD.filled())
@@ -175,6 +172,20 @@ pub(crate) fn side_panel(
     put!(
         area,
         &Text::new(label.to_string(), (x + 45, y + 22), font(12, &GREY))
+    )
+}
+
+/// A side's name at the left of its rows (centred on `y`) and, for the player to move, a marker
+/// beside it.
+pub(crate) fn side_name(
+    area: &Area,
+    side: Side,
+    y: i32,
+    to_move: bool,
+) -> Result<(), DiagramError> {
+    put!(
+        area,
+        &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
     )?;
     if to_move {
         // Above North's name, below South's.

@@ -7,7 +7,7 @@ use super::position::Position;
 use super::rules::{Played, State};
 use super::Side;
 use crate::diagram::{
-    arrow, drawing, font, left_font, put, side_panel, DiagramError, GREY, HARVEST, LINE, MAX_STEPS,
+    arrow, drawing, font, left_font, put, side_name, DiagramError, GREY, HARVEST, LINE, MAX_STEPS,
     PIT, SOW, START, WOOD,
 };
 
@@ -102,9 +102,9 @@ pub fn svg(pos: &Position, title: &str, mv: Option<(u8, &Played)>) -> Result<Str
                 &Text::new(count(place).to_string(), (x, y - 2), font(22, &BLACK))
             )?;
         }
+        // The stores are on the board, at the rows' ends.
         for (side, y) in [(Side::North, 150), (Side::South, 250)] {
-            let store = pos.store(side).to_string();
-            side_panel(area, side, y, (860, &store, "store"), pos.to_move() == side)?;
+            side_name(area, side, y, pos.to_move() == side)?;
         }
         if let Some((pit, played)) = mv {
             let side = pos.to_move();
