@@ -41,8 +41,8 @@ pub enum Fired {
     Count(u64),
     /// It is an event the engines count, but no position can fire it: why.
     Never(&'static str),
-    /// The engines report no event for it (it holds in every game, sets up the board or names
-    /// moves), so there is nothing to count.
+    /// The engines report no event for it (it sets up the board, names moves, or is a part of a
+    /// move the engines do not count apart), so there is nothing to count.
     NotCounted,
 }
 
@@ -53,8 +53,8 @@ impl std::fmt::Display for Fired {
             Fired::Never(why) => write!(f, "0, and it cannot fire: {why}"),
             Fired::NotCounted => write!(
                 f,
-                "not counted (the engines report no event for this clause: it holds in every \
-                 game, sets up the board or names moves)"
+                "not counted (the engines report no event for this clause, so there is nothing \
+                 to count)"
             ),
         }
     }

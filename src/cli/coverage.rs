@@ -306,6 +306,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<ClauseCounts, String> {
     let bar = super::games_bar(games)?;
     let stop = super::interrupt_on_ctrl_c();
     let mut played = 0;
+    let events_counted = engine.counted_events();
     engine.play(
         Play::new(Policy::Random, DEFAULT_MAX_PLIES),
         1,
@@ -317,8 +318,12 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<ClauseCounts, String> {
             for (clause, n) in events.iter() {
                 *counts.entry(clause).or_default() += n;
             }
-            if let Some(end) = row.ending {
-                *counts.entry(end.clause).or_default() += 1;
+            // An end the engines count as an event is in the events already.
+            match row.ending {
+                Some(end) if !events_counted.contains(&end.clause) => {
+                    *counts.entry(end.clause).or_default() += 1;
+                }
+                _ => {}
             }
         },
     );
