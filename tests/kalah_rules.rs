@@ -257,3 +257,43 @@ fn perft_matches_openspiel() {
     let counts: Vec<u64> = (1..=7).map(|d| perft(&rules, &start, d)).collect();
     assert_eq!(counts, [6, 35, 185, 942, 4690, 23233, 114430]);
 }
+
+/// The presets set every reading as spec/kalah.md's table gives them (its ply-cap column among
+/// them), and each parameter value written after a preset sets its field.
+#[test]
+fn presets_and_parameters_are_the_specs_readings() {
+    use mancala_lab::kalah::{EndTest, Sweep};
+    // spec/kalah.md: only openspiel has a cap (1,001 plies).
+    for (name, cap) in [
+        ("openspiel", Some(1001)),
+        ("empty-capture", None),
+        ("starvation", None),
+        ("sweep-to-emptier", None),
+        ("no-sweep", None),
+    ] {
+        assert_eq!(name.parse::<Variant>().unwrap().ply_cap, cap, "{name}");
+    }
+    let read = |text: &str| text.parse::<Variant>().unwrap();
+    assert!(read("openspiel:empty-capture=on").empty_capture);
+    assert!(!read("empty-capture:empty-capture=off").empty_capture);
+    assert_eq!(
+        read("starvation:end=either-row-empty").end,
+        EndTest::EitherRowEmpty
+    );
+    assert_eq!(
+        read("openspiel:end=mover-starved").end,
+        EndTest::MoverStarved
+    );
+    assert_eq!(read("no-sweep:sweep=to-owner").sweep, Sweep::ToOwner);
+    assert_eq!(read("openspiel:sweep=to-emptier").sweep, Sweep::ToEmptier);
+    assert_eq!(read("openspiel:sweep=none").sweep, Sweep::None);
+    assert_eq!(read("openspiel:cap=7").ply_cap, Some(7));
+    assert_eq!(read("openspiel:cap=none").ply_cap, None);
+    for bad in [
+        "openspiel:empty-capture=yes",
+        "openspiel:end=never",
+        "openspiel:sweep=all",
+    ] {
+        assert!(bad.parse::<Variant>().is_err(), "{bad}");
+    }
+}
