@@ -160,7 +160,10 @@ pub(crate) fn side_panel(
     (x, value, label): (i32, &str, &str),
     to_move: bool,
 ) -> Result<(), DiagramError> {
-    side_name(area, side, y, to_move)?;
+    put!(
+        area,
+        &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
+    )?;
     put!(
         area,
         &Rectangle::new([(x, y - 40), (x + 90, y + 40)], WOOD.filled())
@@ -172,7 +175,11 @@ pub(crate) fn side_panel(
     put!(
         area,
         &Text::new(label.to_string(), (x + 45, y + 22), font(12, &GREY))
-    )
+    )?;
+    if to_move {
+        to_move_marker(area, side, y)?;
+    }
+    Ok(())
 }
 
 /// A side's name at the left of its rows (centred on `y`) and, for the player to move, a marker
@@ -188,22 +195,27 @@ pub(crate) fn side_name(
         &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
     )?;
     if to_move {
-        // Above North's name, below South's.
-        let away = if side == Side::North { -1 } else { 1 };
-        let tip = y + 26 * away;
-        put!(
-            area,
-            &Polygon::new(
-                vec![(30, tip - 7), (30, tip + 7), (48, tip)],
-                START.filled()
-            )
-        )?;
-        put!(
-            area,
-            &Text::new("to move", (8, tip + 16 * away), left_font(11, &START))
-        )?;
+        to_move_marker(area, side, y)?;
     }
     Ok(())
+}
+
+/// The marker of the player to move beside its name (centred on `y`).
+fn to_move_marker(area: &Area, side: Side, y: i32) -> Result<(), DiagramError> {
+    // Above North's name, below South's.
+    let away = if side == Side::North { -1 } else { 1 };
+    let tip = y + 26 * away;
+    put!(
+        area,
+        &Polygon::new(
+            vec![(30, tip - 7), (30, tip + 7), (48, tip)],
+            START.filled()
+        )
+    )?;
+    put!(
+        area,
+        &Text::new("to move", (8, tip + 16 * away), left_font(11, &START))
+    )
 }
 
 /// A diagram `height` pixels high: a white page with `title` at its top, and what `draw` puts
