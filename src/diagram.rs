@@ -160,10 +160,8 @@ pub(crate) fn side_panel(
     (x, value, label): (i32, &str, &str),
     to_move: bool,
 ) -> Result<(), DiagramError> {
-    put!(
-        area,
-        &Text::new(format!("{side}"), (8, y), left_font(15, &BLACK))
-    )?;
+    // The marker last, after the box, as the committed pictures were drawn.
+    side_name(area, side, y, false)?;
     put!(
         area,
         &Rectangle::new([(x, y - 40), (x + 90, y + 40)], WOOD.filled())

@@ -136,13 +136,14 @@ impl crate::game::Game for Rules {
     }
 }
 
-/// Event indices of the optimized engine's plies (fixed at compile time).
-const SOW: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.2.1");
-const AGAIN: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.2.4");
-const CAPTURE: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.3.1");
-const EMPTY_OPPOSITE: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.3.2");
-const ROW_EMPTY: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.4.1");
-const CAP: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.4.4");
+/// Event indices of the optimized engine's plies and the word board's games (fixed at compile
+/// time).
+pub(super) const SOW: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.2.1");
+pub(super) const AGAIN: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.2.4");
+pub(super) const CAPTURE: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.3.1");
+pub(super) const EMPTY_OPPOSITE: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.3.2");
+pub(super) const ROW_EMPTY: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.4.1");
+pub(super) const CAP: usize = crate::game::clause_index(KALAH_COUNTED_EVENTS, "K.4.4");
 
 impl FastRules {
     /// The facts of a ply that did `ply` and left `state`, in the reference engine's terms.

@@ -4,7 +4,7 @@
 use crate::game::{draw_word, pick, Ending, EventTotals, Verdict};
 use crate::playout::{moves_hash_step, Row, MOVES_HASH_START};
 
-use super::engines::KALAH_COUNTED_EVENTS;
+use super::engines::{AGAIN, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, SOW};
 use super::variant::{EndTest, Sweep, Variant};
 use super::Side;
 
@@ -338,11 +338,10 @@ impl RandomGames {
             ..Row::default()
         };
         let mut events = EventTotals::new(KALAH_COUNTED_EVENTS);
-        let at = |clause| crate::game::clause_index(KALAH_COUNTED_EVENTS, clause);
-        events.add_at(at("K.2.1"), u64::from(c.plies));
-        events.add_at(at("K.2.4"), u64::from(c.extra_turns));
-        events.add_at(at("K.3.1"), u64::from(c.captures));
-        events.add_at(at("K.3.2"), u64::from(c.opposite_empty));
+        events.add_at(SOW, u64::from(c.plies));
+        events.add_at(AGAIN, u64::from(c.extra_turns));
+        events.add_at(CAPTURE, u64::from(c.captures));
+        events.add_at(EMPTY_OPPOSITE, u64::from(c.opposite_empty));
         if let Some(clause) = end {
             events.add(clause, 1);
         }
