@@ -37,6 +37,7 @@ pub mod report;
 #[cfg(feature = "tools")]
 pub mod scan;
 pub mod side;
+pub mod solve;
 pub mod spec;
 pub mod stats;
 #[cfg(feature = "tools")]

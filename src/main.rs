@@ -71,6 +71,8 @@ enum Command {
     Audit(cli::audit::AuditArgs),
     /// Play a policy against another program: a line protocol on standard input and output.
     Bot(cli::bot::BotArgs),
+    /// Exact play: build and check endgame databases, print a position's value and best moves.
+    Solve(cli::solve::SolveArgs),
 }
 
 // `mancala-lab bao ...`: the commands every game has and Bao's own study.
@@ -124,6 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Plot(args)) => cli::plot::run(args),
         Some(Command::Audit(args)) => cli::audit::run(args),
         Some(Command::Bot(args)) => cli::bot::run(args),
+        Some(Command::Solve(args)) => cli::solve::run(args),
     }
 }
 
@@ -139,6 +142,7 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Plot(args)) => cli::plot::check(args).map(drop),
         Some(Command::Audit(args)) => cli::audit::check(args),
         Some(Command::Bot(args)) => cli::bot::check(args),
+        Some(Command::Solve(args)) => cli::solve::check(args),
         Some(Command::Bao(BaoCommand::Game(cmd))) => cli::game::check(GameKind::Bao, cmd),
         Some(Command::Bao(BaoCommand::Cutoffs {
             seed, limits, csv, ..

@@ -14,6 +14,7 @@ pub mod mutate;
 pub mod notation;
 pub mod playout;
 pub mod position;
+pub mod retro;
 pub mod rules;
 pub mod transcript;
 pub mod variant;

@@ -362,6 +362,26 @@ impl FastRules {
         Some((captured, best))
     }
 
+    /// South's legal moves on `pits` with no scores and no history, for the endgame databases:
+    /// `each` gets every pit (0–5) with the pits after it and the seeds it captured; false when
+    /// no move is legal, the game over (O.4.2: then each side takes its own row).
+    pub(crate) fn moves_from(&self, pits: [u8; 12], mut each: impl FnMut(u8, [u8; 12], u8)) -> bool {
+        let board = board_of(pits, [0, 0], 0);
+        let (legal, allowed) = self.legal_and_allowed(board);
+        let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && allowed != 0;
+        for pit in 0..6 {
+            if legal & (1 << pit) != 0 {
+                let (after, captured) = FastRules::simulate(board, 0, pit, slam_captures);
+                let b = after.to_le_bytes();
+                let mut next = [0; 12];
+                next[..6].copy_from_slice(&b[..6]);
+                next[6..].copy_from_slice(&b[8..14]);
+                each(pit as u8, next, captured);
+            }
+        }
+        legal != 0
+    }
+
     /// Plays pit `pit` (0–5 from the mover's left) in place; the move must be legal.
     #[inline(always)]
     pub fn play(&self, g: &mut FastGame, pit: u8) {

@@ -15,6 +15,7 @@ pub mod mancala;
 pub mod mutate;
 pub mod notation;
 pub mod position;
+pub mod retro;
 pub mod rules;
 pub mod variant;
 

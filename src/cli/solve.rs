@@ -1,0 +1,469 @@
+//! `mancala-lab solve`: builds and checks the endgame databases (level files) of Oware and Kalah,
+//! and prints the exact value of a position with the value of each move.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use mancala_lab::registry::GameKind;
+use mancala_lab::side::Side;
+use mancala_lab::solve::build::{verify_level, LevelStats};
+use mancala_lab::solve::check::check_level;
+use mancala_lab::solve::level_file::{self, Header};
+use mancala_lab::solve::search::Search;
+use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
+use mancala_lab::{kalah, oware};
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The game: oware or kalah.
+    #[arg(long, value_enum)]
+    game: GameKind,
+    // The game's readings, listed by the registry.
+    #[arg(long, help = format!("The rule reading ({})", mancala_lab::registry::readings_help()))]
+    variant: Option<String>,
+    /// Position file to solve (default: the start position; '-' reads standard input).
+    #[arg(long)]
+    position: Option<PathBuf>,
+    /// Oware: solve the start position with this many seeds in every pit instead of four (Kalah's
+    /// reading sets its own, `seeds=`).
+    #[arg(long, conflicts_with = "position")]
+    per_pit: Option<u8>,
+    /// The folder of the level files (one folder a game and reading inside).
+    #[arg(long, default_value = "db")]
+    db: PathBuf,
+    /// Build the levels from 0 seeds up to --seeds; levels already in --db are read back, checked
+    /// and kept, so a stopped build goes on where it stopped.
+    #[arg(long, requires = "seeds")]
+    build: bool,
+    /// The largest seed count to build, verify or use.
+    #[arg(long)]
+    seeds: Option<u32>,
+    /// Check the levels in --db: every value the best over its moves, and every value of the
+    /// levels up to --independent against a solve of the level by another method.
+    #[arg(long, conflicts_with = "build")]
+    verify: bool,
+    /// The largest level --verify also solves by the other method (it holds the level's moves in
+    /// memory, about 50 bytes a board).
+    #[arg(long, default_value_t = 18)]
+    independent: u32,
+    /// The engine that plays the moves of a build or a check; both give byte-identical levels.
+    #[arg(long, value_enum, default_value = "optimized")]
+    engine: EngineChoice,
+    /// Boards a search beyond the databases may expand before it gives up.
+    #[arg(long, default_value_t = 100_000_000)]
+    budget: u64,
+}
+
+/// Which engine plays the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineChoice {
+    /// The engine written like the rules.
+    Reference,
+    /// The engine built for speed.
+    Optimized,
+}
+
+/// The most seeds a level may hold (values are one signed byte).
+const MAX_SEEDS: u32 = 100;
+
+/// The game's moves under the reading, by the chosen engine; whether its play can cycle.
+fn retro(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
+    let name = args.variant.as_deref();
+    match args.game {
+        GameKind::Bao => Err(
+            "solve covers oware and kalah: Bao's positions are not counted by seeds alone \
+             (houses, the kunamua stage, store counts)"
+                .to_string(),
+        ),
+        GameKind::Oware => {
+            let variant = oware_variant(name)?;
+            let r: Box<dyn Retro> = match args.engine {
+                EngineChoice::Reference => Box::new(
+                    oware::retro::ReferenceRetro::new(variant).map_err(|e| format!("--variant: {e}"))?,
+                ),
+                EngineChoice::Optimized => Box::new(
+                    oware::retro::FastRetro::new(variant).map_err(|e| format!("--variant: {e}"))?,
+                ),
+            };
+            Ok((r, true))
+        }
+        GameKind::Kalah => {
+            let variant = kalah_variant(name)?;
+            let r: Box<dyn Retro> = match args.engine {
+                EngineChoice::Reference => Box::new(kalah::retro::ReferenceRetro::new(variant)),
+                EngineChoice::Optimized => Box::new(kalah::retro::FastRetro::new(variant)),
+            };
+            Ok((r, false))
+        }
+    }
+}
+
+fn oware_variant(name: Option<&str>) -> Result<oware::variant::Variant, String> {
+    name.unwrap_or("sheet")
+        .parse()
+        .map_err(|e| format!("--variant: {e}"))
+}
+
+fn kalah_variant(name: Option<&str>) -> Result<kalah::variant::Variant, String> {
+    name.unwrap_or("openspiel")
+        .parse()
+        .map_err(|e| format!("--variant: {e}"))
+}
+
+/// What `solve` refuses before it reads or builds anything (also for `--parse-only`).
+pub fn check(args: &SolveArgs) -> Result<(), String> {
+    retro(args)?;
+    if let Some(n) = args.seeds {
+        if n > MAX_SEEDS {
+            return Err(format!("--seeds {n}: at most {MAX_SEEDS}"));
+        }
+    }
+    if args.per_pit.is_some() && args.game != GameKind::Oware {
+        return Err("--per-pit is for oware; Kalah's reading sets its seeds (seeds=N)".to_string());
+    }
+    if args.per_pit == Some(0) || args.per_pit.is_some_and(|k| k > 8) {
+        return Err("--per-pit: 1 to 8 seeds a pit".to_string());
+    }
+    Ok(())
+}
+
+/// A progress bar on standard error (drawn on a terminal only): positions a second and the time
+/// left in the current pass.
+struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    fn new() -> Bar {
+        let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} boards, {per_sec}, {eta} left",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        Bar(bar)
+    }
+}
+
+impl Report for Bar {
+    fn pass(&self, seeds: u32, pass: u32, positions: u64) {
+        self.0.set_length(positions);
+        self.0.set_position(0);
+        self.0.reset_eta();
+        self.0.set_message(format!("level {seeds}, pass {pass}"));
+    }
+    fn advance(&self, positions: u64) {
+        self.0.inc(positions);
+    }
+}
+
+/// Bytes as the reports show them.
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.2} GiB", bytes as f64 / f64::from(1 << 30))
+    } else if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+/// The header of level `seeds` of `retro`.
+fn header(retro: &dyn Retro, db: &Database, seeds: u32) -> Header {
+    Header {
+        game: retro.game().to_string(),
+        reading: retro.reading(),
+        pits: retro.pits(),
+        seeds,
+        positions: db.ranks().count(seeds),
+    }
+}
+
+/// Reads the levels 0, 1, ... present in `folder`, up to `most`; stops at the first absent one.
+fn load(retro: &dyn Retro, db: &mut Database, folder: &Path, most: u32) -> Result<(), String> {
+    while db.levels() <= most {
+        let want = header(retro, db, db.levels());
+        match level_file::read(folder, &want).map_err(|e| e.to_string())? {
+            Some(values) => db.push(values),
+            None => break,
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
+    check(&args)?;
+    let (retro, cycles) = retro(&args)?;
+    let folder = level_file::folder(&args.db, retro.game(), &retro.reading());
+    if args.build {
+        return build(&args, retro.as_ref(), &folder);
+    }
+    if args.verify {
+        return verify(&args, retro.as_ref(), &folder);
+    }
+    solve(&args, retro.as_ref(), cycles, &folder)
+}
+
+fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
+    let most = args.seeds.expect("clap requires --seeds with --build");
+    let stop = super::interrupt_on_ctrl_c_with(String::new);
+    let mut db = Database::new(retro.pits(), most);
+    let bar = Bar::new();
+    println!(
+        "{} under {} ({} engine), levels 0 to {most}, in {}",
+        retro.game(),
+        retro.reading(),
+        retro.engine(),
+        mancala_lab::text::shown_path(folder)
+    );
+    println!("level\tpositions\tpasses\tevaluations\tseconds\tpositions/s\tmemory\tfile");
+    let started = Instant::now();
+    for level in 0..=most {
+        let want = header(retro, &db, level);
+        if let Some(values) = level_file::read(folder, &want).map_err(|e| e.to_string())? {
+            db.push(values);
+            println!("{level}\t{}\t-\t-\t-\t-\t-\tread back", want.positions);
+            continue;
+        }
+        let t = Instant::now();
+        let memory = db.bytes() + 2 * want.positions;
+        let (
+            values,
+            LevelStats {
+                positions,
+                passes,
+                evaluations,
+            },
+        ) =
+            match build_level(retro, &db, level, &bar, stop) {
+                Ok(built) => built,
+                Err(_) => {
+                    bar.0.finish_and_clear();
+                    eprintln!(
+                        "interrupted in level {level}; levels 0 to {} are written, and the same \
+                         command goes on from level {level}",
+                        level.saturating_sub(1)
+                    );
+                    return Ok(ExitCode::from(130));
+                }
+            };
+        let secs = t.elapsed().as_secs_f64();
+        let written = level_file::write(folder, &want, &values).map_err(|e| e.to_string())?;
+        db.push(values);
+        bar.0.finish_and_clear();
+        println!(
+            "{level}\t{positions}\t{passes}\t{evaluations}\t{secs:.2}\t{:.0}\t{}\t{}",
+            positions as f64 / secs.max(1e-9),
+            size(memory),
+            mancala_lab::text::shown_path(&written)
+        );
+        if stop.load(Ordering::SeqCst) {
+            eprintln!("interrupted after level {level}; the same command goes on from there");
+            return Ok(ExitCode::from(130));
+        }
+    }
+    println!(
+        "built in {:.1} s; levels in memory {}",
+        started.elapsed().as_secs_f64(),
+        size(db.bytes())
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
+    let most = args.seeds.unwrap_or(MAX_SEEDS);
+    let mut db = Database::new(retro.pits(), most);
+    load(retro, &mut db, folder, most)?;
+    if db.levels() == 0 {
+        return Err(format!(
+            "no levels in {} (build them with solve --build --seeds N)",
+            mancala_lab::text::shown_path(folder)
+        ));
+    }
+    if let Some(n) = args.seeds {
+        if db.levels() <= n {
+            return Err(format!(
+                "{} holds levels 0 to {} only, not {n}",
+                mancala_lab::text::shown_path(folder),
+                db.levels() - 1
+            ));
+        }
+    }
+    println!(
+        "{} under {}: levels 0 to {} checked with the {} engine",
+        retro.game(),
+        retro.reading(),
+        db.levels() - 1,
+        retro.engine()
+    );
+    println!("level\tpositions\tbest-over-moves\tindependent");
+    let bar = Bar::new();
+    let mut failed = false;
+    for level in 0..db.levels() {
+        let bellman = match verify_level(retro, &db, level, &bar) {
+            Ok(()) => "ok".to_string(),
+            Err(wrong) => {
+                failed = true;
+                format!("WRONG: {wrong}")
+            }
+        };
+        bar.0.finish_and_clear();
+        let independent = if level > args.independent {
+            "not run (above --independent)".to_string()
+        } else {
+            match check_level(retro, &db, level) {
+                Ok(c) => match c.disagreed {
+                    None => format!("ok ({} of {} agree)", c.agreed, c.boards),
+                    Some((board, stored, found)) => {
+                        failed = true;
+                        format!(
+                            "WRONG: {} of {} agree; board {board:?}: level says {stored}, the \
+                             other method {found}",
+                            c.agreed, c.boards
+                        )
+                    }
+                },
+                Err(e) => {
+                    failed = true;
+                    format!("cannot run: {e}")
+                }
+            }
+        };
+        println!(
+            "{level}\t{}\t{bellman}\t{independent}",
+            db.ranks().count(level)
+        );
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The position to solve: the board from the mover's side, seeds each player has won, who moves,
+/// the names of the mover's pits and a description.
+struct Target {
+    board: Board,
+    won: [u8; 2],
+    to_move: Side,
+    letters: Vec<char>,
+    what: String,
+}
+
+fn target(args: &SolveArgs) -> Result<Target, String> {
+    let text = args
+        .position
+        .as_deref()
+        .map(super::position_input)
+        .transpose()?
+        .map(super::without_bom);
+    let shown = args.position.as_deref().map(super::input_name);
+    match args.game {
+        GameKind::Oware => {
+            let (pits, won, to_move, what) = match (&text, args.per_pit) {
+                (Some(t), _) => {
+                    let p = oware::position::Position::parse(t)
+                        .map_err(|e| format!("{}: {e}", shown.clone().unwrap_or_default()))?;
+                    let won = [p.score(Side::South), p.score(Side::North)];
+                    (p.pits(), won, p.to_move(), shown.clone().unwrap_or_default())
+                }
+                (None, k) => {
+                    let k = k.unwrap_or(4);
+                    let first = oware_variant(args.variant.as_deref())?.first_player;
+                    ([k; 12], [0; 2], first, format!("the start with {k} seeds a pit"))
+                }
+            };
+            let mut board = [0; 12];
+            let (own, theirs) = if to_move == Side::South { (0, 6) } else { (6, 0) };
+            board[..6].copy_from_slice(&pits[own..own + 6]);
+            board[6..].copy_from_slice(&pits[theirs..theirs + 6]);
+            let letters = if to_move == Side::South { "ABCDEF" } else { "abcdef" };
+            Ok(Target {
+                board,
+                won,
+                to_move,
+                letters: letters.chars().collect(),
+                what,
+            })
+        }
+        _ => {
+            let variant = kalah_variant(args.variant.as_deref())?;
+            let p = match &text {
+                Some(t) => kalah::position::Position::parse(t, &variant)
+                    .map_err(|e| format!("{}: {e}", shown.clone().unwrap_or_default()))?,
+                None => kalah::position::Position::start(&variant),
+            };
+            let m = usize::from(variant.pits);
+            let me = p.to_move();
+            let mut board = [0; 12];
+            board[..m].copy_from_slice(p.row(me));
+            board[m..2 * m].copy_from_slice(p.row(me.opponent()));
+            let letters = "ABCDEF"
+                .chars()
+                .take(m)
+                .map(|c| if me == Side::South { c } else { c.to_ascii_lowercase() })
+                .collect();
+            let what = shown.unwrap_or_else(|| format!("the start of Kalah({},{})", variant.pits, variant.seeds));
+            Ok(Target {
+                board,
+                won: [p.store(Side::South), p.store(Side::North)],
+                to_move: me,
+                letters,
+                what,
+            })
+        }
+    }
+}
+
+fn solve(args: &SolveArgs, retro: &dyn Retro, cycles: bool, folder: &Path) -> Result<ExitCode, String> {
+    let t = target(args)?;
+    let n = seeds(&t.board);
+    if n > MAX_SEEDS {
+        return Err(format!("{n} seeds on the board: solve handles at most {MAX_SEEDS}"));
+    }
+    let most = args.seeds.unwrap_or(n.max(1)).min(n);
+    let mut db = Database::new(retro.pits(), n.max(most));
+    load(retro, &mut db, folder, most)?;
+    let mut search = Search::new(retro, &db, args.budget);
+    let value = search.value(&t.board, cycles).map_err(|e| e.to_string())?;
+    let moves = search.moves(&t.board, cycles).map_err(|e| e.to_string())?;
+    let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
+    println!(
+        "{} under {}, {}, {} to move, {n} seeds on the board; databases to {} seeds",
+        retro.game(),
+        retro.reading(),
+        t.what,
+        t.to_move,
+        i64::from(db.levels()) - 1
+    );
+    println!("value: {value}");
+    println!(
+        "final difference: {} (with the {} and {} seeds won so far)",
+        i32::from(value) + i32::from(t.won[me]) - i32::from(t.won[them]),
+        t.won[me],
+        t.won[them]
+    );
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|(_, v)| *v == value)
+        .map(|(pit, _)| t.letters[usize::from(*pit)].to_string())
+        .collect();
+    if moves.is_empty() {
+        println!("best moves: none (the game is over)");
+    } else {
+        println!("best moves: {}", best.join(" "));
+        let all: Vec<String> = moves
+            .iter()
+            .map(|(pit, v)| format!("{} {v}", t.letters[usize::from(*pit)]))
+            .collect();
+        println!("move values: {}", all.join(", "));
+    }
+    if search.nodes > 0 {
+        println!("searched: {} boards beyond the databases", search.nodes);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,201 @@
+//! Kalah's moves as the endgame databases see them (`crate::solve`): the pits from the player to
+//! move, stores left out (a value counts the seeds won from here on), by either engine.
+
+use crate::side::Side;
+use crate::solve::{Board, Edge, Retro};
+
+use super::fast::FastRules;
+use super::notation::Move;
+use super::position::Position;
+use super::rules::Rules;
+use super::variant::{EndTest, Sweep, Variant};
+
+/// The reading as far as it changes a database value: the board's pits a row, empty capture
+/// (K.3.2), the end test (K.4.1) and the sweep (K.4.2). The seeds a pit at the start only choose
+/// the start position, and the ply cap (K.4.4) is outside the databases (spec/findings/kalah.md).
+pub fn reading(variant: &Variant) -> String {
+    let end = match variant.end {
+        EndTest::EitherRowEmpty => "either-row-empty",
+        EndTest::MoverStarved => "mover-starved",
+    };
+    let sweep = match variant.sweep {
+        Sweep::ToOwner => "to-owner",
+        Sweep::ToEmptier => "to-emptier",
+        Sweep::None => "none",
+    };
+    let capture = if variant.empty_capture { "on" } else { "off" };
+    format!(
+        "pits={},empty-capture={capture},end={end},sweep={sweep}",
+        variant.pits
+    )
+}
+
+/// The reading the databases play: no ply cap.
+fn uncapped(variant: Variant) -> Variant {
+    Variant {
+        ply_cap: None,
+        ..variant
+    }
+}
+
+/// The position of `board` (the mover's row first), South to move, empty stores.
+fn position_of(board: &Board, m: usize) -> Position {
+    let mut rows = [[0u8; 6]; 2];
+    rows[0][..m].copy_from_slice(&board[..m]);
+    rows[1][..m].copy_from_slice(&board[m..2 * m]);
+    Position {
+        rows,
+        stores: [0; 2],
+        pits: m as u8,
+        to_move: Side::South,
+    }
+}
+
+/// Where a ply from `board` led: over (stores give the final difference) or the next board.
+fn edge(after: &Position, over: Option<[u8; 2]>, m: usize) -> Edge {
+    if let Some(scores) = over {
+        return Edge::Over(scores[0] as i8 - scores[1] as i8);
+    }
+    let gain = after.stores[0] as i8 - after.stores[1] as i8;
+    let again = after.to_move == Side::South;
+    let (first, second) = if again { (0, 1) } else { (1, 0) };
+    let mut board = [0; 12];
+    board[..m].copy_from_slice(&after.rows[first][..m]);
+    board[m..2 * m].copy_from_slice(&after.rows[second][..m]);
+    Edge::Next { gain, board, again }
+}
+
+/// The reference engine's moves (`kalah::rules`).
+pub struct ReferenceRetro {
+    rules: Rules,
+}
+
+impl ReferenceRetro {
+    /// The moves under `variant` (its ply cap aside).
+    pub fn new(variant: Variant) -> ReferenceRetro {
+        ReferenceRetro {
+            rules: Rules::new(uncapped(variant)),
+        }
+    }
+}
+
+impl Retro for ReferenceRetro {
+    fn game(&self) -> &'static str {
+        "kalah"
+    }
+    fn reading(&self) -> String {
+        reading(&self.rules.variant)
+    }
+    fn engine(&self) -> &'static str {
+        "reference"
+    }
+    fn pits(&self) -> usize {
+        2 * usize::from(self.rules.variant.pits)
+    }
+
+    fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
+        let m = usize::from(self.rules.variant.pits);
+        let state = self.rules.state_from(position_of(board, m));
+        if let Some(outcome) = state.outcome() {
+            return Some(outcome.scores[0] as i8 - outcome.scores[1] as i8);
+        }
+        for mv in self.rules.legal_moves(&state) {
+            let played = self
+                .rules
+                .play(&state, mv)
+                .expect("the reference engine plays its own legal moves");
+            let over = played.state.outcome().map(|o| o.scores);
+            out.push((mv.pit, edge(played.state.position(), over, m)));
+        }
+        None
+    }
+}
+
+/// The optimized engine's moves (`kalah::fast`).
+pub struct FastRetro {
+    rules: FastRules,
+    m: usize,
+}
+
+impl FastRetro {
+    /// The moves under `variant` (its ply cap aside).
+    pub fn new(variant: Variant) -> FastRetro {
+        FastRetro {
+            rules: FastRules::new(uncapped(variant)),
+            m: usize::from(variant.pits),
+        }
+    }
+}
+
+/// The boards of the same seed count from which a move may lead to `board` (seen from the player
+/// now to move): only a sowing that stops short of the store keeps every seed in the pits, and it
+/// passes the turn, so the previous mover's emptied pit is refilled with one seed from each pit
+/// after it on their row. Some listed boards capture instead, which only costs the build a look.
+pub fn unsown(board: &Board, m: usize, out: &mut Vec<Board>) {
+    let mut mover_view = [0; 12];
+    mover_view[..m].copy_from_slice(&board[m..2 * m]);
+    mover_view[m..2 * m].copy_from_slice(&board[..m]);
+    for from in 0..m {
+        if mover_view[from] != 0 {
+            continue;
+        }
+        let mut before = mover_view;
+        for (taken, at) in (from + 1..m).enumerate() {
+            if before[at] == 0 {
+                break;
+            }
+            before[at] -= 1;
+            let mut candidate = before;
+            candidate[from] = taken as u8 + 1;
+            out.push(candidate);
+        }
+    }
+}
+
+impl Retro for FastRetro {
+    fn game(&self) -> &'static str {
+        "kalah"
+    }
+    fn reading(&self) -> String {
+        reading(&self.rules.variant())
+    }
+    fn engine(&self) -> &'static str {
+        "optimized"
+    }
+    fn pits(&self) -> usize {
+        2 * self.m
+    }
+
+    fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
+        let state = self.rules.from_position(&position_of(board, self.m));
+        if let Some(outcome) = state.outcome() {
+            return Some(outcome.scores[0] as i8 - outcome.scores[1] as i8);
+        }
+        for pit in 0..self.m as u8 {
+            if board[usize::from(pit)] == 0 {
+                continue;
+            }
+            let mut next = state;
+            self.rules.play(&mut next, Move { pit });
+            let over = next.outcome().map(|o| o.scores);
+            // The ring: South's pits 0..m, its store m, North's pits m+1..=2m, its store 2m+1.
+            let m = self.m;
+            let mut rows = [[0u8; 6]; 2];
+            rows[0][..m].copy_from_slice(&next.ring[..m]);
+            rows[1][..m].copy_from_slice(&next.ring[m + 1..2 * m + 1]);
+            let after = Position {
+                rows,
+                stores: [next.ring[m], next.ring[2 * m + 1]],
+                pits: m as u8,
+                to_move: next.to_move(),
+            };
+            out.push((pit, edge(&after, over, m)));
+        }
+        None
+    }
+
+    fn predecessors(&self, board: &Board, out: &mut Vec<Board>) -> bool {
+        unsown(board, self.m, out);
+        true
+    }
+}

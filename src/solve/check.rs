@@ -1,0 +1,181 @@
+//! An independent solve of a whole level, to check the build against: the level's graph of moves
+//! written out, then for each threshold t the boards where the mover can force at least t and
+//! those where the opponent can hold the mover to -t or less, by the counting retrograde method
+//! (no value iteration, no predecessor guessing); the levels below come from the database.
+
+use super::{seeds, Board, Database, Edge, Retro};
+
+/// What the independent solve of one level found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Boards of the level.
+    pub boards: u64,
+    /// Boards whose value agreed with the level.
+    pub agreed: u64,
+    /// The first board (in rank order) whose value disagreed: board, level's value, its value.
+    pub disagreed: Option<(Vec<u8>, i8, i8)>,
+}
+
+/// A move of the level that stays in it is not a plain turn of play (it won seeds, or the mover
+/// plays again): the threshold method below assumes neither.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board {0:?}: a move within the level wins seeds or keeps the turn")]
+pub struct UnexpectedMove(pub Vec<u8>);
+
+/// The level's moves: for each board its value if the game is over there, the best value of its
+/// moves that leave the level, and the boards of the level its other moves lead to.
+struct Graph {
+    over: Vec<Option<i8>>,
+    best_exit: Vec<Option<i8>>,
+    start: Vec<u32>,
+    next: Vec<u32>,
+}
+
+fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Graph, UnexpectedMove> {
+    let count = db.ranks().count(level) as usize;
+    let mut g = Graph {
+        over: Vec::with_capacity(count),
+        best_exit: Vec::with_capacity(count),
+        start: Vec::with_capacity(count + 1),
+        next: Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut board: Board = db.ranks().unrank(0, level);
+    for i in 0..count {
+        if i > 0 {
+            db.ranks().next(&mut board);
+        }
+        g.start.push(g.next.len() as u32);
+        out.clear();
+        let over = retro.expand(&board, &mut out);
+        g.over.push(over);
+        let mut best: Option<i8> = None;
+        for (_, edge) in &out {
+            let exit = match *edge {
+                Edge::Over(v) => v,
+                Edge::Next { gain, board: b, again } => {
+                    let s = seeds(&b);
+                    if s == level {
+                        if gain != 0 || again {
+                            return Err(UnexpectedMove(board[..db.ranks().pits()].to_vec()));
+                        }
+                        g.next.push(db.ranks().rank(&b, s) as u32);
+                        continue;
+                    }
+                    let v = db.value(&b).expect("the levels below are built");
+                    if again {
+                        gain + v
+                    } else {
+                        gain - v
+                    }
+                }
+            };
+            best = Some(best.map_or(exit, |b| b.max(exit)));
+        }
+        g.best_exit.push(best);
+    }
+    g.start.push(g.next.len() as u32);
+    Ok(g)
+}
+
+/// Solves level `level` on its own and compares every value with the database's.
+pub fn check_level<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    level: u32,
+) -> Result<Checked, UnexpectedMove> {
+    let g = graph(retro, db, level)?;
+    let count = g.over.len();
+    // Who leads to whom, reversed, with one entry per move.
+    let mut pstart = vec![0u32; count + 1];
+    for &q in &g.next {
+        pstart[q as usize + 1] += 1;
+    }
+    for i in 0..count {
+        pstart[i + 1] += pstart[i];
+    }
+    let mut fill = pstart.clone();
+    let mut prev = vec![0u32; g.next.len()];
+    for p in 0..count {
+        for &q in &g.next[g.start[p] as usize..g.start[p + 1] as usize] {
+            prev[fill[q as usize] as usize] = p as u32;
+            fill[q as usize] += 1;
+        }
+    }
+    // The largest t with value >= t, and the largest s with value <= -s (0: none).
+    let mut at_least = vec![0u8; count];
+    let mut at_most = vec![0u8; count];
+    const UNKNOWN: u8 = 0;
+    const WINS: u8 = 1;
+    const LOSES: u8 = 2;
+    let mut state = vec![UNKNOWN; count];
+    let mut left = vec![0u32; count];
+    let mut queue = Vec::new();
+    for t in 1..=level as i32 {
+        queue.clear();
+        for p in 0..count {
+            let moves_in = g.start[p + 1] - g.start[p];
+            let (s, l) = match (g.over[p], g.best_exit[p]) {
+                (Some(v), _) if i32::from(v) >= t => (WINS, 0),
+                (Some(v), _) if i32::from(v) <= -t => (LOSES, 0),
+                (Some(_), _) => (UNKNOWN, u32::MAX),
+                (None, Some(e)) if i32::from(e) >= t => (WINS, 0),
+                (None, Some(e)) if i32::from(e) > -t => (UNKNOWN, u32::MAX),
+                (None, _) if moves_in == 0 => (LOSES, 0),
+                (None, _) => (UNKNOWN, moves_in),
+            };
+            state[p] = s;
+            left[p] = l;
+            if s != UNKNOWN {
+                queue.push(p as u32);
+            }
+        }
+        while let Some(q) = queue.pop() {
+            let q = q as usize;
+            for &p in &prev[pstart[q] as usize..pstart[q + 1] as usize] {
+                let p = p as usize;
+                if state[p] != UNKNOWN {
+                    continue;
+                }
+                if state[q] == LOSES {
+                    // A move to a board where the opponent gets -t or less.
+                    state[p] = WINS;
+                    queue.push(p as u32);
+                } else if left[p] != u32::MAX {
+                    // Every move to a board where the opponent gets t or more.
+                    left[p] -= 1;
+                    if left[p] == 0 {
+                        state[p] = LOSES;
+                        queue.push(p as u32);
+                    }
+                }
+            }
+        }
+        for p in 0..count {
+            match state[p] {
+                WINS => at_least[p] = t as u8,
+                LOSES => at_most[p] = t as u8,
+                _ => {}
+            }
+        }
+    }
+    let values = db.level(level);
+    let mut checked = Checked {
+        boards: count as u64,
+        ..Checked::default()
+    };
+    for p in 0..count {
+        let v = if at_least[p] > 0 {
+            at_least[p] as i8
+        } else {
+            -(at_most[p] as i8)
+        };
+        if v == values[p] {
+            checked.agreed += 1;
+        } else if checked.disagreed.is_none() {
+            let board = db.ranks().unrank(p as u64, level);
+            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), values[p], v));
+        }
+    }
+    Ok(checked)
+}

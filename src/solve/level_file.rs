@@ -1,0 +1,192 @@
+//! A level on disk: one header line naming game, reading, board, seed count, format version and a
+//! checksum, then one byte per board in rank order; written atomically (a temporary file renamed).
+
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::text::shown_path;
+
+/// The format version written in headers; a file of another version is refused.
+pub const FORMAT: u32 = 1;
+
+/// The first word of every level file.
+const MAGIC: &str = "mancala-lab-level";
+
+/// A level file that cannot be read or written, naming the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    /// The file system refused.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The header is not a level's, or names another game, reading, board or level.
+    #[error("{path}: {message}")]
+    Header {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The values do not match the header's count or checksum.
+    #[error("{path}: {message} (the file is damaged; delete it to build the level again)")]
+    Damaged {
+        /// The file.
+        path: String,
+        /// What does not match.
+        message: String,
+    },
+}
+
+/// What a level file is about: every field of its header but the checksum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// `oware` or `kalah`.
+    pub game: String,
+    /// The reading as far as it changes values.
+    pub reading: String,
+    /// Pits on the board.
+    pub pits: usize,
+    /// Seeds on every board of the level.
+    pub seeds: u32,
+    /// Boards in the level.
+    pub positions: u64,
+}
+
+impl Header {
+    fn line(&self, crc: u32) -> String {
+        format!(
+            "{MAGIC} format={FORMAT} game={} reading={} pits={} seeds={} positions={} crc32={crc:08x}\n",
+            self.game, self.reading, self.pits, self.seeds, self.positions
+        )
+    }
+}
+
+/// The folder of a game's levels under one reading, inside `root`.
+pub fn folder(root: &Path, game: &str, reading: &str) -> PathBuf {
+    let name: String = reading
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect();
+    root.join(format!("{game}_{name}"))
+}
+
+/// The file of level `seeds` in `folder`.
+pub fn path(folder: &Path, seeds: u32) -> PathBuf {
+    folder.join(format!("level-{seeds:02}.bin"))
+}
+
+fn io(path: &Path, e: std::io::Error) -> LevelError {
+    LevelError::Io {
+        path: shown_path(path),
+        message: e.to_string(),
+    }
+}
+
+/// Writes a level to its file in `folder` (made if missing) through a temporary file renamed
+/// into place, so the file is whole or absent whatever stops the program.
+pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, LevelError> {
+    std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+    let target = path(folder, header.seeds);
+    let temporary = folder.join(format!(".level-{:02}.partial", header.seeds));
+    let bytes: &[u8] = bytemuck_i8(values);
+    let crc = crc32fast::hash(bytes);
+    let write = || -> std::io::Result<()> {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+        file.write_all(header.line(crc).as_bytes())?;
+        file.write_all(bytes)?;
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, &target)
+    };
+    write().map_err(|e| io(&temporary, e))?;
+    Ok(target)
+}
+
+/// The values as bytes.
+fn bytemuck_i8(values: &[i8]) -> &[u8] {
+    // SAFETY: i8 and u8 have the same size and alignment, and every bit pattern is valid for both.
+    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) }
+}
+
+/// Reads level `want.seeds` from `folder`: `None` if its file is absent, an error if it is not
+/// the level `want` describes or is damaged.
+pub fn read(folder: &Path, want: &Header) -> Result<Option<Vec<i8>>, LevelError> {
+    let target = path(folder, want.seeds);
+    let file = match std::fs::File::open(&target) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(&target, e)),
+    };
+    let shown = shown_path(&target);
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    // A header is short; a file that has none within 1 KiB is not a level.
+    (&mut reader)
+        .take(1024)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| io(&target, e))?;
+    let header_error = |message: String| LevelError::Header {
+        path: shown.clone(),
+        message,
+    };
+    let text = std::str::from_utf8(&line)
+        .ok()
+        .and_then(|t| t.strip_suffix('\n'))
+        .ok_or_else(|| header_error("no level header on the first line".to_string()))?;
+    let mut words = text.split(' ');
+    if words.next() != Some(MAGIC) {
+        return Err(header_error(format!("not a level file (no {MAGIC:?})")));
+    }
+    let mut crc = None;
+    let expected = want.line(0);
+    let mut fields = expected.trim_end().split(' ').skip(1);
+    for word in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(header_error(format!("header word {word:?} is not NAME=VALUE")));
+        };
+        if key == "crc32" {
+            crc = u32::from_str_radix(value, 16).ok();
+            continue;
+        }
+        let Some(wanted) = fields.next() else {
+            return Err(header_error(format!("unexpected header field {key:?}")));
+        };
+        if word != wanted {
+            return Err(header_error(format!(
+                "header says {word}, this build needs {wanted}"
+            )));
+        }
+    }
+    if let Some(missing) = fields.find(|f| !f.starts_with("crc32=")) {
+        return Err(header_error(format!("header lacks {missing}")));
+    }
+    let Some(crc) = crc else {
+        return Err(header_error("header lacks crc32".to_string()));
+    };
+    let mut bytes = Vec::with_capacity(want.positions as usize);
+    (&mut reader)
+        .take(want.positions + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(&target, e))?;
+    if bytes.len() as u64 != want.positions {
+        return Err(LevelError::Damaged {
+            path: shown,
+            message: format!(
+                "{} value bytes where the header names {} positions",
+                bytes.len(),
+                want.positions
+            ),
+        });
+    }
+    if crc32fast::hash(&bytes) != crc {
+        return Err(LevelError::Damaged {
+            path: shown,
+            message: "checksum does not match the values".to_string(),
+        });
+    }
+    Ok(Some(bytes.into_iter().map(|b| b as i8).collect()))
+}

@@ -1,0 +1,161 @@
+//! The value of a board beyond the built levels: alpha-beta to the end of the game with a table of
+//! bounds, the databases as leaves. Sound where play cannot go round in circles (Kalah).
+
+use std::collections::HashMap;
+
+use super::{seeds, Board, Database, Edge, Retro};
+
+/// Why a board cannot be searched.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// Play can cycle above the built levels, where a table of values is not sound.
+    #[error(
+        "the board holds {seeds} seeds and the databases reach {built}; {game} play can go round \
+         in circles, so solve searches only within the databases: build them to {seeds} seeds \
+         (solve --build --seeds {seeds})"
+    )]
+    BeyondDatabases {
+        /// The game.
+        game: &'static str,
+        /// Seeds on the board.
+        seeds: u32,
+        /// The largest level built, or -1 for none.
+        built: i64,
+    },
+    /// The search visited more boards than its budget.
+    #[error("the search gave up after {0} boards (its budget)")]
+    Budget(u64),
+}
+
+/// The bounds a finished search proved for a board: lower, upper.
+type Bounds = (i32, i32);
+
+/// Alpha-beta over `retro`'s moves with `db` as leaves.
+pub struct Search<'a, R: Retro + ?Sized> {
+    retro: &'a R,
+    db: &'a Database,
+    table: HashMap<Board, Bounds>,
+    /// Boards expanded so far.
+    pub nodes: u64,
+    budget: u64,
+}
+
+/// The table is cleared when it holds this many boards (about 1.5 GiB).
+const TABLE_LIMIT: usize = 40_000_000;
+
+impl<'a, R: Retro + ?Sized> Search<'a, R> {
+    /// A search of `retro` with the levels of `db`, expanding at most `budget` boards.
+    pub fn new(retro: &'a R, db: &'a Database, budget: u64) -> Self {
+        Search {
+            retro,
+            db,
+            table: HashMap::new(),
+            nodes: 0,
+            budget,
+        }
+    }
+
+    /// The exact value of `board` for its player to move; `cycles`: the game's play can repeat
+    /// a board, so only boards within the databases are answered.
+    pub fn value(&mut self, board: &Board, cycles: bool) -> Result<i8, SearchError> {
+        if let Some(v) = self.db.value(board) {
+            return Ok(v);
+        }
+        if cycles {
+            return Err(SearchError::BeyondDatabases {
+                game: self.retro.game(),
+                seeds: seeds(board),
+                built: i64::from(self.db.levels()) - 1,
+            });
+        }
+        let n = seeds(board) as i32;
+        self.alpha_beta(board, -n - 1, n + 1).map(|v| v as i8)
+    }
+
+    /// The value of each move of `board` (pit, value), in pit order; empty when the game is over.
+    pub fn moves(&mut self, board: &Board, cycles: bool) -> Result<Vec<(u8, i8)>, SearchError> {
+        let mut edges = Vec::new();
+        if self.retro.expand(board, &mut edges).is_some() {
+            return Ok(Vec::new());
+        }
+        let mut values = Vec::new();
+        for (pit, edge) in edges {
+            let v = match edge {
+                Edge::Over(v) => v,
+                Edge::Next { gain, board, again } => {
+                    let next = self.value(&board, cycles)?;
+                    if again {
+                        gain + next
+                    } else {
+                        gain - next
+                    }
+                }
+            };
+            values.push((pit, v));
+        }
+        Ok(values)
+    }
+
+    /// Fail-soft alpha-beta: the value if it lies in (alpha, beta), else a bound beyond the
+    /// window on that side.
+    fn alpha_beta(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> Result<i32, SearchError> {
+        if let Some(v) = self.db.value(board) {
+            return Ok(i32::from(v));
+        }
+        let (lo, hi) = self.table.get(board).copied().unwrap_or((i32::MIN, i32::MAX));
+        if lo == hi || lo >= beta {
+            return Ok(lo);
+        }
+        if hi <= alpha {
+            return Ok(hi);
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Err(SearchError::Budget(self.budget));
+        }
+        let mut edges = Vec::with_capacity(6);
+        if let Some(v) = self.retro.expand(board, &mut edges) {
+            return Ok(i32::from(v));
+        }
+        // Extra turns first, then the larger gains.
+        edges.sort_by_key(|(_, e)| match *e {
+            Edge::Over(v) => (0, -i32::from(v)),
+            Edge::Next { gain, again, .. } => (i32::from(!again), -i32::from(gain)),
+        });
+        let window = (alpha, beta);
+        let mut best = i32::MIN;
+        for (_, edge) in &edges {
+            let v = match *edge {
+                Edge::Over(v) => i32::from(v),
+                Edge::Next { gain, board, again } => {
+                    let g = i32::from(gain);
+                    if again {
+                        g + self.alpha_beta(&board, alpha - g, beta - g)?
+                    } else {
+                        g - self.alpha_beta(&board, g - beta, g - alpha)?
+                    }
+                }
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let (mut lo, mut hi) = (lo, hi);
+        if best <= window.0 {
+            hi = hi.min(best);
+        } else if best >= window.1 {
+            lo = lo.max(best);
+        } else {
+            (lo, hi) = (best, best);
+        }
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        self.table.insert(*board, (lo, hi));
+        Ok(best)
+    }
+}
