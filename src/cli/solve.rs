@@ -16,7 +16,7 @@ use mancala_lab::solve::search::Search;
 use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
 use mancala_lab::{kalah, oware};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct SolveArgs {
     /// The game: oware or kalah.
     #[arg(long, value_enum)]
@@ -49,6 +49,10 @@ pub struct SolveArgs {
     /// memory, about 50 bytes a board).
     #[arg(long, default_value_t = 18)]
     independent: u32,
+    /// Compare the levels of --variant with those of this reading, level by level: how many
+    /// boards have another value, and the first of them (both built to --seeds first).
+    #[arg(long, conflicts_with_all = ["build", "verify"], requires = "seeds")]
+    compare: Option<String>,
     /// The engine that plays the moves of a build or a check; both give byte-identical levels.
     #[arg(long, value_enum, default_value = "optimized")]
     engine: EngineChoice,
@@ -59,7 +63,7 @@ pub struct SolveArgs {
 
 /// Which engine plays the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum EngineChoice {
+pub enum EngineChoice {
     /// The engine written like the rules.
     Reference,
     /// The engine built for speed.
@@ -70,7 +74,7 @@ enum EngineChoice {
 const MAX_SEEDS: u32 = 100;
 
 /// The game's moves under the reading, by the chosen engine; whether its play can cycle.
-fn retro(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
+fn moves_of(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
     let name = args.variant.as_deref();
     match args.game {
         GameKind::Bao => Err(
@@ -115,7 +119,7 @@ fn kalah_variant(name: Option<&str>) -> Result<kalah::variant::Variant, String> 
 
 /// What `solve` refuses before it reads or builds anything (also for `--parse-only`).
 pub fn check(args: &SolveArgs) -> Result<(), String> {
-    retro(args)?;
+    moves_of(args)?;
     if let Some(n) = args.seeds {
         if n > MAX_SEEDS {
             return Err(format!("--seeds {n}: at most {MAX_SEEDS}"));
@@ -196,13 +200,23 @@ fn load(retro: &dyn Retro, db: &mut Database, folder: &Path, most: u32) -> Resul
 
 pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
     check(&args)?;
-    let (retro, cycles) = retro(&args)?;
+    let (retro, cycles) = moves_of(&args)?;
     let folder = level_file::folder(&args.db, retro.game(), &retro.reading());
     if args.build {
         return build(&args, retro.as_ref(), &folder);
     }
     if args.verify {
         return verify(&args, retro.as_ref(), &folder);
+    }
+    if let Some(other) = &args.compare {
+        let (them, _) = moves_of(&SolveArgs {
+            variant: Some(other.clone()),
+            compare: None,
+            position: None,
+            ..args.clone()
+        })
+        .map_err(|e| e.replace("--variant", "--compare"))?;
+        return compare(&args, retro.as_ref(), them.as_ref());
     }
     solve(&args, retro.as_ref(), cycles, &folder)
 }
@@ -270,6 +284,45 @@ fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
         started.elapsed().as_secs_f64(),
         size(db.bytes())
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Levels 0 to `most` of `retro` from `args.db`, all of them, or an error naming the first absent.
+fn load_all(args: &SolveArgs, retro: &dyn Retro, most: u32) -> Result<Database, String> {
+    let folder = level_file::folder(&args.db, retro.game(), &retro.reading());
+    let mut db = Database::new(retro.pits(), most);
+    load(retro, &mut db, &folder, most)?;
+    if db.levels() <= most {
+        return Err(format!(
+            "{} has no level {} (build it with solve --build --seeds {most})",
+            mancala_lab::text::shown_path(&folder),
+            db.levels()
+        ));
+    }
+    Ok(db)
+}
+
+fn compare(args: &SolveArgs, ours: &dyn Retro, theirs: &dyn Retro) -> Result<ExitCode, String> {
+    let most = args.seeds.expect("clap requires --seeds with --compare");
+    let a = load_all(args, ours, most)?;
+    let b = load_all(args, theirs, most)?;
+    println!("{} under {} (a) against {} (b)", ours.game(), ours.reading(), theirs.reading());
+    println!("level\tpositions\tdiffering\tshare\tfirst-differing-board\ta\tb");
+    for level in 0..=most {
+        let (x, y) = (a.level(level), b.level(level));
+        let differing = x.iter().zip(y).filter(|(p, q)| p != q).count();
+        let first = x.iter().zip(y).position(|(p, q)| p != q);
+        let witness = first.map_or("-\t-\t-".to_string(), |i| {
+            let board = a.ranks().unrank(i as u64, level);
+            let pits: Vec<String> = board[..ours.pits()].iter().map(u8::to_string).collect();
+            format!("{}\t{}\t{}", pits.join(" "), x[i], y[i])
+        });
+        println!(
+            "{level}\t{}\t{differing}\t{:.6}\t{witness}",
+            x.len(),
+            differing as f64 / x.len() as f64
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -374,7 +427,7 @@ fn target(args: &SolveArgs) -> Result<Target, String> {
                 (None, k) => {
                     let k = k.unwrap_or(4);
                     let first = oware_variant(args.variant.as_deref())?.first_player;
-                    ([k; 12], [0; 2], first, format!("the start with {k} seeds a pit"))
+                    ([k; 12], [0; 2], first, format!("the start with {k} seed{} a pit", if k == 1 { "" } else { "s" }))
                 }
             };
             let mut board = [0; 12];
@@ -432,13 +485,16 @@ fn solve(args: &SolveArgs, retro: &dyn Retro, cycles: bool, folder: &Path) -> Re
     let value = search.value(&t.board, cycles).map_err(|e| e.to_string())?;
     let moves = search.moves(&t.board, cycles).map_err(|e| e.to_string())?;
     let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
+    let built = match db.levels() {
+        0 => "no databases".to_string(),
+        k => format!("databases to {} seeds", k - 1),
+    };
     println!(
-        "{} under {}, {}, {} to move, {n} seeds on the board; databases to {} seeds",
+        "{} under {}, {}, {} to move, {n} seeds on the board; {built}",
         retro.game(),
         retro.reading(),
         t.what,
         t.to_move,
-        i64::from(db.levels()) - 1
     );
     println!("value: {value}");
     println!(

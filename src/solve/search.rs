@@ -10,9 +10,10 @@ use super::{seeds, Board, Database, Edge, Retro};
 pub enum SearchError {
     /// Play can cycle above the built levels, where a table of values is not sound.
     #[error(
-        "the board holds {seeds} seeds and the databases reach {built}; {game} play can go round \
-         in circles, so solve searches only within the databases: build them to {seeds} seeds \
-         (solve --build --seeds {seeds})"
+        "the board holds {seeds} seeds and the databases {}; {game} play can go round in \
+         circles, so solve answers only within the databases: build them to {seeds} seeds \
+         (solve --build --seeds {seeds})",
+        if *built < 0 { "are not built".to_string() } else { format!("reach {built}") }
     )]
     BeyondDatabases {
         /// The game.

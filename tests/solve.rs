@@ -1,0 +1,290 @@
+//! The endgame databases: small levels built here and checked against positions worked by hand
+//! from the rules, the reference engine's build against the optimized engine's, the whole-level
+//! check by another method, and the level files.
+
+use std::sync::atomic::AtomicBool;
+
+use mancala_lab::solve::build::verify_level;
+use mancala_lab::solve::check::check_level;
+use mancala_lab::solve::level_file::{self, Header, LevelError};
+use mancala_lab::solve::search::Search;
+use mancala_lab::solve::{build_level, seeds, Board, Database, Edge, Retro};
+use mancala_lab::{kalah, oware};
+
+/// Levels 0 to `most` of `retro`.
+fn build(retro: &dyn Retro, most: u32) -> Database {
+    let mut db = Database::new(retro.pits(), most);
+    for level in 0..=most {
+        let (values, _) = build_level(retro, &db, level, &(), &AtomicBool::new(false)).unwrap();
+        db.push(values);
+    }
+    db
+}
+
+fn oware(preset: &str) -> oware::retro::FastRetro {
+    oware::retro::FastRetro::new(preset.parse().unwrap()).unwrap()
+}
+
+fn kalah(reading: &str) -> kalah::retro::FastRetro {
+    kalah::retro::FastRetro::new(reading.parse().unwrap())
+}
+
+/// A board from the mover's pits (A.., then the opponent's a..).
+fn board(pits: &[u8]) -> Board {
+    let mut b = [0; 12];
+    b[..pits.len()].copy_from_slice(pits);
+    b
+}
+
+#[test]
+fn oware_one_seed_worked_by_hand() {
+    // One seed on the board (spec: oware O.4.1, O.4.2). In A-E it cannot reach the empty opponent,
+    // so no move is allowed and each side takes its own: the mover +1. In F it must be sown into
+    // a; the opponent then cannot feed back and takes it: -1. On the opponent's side the mover
+    // has no move and the opponent takes it: -1.
+    for preset in ["sheet", "abapa"] {
+        let db = build(&oware(preset), 1);
+        for pit in 0..12 {
+            let mut b = [0; 12];
+            b[pit] = 1;
+            let want = if pit < 5 { 1 } else { -1 };
+            assert_eq!(db.value(&b), Some(want), "{preset}: seed in pit {pit}");
+        }
+    }
+}
+
+#[test]
+fn oware_grand_slam_worked_by_hand_parts_the_readings() {
+    // F holds 1, a holds 1: sowing F makes a two, a capture of every seed North has.
+    // sheet (O.4.1 forbidden): F is the only move and is not allowed; each takes its own: 0.
+    // abapa (captures nothing): a holds 2, North must sow them into b and c, which leaves South
+    // nothing, so North has no allowed move and takes its two: -2 for South.
+    let b = board(&[0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]);
+    assert_eq!(build(&oware("sheet"), 2).value(&b), Some(0));
+    assert_eq!(build(&oware("abapa"), 2).value(&b), Some(-2));
+}
+
+#[test]
+fn oware_capture_worked_by_hand() {
+    // F holds 1; North's a holds 2 and f holds 1. F sows into a, which makes three: captured
+    // (O.3.1), and f keeps North supplied, so it is no grand slam. North's only move, f, sows
+    // into South's A (it feeds South, so it is allowed). South's A can only reach B, which leaves
+    // North nothing: no allowed move, each takes its own (O.4.2), South +1. In all 3 + 1 = 4.
+    let b = board(&[0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 1]);
+    for preset in ["sheet", "abapa"] {
+        assert_eq!(build(&oware(preset), 4).value(&b), Some(4), "{preset}");
+    }
+}
+
+#[test]
+fn kalah_one_pit_one_seed_worked_by_hand_under_each_sweep() {
+    // Kalah(1,1): South's seed goes into its store (an extra turn, K.2.4) and South's row is
+    // empty, so the game ends (K.4.1). Where North's seed goes decides the value (K.4.2): to its
+    // owner 1 - 1 = 0; to no one 1 - 0 = 1; to the player whose row is empty 2 - 0 = 2.
+    let b = board(&[1, 1]);
+    for (reading, want) in [
+        ("openspiel:pits=1,seeds=1", 0),
+        ("starvation:pits=1,seeds=1", 0),
+        ("no-sweep:pits=1,seeds=1", 1),
+        ("sweep-to-emptier:pits=1,seeds=1", 2),
+    ] {
+        let db = build(&kalah(reading), 2);
+        assert_eq!(db.value(&b), Some(want), "{reading}");
+    }
+}
+
+#[test]
+fn kalah_empty_capture_worked_by_hand() {
+    // Kalah(2,n): South A=1, B=0; North a=0, b=2. South's only move sows A into B, empty, and
+    // the pit opposite B (North's a) is empty too.
+    // openspiel: nothing is captured. North's only move sows b: one seed into North's store, one
+    // into South's A. North's row is empty, the game ends, South takes its two: 2 - 1 = +1.
+    // empty-capture: the seed in B goes to South's store alone (K.3.2); South's row is empty,
+    // the game ends, North takes its two: 1 - 2 = -1.
+    let b = board(&[1, 0, 0, 2]);
+    assert_eq!(build(&kalah("openspiel:pits=2"), 3).value(&b), Some(1));
+    assert_eq!(build(&kalah("empty-capture:pits=2"), 3).value(&b), Some(-1));
+}
+
+#[test]
+fn reference_and_optimized_builds_are_byte_identical() {
+    for preset in ["sheet", "abapa"] {
+        let variant: oware::variant::Variant = preset.parse().unwrap();
+        let fast = build(&oware::retro::FastRetro::new(variant).unwrap(), 7);
+        let reference = build(&oware::retro::ReferenceRetro::new(variant).unwrap(), 7);
+        for level in 0..=7 {
+            assert_eq!(fast.level(level), reference.level(level), "{preset} level {level}");
+        }
+    }
+    for (name, v) in kalah::variant::PRESETS {
+        let v = kalah::variant::Variant { pits: 3, ..v };
+        let fast = build(&kalah::retro::FastRetro::new(v), 10);
+        let reference = build(&kalah::retro::ReferenceRetro::new(v), 10);
+        for level in 0..=10 {
+            assert_eq!(fast.level(level), reference.level(level), "{name} level {level}");
+        }
+    }
+}
+
+#[test]
+fn levels_pass_both_checks_and_a_wrong_value_is_caught() {
+    let retro = oware("sheet");
+    let db = build(&retro, 8);
+    for level in 0..=8 {
+        verify_level(&retro, &db, level, &()).unwrap();
+        let c = check_level(&retro, &db, level).unwrap();
+        assert_eq!((c.agreed, c.disagreed), (db.ranks().count(level), None));
+    }
+    // One value changed: both checks name it.
+    let mut bad = Database::new(12, 8);
+    for level in 0..=8 {
+        let mut values = db.level(level).to_vec();
+        if level == 6 {
+            values[1000] = values[1000].wrapping_add(1);
+        }
+        bad.push(values);
+    }
+    let wrong = verify_level(&retro, &bad, 6, &()).unwrap_err();
+    assert_eq!(wrong.board, bad.ranks().unrank(1000, 6)[..12].to_vec());
+    let c = check_level(&retro, &bad, 6).unwrap();
+    assert_eq!(c.agreed, db.ranks().count(6) - 1);
+}
+
+#[test]
+fn predecessors_list_every_board_with_a_move_to_the_board() {
+    let cases: Vec<Box<dyn Retro>> = vec![
+        Box::new(oware("sheet")),
+        Box::new(oware("abapa")),
+        Box::new(kalah("openspiel:pits=4")),
+        Box::new(kalah("empty-capture:pits=3")),
+    ];
+    for retro in cases {
+        let db = Database::new(retro.pits(), 7);
+        for level in 0..=7 {
+            let mut p = db.ranks().unrank(0, level);
+            loop {
+                let mut out = Vec::new();
+                retro.expand(&p, &mut out);
+                for (_, edge) in out {
+                    if let Edge::Next { board, .. } = edge {
+                        if seeds(&board) == level {
+                            let mut before = Vec::new();
+                            assert!(retro.predecessors(&board, &mut before));
+                            assert!(before.contains(&p), "{}: {p:?} -> {board:?}", retro.game());
+                        }
+                    }
+                }
+                if !db.ranks().next(&mut p) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kalah_search_beyond_the_levels_agrees_with_the_levels() {
+    // Kalah(3,n) levels to 12 seeds; the search from level 12 boards with only the levels to 8
+    // as leaves must find the same values.
+    let retro = kalah("openspiel:pits=3");
+    let full = build(&retro, 12);
+    let mut part = Database::new(6, 12);
+    for level in 0..=8 {
+        part.push(full.level(level).to_vec());
+    }
+    let mut search = Search::new(&retro, &part, 10_000_000);
+    for index in (0..full.ranks().count(12)).step_by(97) {
+        let b = full.ranks().unrank(index, 12);
+        assert_eq!(search.value(&b, false).unwrap(), full.level(12)[index as usize]);
+    }
+}
+
+#[test]
+fn level_files_round_trip_and_refuse_damage_and_other_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = Header {
+        game: "oware".to_string(),
+        reading: "r".to_string(),
+        pits: 12,
+        seeds: 2,
+        positions: 78,
+    };
+    let values: Vec<i8> = (0..78).map(|i| (i % 5) as i8 - 2).collect();
+    let path = level_file::write(dir.path(), &header, &values).unwrap();
+    assert_eq!(level_file::read(dir.path(), &header).unwrap(), Some(values.clone()));
+    // Absent: None, so the build makes it.
+    let three = Header {
+        seeds: 3,
+        positions: 364,
+        ..header.clone()
+    };
+    assert_eq!(level_file::read(dir.path(), &three).unwrap(), None);
+    // Another reading: refused, naming the field.
+    let other = Header {
+        reading: "s".to_string(),
+        ..header.clone()
+    };
+    let e = level_file::read(dir.path(), &other).unwrap_err();
+    assert!(matches!(e, LevelError::Header { .. }), "{e}");
+    assert!(e.to_string().contains("reading=r"), "{e}");
+    // A flipped value byte: the checksum catches it.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = level_file::read(dir.path(), &header).unwrap_err();
+    assert!(matches!(e, LevelError::Damaged { .. }), "{e}");
+    // Cut short: the count catches it.
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let e = level_file::read(dir.path(), &header).unwrap_err();
+    assert!(e.to_string().contains("75 value bytes"), "{e}");
+    // No partial file is left behind by a write.
+    level_file::write(dir.path(), &header, &values).unwrap();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["level-02.bin".to_string()]);
+}
+
+/// The value of `game` under the reading's own rules, history and all (O.6.2 ends a game at a
+/// repetition and each side takes its row): every line searched to its end, from `me`'s side.
+/// The scores are 23 each at the start, so the difference of the final scores is the value.
+fn value_with_history(rules: &oware::rules::Rules, game: &oware::game::Game, me: mancala_lab::side::Side) -> i32 {
+    if let Some(outcome) = game.outcome() {
+        let s = outcome.scores;
+        let d = i32::from(s[0]) - i32::from(s[1]);
+        return if me == mancala_lab::side::Side::South { d } else { -d };
+    }
+    let mover = game.position().to_move();
+    let values = rules
+        .legal_moves(game)
+        .into_iter()
+        .map(|mv| value_with_history(rules, &rules.play(game, mv).unwrap().game, me));
+    if mover == me {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+#[test]
+fn oware_repetition_witness_o_db1() {
+    // South A=1 and F=1, North empty, South to move (spec/findings/oware.md, O-DB1). South must
+    // feed: F into a. From then on each side walks its single seed along its row; no capture can
+    // happen (a capture would take North's only seed: a grand slam). After twelve plies North's f
+    // falls into South's A and the start position is back. The rules end the game at the
+    // repetition (abapa: its second occurrence; sheet: its fourth) with each side taking its row:
+    // South takes both seeds, +2. The databases count endless play as 0.
+    let b = board(&[1, 0, 0, 0, 0, 1]);
+    for preset in ["abapa", "sheet"] {
+        let variant: oware::variant::Variant = preset.parse().unwrap();
+        let rules = oware::rules::Rules::new(variant);
+        let start = oware::position::Position::new(b, [23, 23], mancala_lab::side::Side::South)
+            .unwrap();
+        let game = rules.game_from(start);
+        let with_history = value_with_history(&rules, &game, mancala_lab::side::Side::South);
+        assert_eq!(with_history, 2, "{preset}: the rules' value");
+        assert_eq!(build(&oware(preset), 2).value(&b), Some(0), "{preset}: the databases'");
+    }
+}
