@@ -333,8 +333,10 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
                 GameKind::Oware => &mancala_lab::oware::variant::PRESET_NAMES,
                 GameKind::Kalah => &mancala_lab::kalah::variant::PRESET_NAMES,
             };
-            // `diff` and `perft` run the optimized engine: only the readings it plays.
-            let diff = line.first().is_some_and(|w| w == "diff" || w == "perft");
+            // `diff`, `perft` and `solve` run the optimized engine: only the readings it plays.
+            let diff = line
+                .first()
+                .is_some_and(|w| w == "diff" || w == "perft" || w == "solve");
             let presets: Vec<&str> = presets
                 .iter()
                 .copied()
@@ -536,8 +538,10 @@ fn console_examples_run() {
                 let words = shlex::split(command).unwrap_or_default();
                 for w in words.windows(2) {
                     assert!(
-                        !matches!(w[0].as_str(), "--out" | "--csv" | "--update" | "--svg")
-                            || w[1] == "-"
+                        !matches!(
+                            w[0].as_str(),
+                            "--out" | "--csv" | "--update" | "--svg" | "--db"
+                        ) || w[1] == "-"
                             || w[1].starts_with("/tmp/"),
                         "{}:{}: an example writes {} {}: write under /tmp/ in examples",
                         page.display(),

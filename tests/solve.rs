@@ -113,7 +113,11 @@ fn reference_and_optimized_builds_are_byte_identical() {
         let fast = build(&oware::retro::FastRetro::new(variant).unwrap(), 7);
         let reference = build(&oware::retro::ReferenceRetro::new(variant).unwrap(), 7);
         for level in 0..=7 {
-            assert_eq!(fast.level(level), reference.level(level), "{preset} level {level}");
+            assert_eq!(
+                fast.level(level),
+                reference.level(level),
+                "{preset} level {level}"
+            );
         }
     }
     for (name, v) in kalah::variant::PRESETS {
@@ -121,7 +125,11 @@ fn reference_and_optimized_builds_are_byte_identical() {
         let fast = build(&kalah::retro::FastRetro::new(v), 10);
         let reference = build(&kalah::retro::ReferenceRetro::new(v), 10);
         for level in 0..=10 {
-            assert_eq!(fast.level(level), reference.level(level), "{name} level {level}");
+            assert_eq!(
+                fast.level(level),
+                reference.level(level),
+                "{name} level {level}"
+            );
         }
     }
 }
@@ -195,7 +203,10 @@ fn kalah_search_beyond_the_levels_agrees_with_the_levels() {
     let mut search = Search::new(&retro, &part, 10_000_000);
     for index in (0..full.ranks().count(12)).step_by(97) {
         let b = full.ranks().unrank(index, 12);
-        assert_eq!(search.value(&b, false).unwrap(), full.level(12)[index as usize]);
+        assert_eq!(
+            search.value(&b, false).unwrap(),
+            full.level(12)[index as usize]
+        );
     }
 }
 
@@ -211,7 +222,10 @@ fn level_files_round_trip_and_refuse_damage_and_other_levels() {
     };
     let values: Vec<i8> = (0..78).map(|i| (i % 5) as i8 - 2).collect();
     let path = level_file::write(dir.path(), &header, &values).unwrap();
-    assert_eq!(level_file::read(dir.path(), &header).unwrap(), Some(values.clone()));
+    assert_eq!(
+        level_file::read(dir.path(), &header).unwrap(),
+        Some(values.clone())
+    );
     // Absent: None, so the build makes it.
     let three = Header {
         seeds: 3,
@@ -250,11 +264,19 @@ fn level_files_round_trip_and_refuse_damage_and_other_levels() {
 /// The value of `game` under the reading's own rules, history and all (O.6.2 ends a game at a
 /// repetition and each side takes its row): every line searched to its end, from `me`'s side.
 /// The scores are 23 each at the start, so the difference of the final scores is the value.
-fn value_with_history(rules: &oware::rules::Rules, game: &oware::game::Game, me: mancala_lab::side::Side) -> i32 {
+fn value_with_history(
+    rules: &oware::rules::Rules,
+    game: &oware::game::Game,
+    me: mancala_lab::side::Side,
+) -> i32 {
     if let Some(outcome) = game.outcome() {
         let s = outcome.scores;
         let d = i32::from(s[0]) - i32::from(s[1]);
-        return if me == mancala_lab::side::Side::South { d } else { -d };
+        return if me == mancala_lab::side::Side::South {
+            d
+        } else {
+            -d
+        };
     }
     let mover = game.position().to_move();
     let values = rules
@@ -280,11 +302,15 @@ fn oware_repetition_witness_o_db1() {
     for preset in ["abapa", "sheet"] {
         let variant: oware::variant::Variant = preset.parse().unwrap();
         let rules = oware::rules::Rules::new(variant);
-        let start = oware::position::Position::new(b, [23, 23], mancala_lab::side::Side::South)
-            .unwrap();
+        let start =
+            oware::position::Position::new(b, [23, 23], mancala_lab::side::Side::South).unwrap();
         let game = rules.game_from(start);
         let with_history = value_with_history(&rules, &game, mancala_lab::side::Side::South);
         assert_eq!(with_history, 2, "{preset}: the rules' value");
-        assert_eq!(build(&oware(preset), 2).value(&b), Some(0), "{preset}: the databases'");
+        assert_eq!(
+            build(&oware(preset), 2).value(&b),
+            Some(0),
+            "{preset}: the databases'"
+        );
     }
 }

@@ -86,7 +86,8 @@ fn moves_of(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
             let variant = oware_variant(name)?;
             let r: Box<dyn Retro> = match args.engine {
                 EngineChoice::Reference => Box::new(
-                    oware::retro::ReferenceRetro::new(variant).map_err(|e| format!("--variant: {e}"))?,
+                    oware::retro::ReferenceRetro::new(variant)
+                        .map_err(|e| format!("--variant: {e}"))?,
                 ),
                 EngineChoice::Optimized => Box::new(
                     oware::retro::FastRetro::new(variant).map_err(|e| format!("--variant: {e}"))?,
@@ -140,7 +141,8 @@ struct Bar(indicatif::ProgressBar);
 
 impl Bar {
     fn new() -> Bar {
-        let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
         bar.set_style(
             indicatif::ProgressStyle::with_template(
                 "{msg} [{bar:30}] {human_pos}/{human_len} boards, {per_sec}, {eta} left",
@@ -243,7 +245,8 @@ fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
             continue;
         }
         let t = Instant::now();
-        let memory = db.bytes() + 2 * want.positions;
+        // The levels below, the level (a byte a board) and its two bit sets.
+        let memory = db.bytes() + want.positions + want.positions / 4;
         let (
             values,
             LevelStats {
@@ -251,19 +254,18 @@ fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
                 passes,
                 evaluations,
             },
-        ) =
-            match build_level(retro, &db, level, &bar, stop) {
-                Ok(built) => built,
-                Err(_) => {
-                    bar.0.finish_and_clear();
-                    eprintln!(
-                        "interrupted in level {level}; levels 0 to {} are written, and the same \
+        ) = match build_level(retro, &db, level, &bar, stop) {
+            Ok(built) => built,
+            Err(_) => {
+                bar.0.finish_and_clear();
+                eprintln!(
+                    "interrupted in level {level}; levels 0 to {} are written, and the same \
                          command goes on from level {level}",
-                        level.saturating_sub(1)
-                    );
-                    return Ok(ExitCode::from(130));
-                }
-            };
+                    level.saturating_sub(1)
+                );
+                return Ok(ExitCode::from(130));
+            }
+        };
         let secs = t.elapsed().as_secs_f64();
         let written = level_file::write(folder, &want, &values).map_err(|e| e.to_string())?;
         db.push(values);
@@ -306,7 +308,12 @@ fn compare(args: &SolveArgs, ours: &dyn Retro, theirs: &dyn Retro) -> Result<Exi
     let most = args.seeds.expect("clap requires --seeds with --compare");
     let a = load_all(args, ours, most)?;
     let b = load_all(args, theirs, most)?;
-    println!("{} under {} (a) against {} (b)", ours.game(), ours.reading(), theirs.reading());
+    println!(
+        "{} under {} (a) against {} (b)",
+        ours.game(),
+        ours.reading(),
+        theirs.reading()
+    );
     println!("level\tpositions\tdiffering\tshare\tfirst-differing-board\ta\tb");
     for level in 0..=most {
         let (x, y) = (a.level(level), b.level(level));
@@ -422,19 +429,40 @@ fn target(args: &SolveArgs) -> Result<Target, String> {
                     let p = oware::position::Position::parse(t)
                         .map_err(|e| format!("{}: {e}", shown.clone().unwrap_or_default()))?;
                     let won = [p.score(Side::South), p.score(Side::North)];
-                    (p.pits(), won, p.to_move(), shown.clone().unwrap_or_default())
+                    (
+                        p.pits(),
+                        won,
+                        p.to_move(),
+                        shown.clone().unwrap_or_default(),
+                    )
                 }
                 (None, k) => {
                     let k = k.unwrap_or(4);
                     let first = oware_variant(args.variant.as_deref())?.first_player;
-                    ([k; 12], [0; 2], first, format!("the start with {k} seed{} a pit", if k == 1 { "" } else { "s" }))
+                    (
+                        [k; 12],
+                        [0; 2],
+                        first,
+                        format!(
+                            "the start with {k} seed{} a pit",
+                            if k == 1 { "" } else { "s" }
+                        ),
+                    )
                 }
             };
             let mut board = [0; 12];
-            let (own, theirs) = if to_move == Side::South { (0, 6) } else { (6, 0) };
+            let (own, theirs) = if to_move == Side::South {
+                (0, 6)
+            } else {
+                (6, 0)
+            };
             board[..6].copy_from_slice(&pits[own..own + 6]);
             board[6..].copy_from_slice(&pits[theirs..theirs + 6]);
-            let letters = if to_move == Side::South { "ABCDEF" } else { "abcdef" };
+            let letters = if to_move == Side::South {
+                "ABCDEF"
+            } else {
+                "abcdef"
+            };
             Ok(Target {
                 board,
                 won,
@@ -458,9 +486,17 @@ fn target(args: &SolveArgs) -> Result<Target, String> {
             let letters = "ABCDEF"
                 .chars()
                 .take(m)
-                .map(|c| if me == Side::South { c } else { c.to_ascii_lowercase() })
+                .map(|c| {
+                    if me == Side::South {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
                 .collect();
-            let what = shown.unwrap_or_else(|| format!("the start of Kalah({},{})", variant.pits, variant.seeds));
+            let what = shown.unwrap_or_else(|| {
+                format!("the start of Kalah({},{})", variant.pits, variant.seeds)
+            });
             Ok(Target {
                 board,
                 won: [p.store(Side::South), p.store(Side::North)],
@@ -472,11 +508,18 @@ fn target(args: &SolveArgs) -> Result<Target, String> {
     }
 }
 
-fn solve(args: &SolveArgs, retro: &dyn Retro, cycles: bool, folder: &Path) -> Result<ExitCode, String> {
+fn solve(
+    args: &SolveArgs,
+    retro: &dyn Retro,
+    cycles: bool,
+    folder: &Path,
+) -> Result<ExitCode, String> {
     let t = target(args)?;
     let n = seeds(&t.board);
     if n > MAX_SEEDS {
-        return Err(format!("{n} seeds on the board: solve handles at most {MAX_SEEDS}"));
+        return Err(format!(
+            "{n} seeds on the board: solve handles at most {MAX_SEEDS}"
+        ));
     }
     let most = args.seeds.unwrap_or(n.max(1)).min(n);
     let mut db = Database::new(retro.pits(), n.max(most));

@@ -365,7 +365,11 @@ impl FastRules {
     /// South's legal moves on `pits` with no scores and no history, for the endgame databases:
     /// `each` gets every pit (0–5) with the pits after it and the seeds it captured; false when
     /// no move is legal, the game over (O.4.2: then each side takes its own row).
-    pub(crate) fn moves_from(&self, pits: [u8; 12], mut each: impl FnMut(u8, [u8; 12], u8)) -> bool {
+    pub(crate) fn moves_from(
+        &self,
+        pits: [u8; 12],
+        mut each: impl FnMut(u8, [u8; 12], u8),
+    ) -> bool {
         let board = board_of(pits, [0, 0], 0);
         let (legal, allowed) = self.legal_and_allowed(board);
         let slam_captures = self.variant.grand_slam == GrandSlam::Forbidden && allowed != 0;

@@ -121,7 +121,12 @@ pub fn best<R: Retro + ?Sized>(
     out.iter()
         .map(|(_, edge)| edge.value(&next))
         .max()
-        .unwrap_or_else(|| panic!("{} engine: a board with no move is not over", retro.engine()))
+        .unwrap_or_else(|| {
+            panic!(
+                "{} engine: a board with no move is not over",
+                retro.engine()
+            )
+        })
 }
 
 /// The value of `b`, from level `seeds` being built (`current`) or a level below.
@@ -181,7 +186,12 @@ fn evaluate<R: Retro + ?Sized>(
             }
         })
         .max()
-        .unwrap_or_else(|| panic!("{} engine: a board with no move is not over", retro.engine()))
+        .unwrap_or_else(|| {
+            panic!(
+                "{} engine: a board with no move is not over",
+                retro.engine()
+            )
+        })
 }
 
 /// Builds level `seeds` (the levels below must be in `db`): the value of every board of that
@@ -225,7 +235,11 @@ pub fn build_level<R: Retro + ?Sized>(
                 let mut differ = 0;
                 let mut looked = 0;
                 for (w, word) in bits.iter().enumerate() {
-                    let mut set = if tracked { word.swap(0, Ordering::Relaxed) } else { u64::MAX };
+                    let mut set = if tracked {
+                        word.swap(0, Ordering::Relaxed)
+                    } else {
+                        u64::MAX
+                    };
                     while set != 0 {
                         let bit = set.trailing_zeros() as u64;
                         set &= set - 1;
@@ -243,7 +257,8 @@ pub fn build_level<R: Retro + ?Sized>(
                                 retro.predecessors(&board, before);
                                 for p in before.iter() {
                                     let r = db.ranks.rank(p, seeds_now);
-                                    later[(r / 64) as usize].fetch_or(1 << (r % 64), Ordering::Relaxed);
+                                    later[(r / 64) as usize]
+                                        .fetch_or(1 << (r % 64), Ordering::Relaxed);
                                 }
                             }
                         }
@@ -267,7 +282,10 @@ pub fn build_level<R: Retro + ?Sized>(
         }
         if tracked {
             std::mem::swap(&mut todo, &mut later);
-            pending = todo.par_iter().map(|w| u64::from(w.load(Ordering::Relaxed).count_ones())).sum();
+            pending = todo
+                .par_iter()
+                .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+                .sum();
         }
     }
 }

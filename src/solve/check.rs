@@ -53,7 +53,11 @@ fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Grap
         for (_, edge) in &out {
             let exit = match *edge {
                 Edge::Over(v) => v,
-                Edge::Next { gain, board: b, again } => {
+                Edge::Next {
+                    gain,
+                    board: b,
+                    again,
+                } => {
                     let s = seeds(&b);
                     if s == level {
                         if gain != 0 || again {

@@ -69,7 +69,13 @@ impl Header {
 pub fn folder(root: &Path, game: &str, reading: &str) -> PathBuf {
     let name: String = reading
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     root.join(format!("{game}_{name}"))
 }
@@ -146,7 +152,9 @@ pub fn read(folder: &Path, want: &Header) -> Result<Option<Vec<i8>>, LevelError>
     let mut fields = expected.trim_end().split(' ').skip(1);
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(header_error(format!("header word {word:?} is not NAME=VALUE")));
+            return Err(header_error(format!(
+                "header word {word:?} is not NAME=VALUE"
+            )));
         };
         if key == "crc32" {
             crc = u32::from_str_radix(value, 16).ok();

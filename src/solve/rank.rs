@@ -16,10 +16,8 @@ impl Ranks {
         assert!((1..=super::MAX_PITS).contains(&pits), "1 to 12 pits");
         let n = max_seeds as usize + 1;
         let mut ways = vec![vec![0u64; n]; pits + 1];
-        for m in 0..n {
-            // No pits hold no seeds one way; one pit holds m seeds one way.
-            ways[0][m] = u64::from(m == 0);
-        }
+        // No pits hold no seeds one way, and no other count.
+        ways[0][0] = 1;
         for k in 1..=pits {
             for m in 0..n {
                 // The first of k pits holds 0..=m seeds, the other k - 1 the rest.
@@ -123,7 +121,10 @@ mod tests {
                 let mut board = r.unrank(0, seeds);
                 let mut seen = 0;
                 loop {
-                    assert_eq!(board[..pits].iter().map(|&s| u32::from(s)).sum::<u32>(), seeds);
+                    assert_eq!(
+                        board[..pits].iter().map(|&s| u32::from(s)).sum::<u32>(),
+                        seeds
+                    );
                     assert_eq!(r.rank(&board, seeds), seen);
                     assert_eq!(r.unrank(seen, seeds), board);
                     seen += 1;

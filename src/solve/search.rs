@@ -99,11 +99,20 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
 
     /// Fail-soft alpha-beta: the value if it lies in (alpha, beta), else a bound beyond the
     /// window on that side.
-    fn alpha_beta(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> Result<i32, SearchError> {
+    fn alpha_beta(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, SearchError> {
         if let Some(v) = self.db.value(board) {
             return Ok(i32::from(v));
         }
-        let (lo, hi) = self.table.get(board).copied().unwrap_or((i32::MIN, i32::MAX));
+        let (lo, hi) = self
+            .table
+            .get(board)
+            .copied()
+            .unwrap_or((i32::MIN, i32::MAX));
         if lo == hi || lo >= beta {
             return Ok(lo);
         }
