@@ -386,12 +386,13 @@ pub enum Report {
 }
 
 /// Runs (or resumes) a stats job; `interrupt` is set by Ctrl-C. Returns the exit code and, for
-/// a finished job, its summary.
+/// a finished job, its summary and manifest as written under the lock (once the lock is let go,
+/// another job may already be replacing the folder's files).
 pub fn run_job(
     args: &RunArgs,
     interrupt: &'static AtomicBool,
     report: Report,
-) -> Result<(ExitCode, Option<Summary>), String> {
+) -> Result<(ExitCode, Option<(Summary, Manifest)>), String> {
     let quiet = report == Report::Quiet;
     let games_path = args.out.join(GAMES);
     // The whole job is checked before the folder is touched: a bad option never costs a study.
@@ -473,7 +474,7 @@ pub fn run_job(
         return Ok((ExitCode::from(130), None));
     }
     write_results(&args.out, &manifest, &summary).map_err(|e| e.to_string())?;
-    Ok((ExitCode::SUCCESS, Some(summary)))
+    Ok((ExitCode::SUCCESS, Some((summary, manifest))))
 }
 
 /// Bytes of a study's files beside games.csv (manifest, clauses.csv, summary.csv), at most.
@@ -1239,7 +1240,7 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
             }
         }
         let (code, summary) = run_job(&args, interrupt, Report::Study)?;
-        let Some(summary) = summary else {
+        let Some((summary, _)) = summary else {
             return Ok(code);
         };
         print_summary(
@@ -1314,8 +1315,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
     });
     let (code, summary) = run_job(&args.run, interrupt, Report::Study)?;
-    if let Some(summary) = summary {
-        let m = read_manifest(&args.run.out).map_err(|e| e.to_string())?;
+    if let Some((summary, m)) = summary {
         let opening = match m.job.opening {
             0 => String::new(),
             1 => " after 1 random ply".into(),
