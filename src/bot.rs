@@ -17,7 +17,7 @@
 use std::io::{BufRead, Read, Write};
 
 use crate::game::{game_keys, Draw, Game};
-use crate::policy::{alphabeta, choose, mcts, Policy, Scratch, MAX_MS};
+use crate::policy::{alphabeta, choose, mcts, perfect, Policy, Scratch, MAX_MS};
 use crate::text::quoted;
 
 /// The share of the clock a move spends: a twentieth of the time left and three quarters of the
@@ -76,6 +76,13 @@ pub fn budgeted(policy: Policy, words: &[&str]) -> Result<Policy, String> {
     let name = match policy {
         Policy::AlphaBeta(_) => "alphabeta",
         Policy::Mcts(_) => "mcts",
+        Policy::Perfect(_) if key == "depth" => "perfect",
+        Policy::Perfect(_) => {
+            return Err(format!(
+                "policy 'perfect' takes depth= only (the alphabeta it plays beyond the \
+                 databases), not {key}="
+            ))
+        }
         other => {
             return Err(format!(
                 "policy '{other}' takes no budget (it does not search)"
@@ -91,6 +98,10 @@ pub fn budgeted(policy: Policy, words: &[&str]) -> Result<Policy, String> {
         }
         (Policy::Mcts(old), Policy::Mcts(s)) => Policy::Mcts(mcts::Settings {
             limit: s.limit,
+            ..old
+        }),
+        (Policy::Perfect(old), Policy::Perfect(s)) => Policy::Perfect(perfect::Settings {
+            depth: s.depth,
             ..old
         }),
         _ => unreachable!("the policy parsed under its own name"),

@@ -298,11 +298,25 @@ pub trait PlayoutEngine: Send + Sync {
 
     /// What plays the games, for reports: e.g. `oware optimized engine (32-lane AVX2 batch)`.
     fn describe(&self, players: Players, max_plies: u32) -> String;
+
+    /// Whether this engine can play `players`: the `perfect` policy's databases are read here
+    /// (once per process), and an error names what is missing.
+    fn prepare(&self, players: Players) -> Result<(), String>;
 }
 
 impl<G: Playouts> PlayoutEngine for G {
     fn engine_kind(&self) -> EngineKind {
         G::ENGINE
+    }
+
+    fn prepare(&self, players: Players) -> Result<(), String> {
+        if [players.south, players.north]
+            .iter()
+            .any(|p| matches!(p, Policy::Perfect(_)))
+        {
+            crate::policy::perfect::prepare(self)?;
+        }
+        Ok(())
     }
 
     fn batches_random_play(&self) -> bool {

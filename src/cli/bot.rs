@@ -58,13 +58,16 @@ pub fn run(args: BotArgs) -> Result<ExitCode, String> {
     #[derive(Clone, Copy)]
     struct Serve(Policy, u64);
     impl EngineVisitor for Serve {
-        type Output = std::io::Result<()>;
-        fn visit<G: Playouts>(self, engine: G) -> std::io::Result<()> {
+        type Output = Result<std::io::Result<()>, String>;
+        fn visit<G: Playouts>(self, engine: G) -> Self::Output {
+            mancala_lab::playout::PlayoutEngine::prepare(&engine, self.0.into())?;
             let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
-            mancala_lab::bot::serve(&engine, self.0, self.1, input, output)
+            Ok(mancala_lab::bot::serve(
+                &engine, self.0, self.1, input, output,
+            ))
         }
     }
-    let served = with_bot_engine(&args, Serve(args.policy, args.seed))?;
+    let served = with_bot_engine(&args, Serve(args.policy, args.seed))??;
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The other program went away: nothing more to answer.

@@ -7,10 +7,13 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use mancala_lab::game::Game;
+use mancala_lab::policy::Policy;
 use mancala_lab::registry::GameKind;
 use mancala_lab::side::Side;
 use mancala_lab::solve::build::{verify_level, LevelStats};
 use mancala_lab::solve::check::check_level;
+use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::Search;
 use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
@@ -53,6 +56,16 @@ pub struct SolveArgs {
     /// boards have another value, and the first of them (both built to --seeds first).
     #[arg(long, conflicts_with_all = ["build", "verify"], requires = "seeds")]
     compare: Option<String>,
+    /// Judge this policy's moves against perfect play on random boards of --seeds seeds (again
+    /// for more policies): the share of its moves that lose value and the mean value lost.
+    #[arg(long, conflicts_with_all = ["build", "verify", "compare"], requires = "seeds")]
+    judge: Vec<String>,
+    /// Boards --judge draws (each with two moves or more).
+    #[arg(long, default_value_t = 10_000)]
+    sample: u64,
+    /// The random seed --judge draws its boards and the policies' choices with.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// The engine that plays the moves of a build or a check; both give byte-identical levels.
     #[arg(long, value_enum, default_value = "optimized")]
     engine: EngineChoice,
@@ -70,8 +83,7 @@ pub enum EngineChoice {
     Optimized,
 }
 
-/// The most seeds a level may hold (values are one signed byte).
-const MAX_SEEDS: u32 = 100;
+use mancala_lab::solve::MAX_SEEDS;
 
 /// The game's moves under the reading, by the chosen engine; whether its play can cycle.
 fn moves_of(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
@@ -131,6 +143,10 @@ pub fn check(args: &SolveArgs) -> Result<(), String> {
     }
     if args.per_pit == Some(0) || args.per_pit.is_some_and(|k| k > 8) {
         return Err("--per-pit: 1 to 8 seeds a pit".to_string());
+    }
+    policies(args)?;
+    if !args.judge.is_empty() && !(1..=100_000_000).contains(&args.sample) {
+        return Err(format!("--sample {}: 1 to 100000000 boards", args.sample));
     }
     Ok(())
 }
@@ -220,7 +236,118 @@ pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.replace("--variant", "--compare"))?;
         return compare(&args, retro.as_ref(), them.as_ref());
     }
+    if !args.judge.is_empty() {
+        return judge(&args, retro.as_ref(), &folder);
+    }
     solve(&args, retro.as_ref(), cycles, &folder)
+}
+
+/// The policies of --judge.
+fn policies(args: &SolveArgs) -> Result<Vec<Policy>, String> {
+    args.judge
+        .iter()
+        .map(|p| p.parse().map_err(|e| format!("--judge: {e}")))
+        .collect()
+}
+
+/// Runs --judge on the engine `game`.
+fn judge_on<G: Game>(
+    args: &SolveArgs,
+    game: &G,
+    db: &Database,
+    sample: &Sample,
+) -> Result<Vec<Judged>, String> {
+    let policies = policies(args)?;
+    let bar = Bar::new();
+    bar.0.set_length(sample.boards);
+    bar.0.set_message(format!("{} seeds", sample.seeds));
+    let done = || bar.0.inc(1);
+    let judged = judge::judge(game, db, &policies, sample, &done).map_err(|e| e.to_string());
+    bar.0.finish_and_clear();
+    judged
+}
+
+fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
+    let seeds = args.seeds.expect("clap requires --seeds with --judge");
+    let mut db = Database::new(retro.pits(), seeds);
+    load(retro, &mut db, folder, seeds)?;
+    if db.levels() <= seeds && retro.game() == "oware" {
+        let reach = match db.levels() {
+            0 => "holds no levels".to_string(),
+            k => format!("reaches {} seeds", k - 1),
+        };
+        return Err(format!(
+            "{} {reach}, not {seeds}: build the levels first (solve --build --seeds {seeds}); \
+             Oware's play can go round in circles, so boards beyond them are not searched",
+            mancala_lab::text::shown_path(folder),
+        ));
+    }
+    let sample = Sample {
+        seeds,
+        boards: args.sample,
+        seed: args.seed,
+        budget: args.budget,
+    };
+    let variant = args.variant.as_deref();
+    let judged = match (args.game, args.engine) {
+        (GameKind::Oware, EngineChoice::Reference) => judge_on(
+            args,
+            &oware::rules::Rules::new(oware_variant(variant)?),
+            &db,
+            &sample,
+        ),
+        (GameKind::Oware, EngineChoice::Optimized) => {
+            let game = oware::fast::FastRules::new(oware_variant(variant)?)
+                .map_err(|e| format!("--variant: {e}"))?;
+            judge_on(args, &game, &db, &sample)
+        }
+        (GameKind::Kalah, EngineChoice::Reference) => judge_on(
+            args,
+            &kalah::rules::Rules::new(kalah_variant(variant)?),
+            &db,
+            &sample,
+        ),
+        (GameKind::Kalah, EngineChoice::Optimized) => {
+            let game = kalah::fast::FastRules::new(kalah_variant(variant)?);
+            judge_on(args, &game, &db, &sample)
+        }
+        (GameKind::Bao, _) => unreachable!("refused by check"),
+    }?;
+    let built = match db.levels() {
+        0 => "no databases".to_string(),
+        k => format!("the databases to {} seeds", k - 1),
+    };
+    println!(
+        "{} under {}: {} boards of {seeds} seeds with two moves or more (seed {}), each move \
+         valued by {built}{}",
+        retro.game(),
+        retro.reading(),
+        args.sample,
+        args.seed,
+        if db.levels() <= seeds {
+            " and a search beyond"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "policy\tboards\tlosing\tshare\tshare-low\tshare-high\tmean-loss\tmean-loss-low\tmean-loss-high\tworse-result\tworse-low\tworse-high"
+    );
+    for (policy, j) in policies(args)?.iter().zip(&judged) {
+        let (lo, hi) = j.share_interval();
+        let (mlo, mhi) = j.mean_interval();
+        let (wlo, whi) = j.worse_interval();
+        println!(
+            "{policy}\t{}\t{}\t{:.4}\t{lo:.4}\t{hi:.4}\t{:.3}\t{mlo:.3}\t{mhi:.3}\t{:.4}\t\
+             {wlo:.4}\t{whi:.4}",
+            j.boards,
+            j.losing,
+            j.share(),
+            j.mean_loss(),
+            j.worse_share()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {

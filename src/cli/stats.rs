@@ -678,6 +678,7 @@ fn check_fields(args: &RunArgs, job: Job, recorded: Option<usize>) -> Result<Che
     };
     let engine = new_engine(game, &job.variant, engine_kind)
         .map_err(|e| format!("--variant {}: {e}", quoted(&job.variant)))?;
+    engine.prepare(policy)?;
     if job.max_plies == 0 {
         return Err("--max-plies 0: no game would have a move".into());
     }

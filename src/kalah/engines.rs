@@ -71,6 +71,22 @@ impl crate::game::Game for Rules {
         Ok(self.state_from(p))
     }
 
+    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+        Ok((
+            Box::new(super::retro::ReferenceRetro::new(self.variant)),
+            false,
+        ))
+    }
+
+    fn board(&self, s: &State) -> Option<crate::solve::Board> {
+        Some(super::retro::board_of(s.position()))
+    }
+
+    fn board_state(&self, board: &crate::solve::Board) -> Option<State> {
+        let m = usize::from(self.variant.pits);
+        Some(self.state_from(super::retro::position_of(board, m)))
+    }
+
     fn start(&self) -> State {
         self.new_game()
     }
@@ -183,6 +199,22 @@ impl crate::game::Game for FastRules {
     fn state_from_text(&self, text: &str) -> Result<FastState, String> {
         let p = Position::parse(text, &self.variant()).map_err(|e| e.to_string())?;
         Ok(self.from_position(&p))
+    }
+
+    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+        Ok((
+            Box::new(super::retro::FastRetro::new(self.variant())),
+            false,
+        ))
+    }
+
+    fn board(&self, s: &FastState) -> Option<crate::solve::Board> {
+        Some(super::retro::board_of(&self.position(s)))
+    }
+
+    fn board_state(&self, board: &crate::solve::Board) -> Option<FastState> {
+        let m = usize::from(self.variant().pits);
+        Some(self.from_position(&super::retro::position_of(board, m)))
     }
 
     fn start(&self) -> FastState {

@@ -39,7 +39,7 @@ fn uncapped(variant: Variant) -> Variant {
 }
 
 /// The position of `board` (the mover's row first), South to move, empty stores.
-fn position_of(board: &Board, m: usize) -> Position {
+pub(crate) fn position_of(board: &Board, m: usize) -> Position {
     let mut rows = [[0u8; 6]; 2];
     rows[0][..m].copy_from_slice(&board[..m]);
     rows[1][..m].copy_from_slice(&board[m..2 * m]);
@@ -49,6 +49,15 @@ fn position_of(board: &Board, m: usize) -> Position {
         pits: m as u8,
         to_move: Side::South,
     }
+}
+
+/// The pits of `position` as the databases see them: the mover's row first.
+pub(crate) fn board_of(position: &Position) -> Board {
+    let m = usize::from(position.pits);
+    let mut pits = [0; 12];
+    pits[..m].copy_from_slice(position.row(Side::South));
+    pits[m..2 * m].copy_from_slice(position.row(Side::North));
+    crate::game::mover_first(&pits, m, position.to_move)
 }
 
 /// Where a ply from `board` led: over (stores give the final difference) or the next board.

@@ -45,6 +45,15 @@ fn turned(pits: [u8; 12]) -> Board {
     b
 }
 
+/// The position of `board` (the mover's row first): South to move, nothing won yet.
+pub(crate) fn position_of(board: &Board) -> Position {
+    Position {
+        pits: *board,
+        scores: [0; 2],
+        to_move: Side::South,
+    }
+}
+
 /// The reference engine's moves (`oware::rules`).
 pub struct ReferenceRetro {
     rules: Rules,
@@ -83,12 +92,7 @@ impl Retro for ReferenceRetro {
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
         // South to move, no seeds captured yet: a single move captures at most 18, so the end at
         // 25 (O.6.1) never cuts in, and a fresh history never repeats within one ply (O.6.2).
-        let position = Position {
-            pits: *board,
-            scores: [0; 2],
-            to_move: Side::South,
-        };
-        let game = self.rules.game_from(position);
+        let game = self.rules.game_from(position_of(board));
         if let Some(outcome) = game.outcome {
             return Some(difference(outcome.scores));
         }

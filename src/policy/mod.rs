@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod perfect;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,10 +27,12 @@ pub enum Policy {
     AlphaBeta(alphabeta::Settings),
     /// Monte Carlo tree search, UCT with random rollouts ([`mcts`]).
     Mcts(mcts::Settings),
+    /// The best move by the endgame databases, alphabeta beyond them ([`perfect`]).
+    Perfect(perfect::Settings),
 }
 
 /// The policy names, as the command line and the CSV files write them.
-pub const NAMES: [&str; 5] = ["random", "greedy", "search", "alphabeta", "mcts"];
+pub const NAMES: [&str; 6] = ["random", "greedy", "search", "alphabeta", "mcts", "perfect"];
 
 impl Policy {
     /// The policy's name without its settings (`alphabeta`).
@@ -40,6 +43,7 @@ impl Policy {
             Policy::Search => NAMES[2],
             Policy::AlphaBeta(_) => NAMES[3],
             Policy::Mcts(_) => NAMES[4],
+            Policy::Perfect(_) => NAMES[5],
         }
     }
 
@@ -54,7 +58,10 @@ impl Policy {
 
     /// Whether a move costs a search (games are then handed out one by one to the threads).
     pub fn searches(self) -> bool {
-        matches!(self, Policy::AlphaBeta(_) | Policy::Mcts(_))
+        matches!(
+            self,
+            Policy::AlphaBeta(_) | Policy::Mcts(_) | Policy::Perfect(_)
+        )
     }
 }
 
@@ -63,6 +70,7 @@ impl fmt::Display for Policy {
         match self {
             Policy::AlphaBeta(a) => write!(f, "{}:{a}", self.name()),
             Policy::Mcts(m) => write!(f, "{}:{m}", self.name()),
+            Policy::Perfect(p) => write!(f, "{}:{p}", self.name()),
             _ => f.write_str(self.name()),
         }
     }
@@ -72,7 +80,7 @@ impl fmt::Display for Policy {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PolicyError {
     /// Not a policy name.
-    #[error("unknown policy {} (known: random, greedy, search, alphabeta, mcts)", quoted(.0))]
+    #[error("unknown policy {} (known: random, greedy, search, alphabeta, mcts, perfect)", quoted(.0))]
     Unknown(String),
     /// A policy without settings given some.
     #[error("policy '{0}' takes no settings")]
@@ -220,10 +228,10 @@ impl std::str::FromStr for Policy {
             Some(rest) => settings(
                 name,
                 rest,
-                if name == "alphabeta" {
-                    alphabeta::KEYS
-                } else {
-                    mcts::KEYS
+                match name {
+                    "alphabeta" => alphabeta::KEYS,
+                    "perfect" => perfect::KEYS,
+                    _ => mcts::KEYS,
                 },
             )?,
         };
@@ -232,6 +240,7 @@ impl std::str::FromStr for Policy {
             "greedy" => Policy::Greedy,
             "search" => Policy::Search,
             "alphabeta" => Policy::AlphaBeta(alphabeta::Settings::from_given(&given)?),
+            "perfect" => Policy::Perfect(perfect::Settings::from_given(&given)?),
             _ => Policy::Mcts(mcts::Settings::from_given(&given)?),
         })
     }
@@ -321,6 +330,7 @@ pub struct Scratch<G: Game> {
     scores: Vec<i64>,
     searcher: Option<alphabeta::Searcher<G>>,
     tree: Option<mcts::Tree<G>>,
+    perfect: Option<Result<perfect::Player, String>>,
     stop: Option<&'static AtomicBool>,
 }
 
@@ -332,6 +342,7 @@ impl<G: Game> Default for Scratch<G> {
             scores: Vec::new(),
             searcher: None,
             tree: None,
+            perfect: None,
             stop: None,
         }
     }
@@ -369,6 +380,19 @@ impl<G: Game> Scratch<G> {
                     line += &format!(" capped {}", mcts::MAX_SIMS);
                 }
                 Some(line)
+            }
+            Policy::Perfect(p) => {
+                let r = self.perfect.as_ref()?.as_ref().ok()?.report();
+                Some(match r.value {
+                    Some(v) => format!(
+                        "exact value {v} best_moves {} searched {}",
+                        r.best_moves, r.searched
+                    ),
+                    None => {
+                        let line = self.report(Policy::AlphaBeta(p.fallback()))?;
+                        format!("beyond the databases (searched {}): {line}", r.searched)
+                    }
+                })
             }
             _ => None,
         }
@@ -436,6 +460,25 @@ pub fn choose_into<G: Game>(
                 .searcher
                 .get_or_insert_with(alphabeta::Searcher::new);
             let mv = searcher.best_move(game, s, settings, draw, scratch.stop)?;
+            play_into(game, s, mv, facts)
+        }
+        Policy::Perfect(settings) => {
+            let player = scratch
+                .perfect
+                .get_or_insert_with(|| perfect::Player::new(game));
+            let exact = match player {
+                Ok(p) => p.best_move(game, s, settings, draw),
+                Err(_) => None,
+            };
+            let mv = match exact {
+                Some(mv) => mv,
+                None => {
+                    let searcher = scratch
+                        .searcher
+                        .get_or_insert_with(alphabeta::Searcher::new);
+                    searcher.best_move(game, s, settings.fallback(), draw, scratch.stop)?
+                }
+            };
             play_into(game, s, mv, facts)
         }
         Policy::Mcts(settings) => {

@@ -198,3 +198,28 @@ pub fn read(folder: &Path, want: &Header) -> Result<Option<Vec<i8>>, LevelError>
     }
     Ok(Some(bytes.into_iter().map(|b| b as i8).collect()))
 }
+
+/// The levels 0, 1, ... of `retro` found in `folder`, up to `most` seeds: they stop at the first
+/// absent file; a damaged file, or one of another reading, is an error.
+pub fn load(
+    retro: &dyn super::Retro,
+    folder: &Path,
+    most: u32,
+) -> Result<super::Database, LevelError> {
+    let mut db = super::Database::new(retro.pits(), most);
+    while db.levels() <= most {
+        let seeds = db.levels();
+        let want = Header {
+            game: retro.game().to_string(),
+            reading: retro.reading(),
+            pits: retro.pits(),
+            seeds,
+            positions: db.ranks().count(seeds),
+        };
+        match read(folder, &want)? {
+            Some(values) => db.push(values),
+            None => break,
+        }
+    }
+    Ok(db)
+}

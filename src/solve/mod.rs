@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod check;
+pub mod judge;
 pub mod level_file;
 pub mod rank;
 pub mod search;
@@ -10,6 +11,9 @@ pub mod search;
 pub use build::{build_level, Database, Interrupted, Report};
 pub use level_file::LevelError;
 pub use rank::Ranks;
+
+/// The most seeds a level may hold (values are one signed byte).
+pub const MAX_SEEDS: u32 = 100;
 
 /// The most pits a board holds (Oware's twelve, Kalah(6,n)'s twelve).
 pub const MAX_PITS: usize = 12;
