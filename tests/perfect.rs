@@ -70,6 +70,27 @@ fn boards_with_a_choice<G: Game>(game: &G, seeds: u32) -> Vec<(Board, Vec<(u8, i
     out
 }
 
+/// The perfect policy, on `game`, plays a move of the best value of `boards`' on each.
+fn plays_best<G: Game>(game: &G, boards: &[(Board, Vec<(u8, i32)>)]) {
+    let perfect: Policy = "perfect".parse().unwrap();
+    for (k, (board, values)) in boards.iter().enumerate() {
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let mut s = game.board_state(board).unwrap();
+        assert_eq!(game.board(&s).as_ref(), Some(board));
+        let mut scratch = Scratch::default();
+        let draw = Draw::new(game_keys(1, k as u64), 0);
+        let (mv, _) = choose(game, perfect, &mut s, draw, &mut scratch)
+            .unwrap()
+            .unwrap();
+        let played = values
+            .iter()
+            .find(|&&(p, _)| p == game.move_code(mv))
+            .unwrap();
+        assert_eq!(played.1, best, "board {:?}: moves {values:?}", &board[..6]);
+        assert!(scratch.report(perfect).unwrap().starts_with("exact value"));
+    }
+}
+
 /// Builds Kalah(3,n) under the empty-capture reading to `SEEDS` seeds with `solve --build`.
 fn build(db: &PathBuf) {
     let out = bin()
@@ -95,23 +116,14 @@ fn perfect_play_and_judged_policies_agree_with_minimax() {
     let boards = boards_with_a_choice(&game, SEEDS);
     assert!(boards.len() > 300, "{} boards", boards.len());
 
-    // The perfect policy plays a move minimax values best, on every board with a choice.
+    // The perfect policy plays a move minimax values best, on every board with a choice, on
+    // both engines.
     let perfect: Policy = "perfect".parse().unwrap();
-    for (k, (board, values)) in boards.iter().enumerate() {
-        let best = values.iter().map(|&(_, v)| v).max().unwrap();
-        let mut s = game.board_state(board).unwrap();
-        let mut scratch = Scratch::default();
-        let draw = Draw::new(game_keys(1, k as u64), 0);
-        let (mv, _) = choose(&game, perfect, &mut s, draw, &mut scratch)
-            .unwrap()
-            .unwrap();
-        let played = values
-            .iter()
-            .find(|&&(p, _)| p == game.move_code(mv))
-            .unwrap();
-        assert_eq!(played.1, best, "board {:?}: moves {values:?}", &board[..6]);
-        assert!(scratch.report(perfect).unwrap().starts_with("exact value"));
-    }
+    plays_best(&game, &boards);
+    plays_best(
+        &kalah::fast::FastRules::new(READING.parse().unwrap()),
+        &boards,
+    );
 
     // Judged: perfect play loses nothing; random play loses what minimax says it should, on
     // average over the boards (the sample's share within four standard errors of it).
@@ -184,10 +196,43 @@ fn judging_is_the_same_for_any_thread_count_and_refuses_missing_levels() {
         "{text}"
     );
 
+    // Oware: judged on its own levels, perfect play loses nothing on either engine (the boards,
+    // the moves and the levels line up; Oware's repetitions keep a plain minimax out).
+    let out = bin()
+        .args([
+            "solve", "--game", "oware", "--build", "--seeds", "6", "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for engine in ["reference", "optimized"] {
+        let out = bin()
+            .args([
+                "solve", "--game", "oware", "--seeds", "6", "--sample", "300",
+            ])
+            .args([
+                "--judge", "perfect", "--judge", "random", "--engine", engine, "--db",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("\nperfect:budget=1000000,depth=4\t300\t0\t"),
+            "{engine}: {text}"
+        );
+        assert!(!text.contains("\nrandom\t300\t0\t"), "{engine}: {text}");
+    }
+
     // Oware's levels must reach the seeds judged (play can cycle, nothing is searched beyond).
     let out = bin()
         .args([
-            "solve", "--game", "oware", "--seeds", "5", "--judge", "random", "--db",
+            "solve", "--game", "oware", "--seeds", "9", "--judge", "random", "--db",
         ])
         .arg(&db)
         .output()

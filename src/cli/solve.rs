@@ -269,6 +269,8 @@ fn judge_on<G: Game>(
 
 fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
     let seeds = args.seeds.expect("clap requires --seeds with --judge");
+    // A judged `perfect` reads the levels judged with.
+    mancala_lab::policy::perfect::use_root(args.db.clone());
     let mut db = Database::new(retro.pits(), seeds);
     load(retro, &mut db, folder, seeds)?;
     if db.levels() <= seeds && retro.game() == "oware" {

@@ -209,7 +209,12 @@ impl crate::game::Game for FastRules {
     }
 
     fn board(&self, s: &FastState) -> Option<crate::solve::Board> {
-        Some(super::retro::board_of(&self.position(s)))
+        // Not `position`: a board of the databases holds fewer seeds than the reading's start.
+        let m = usize::from(self.variant().pits);
+        let mut pits = [0; 12];
+        pits[..m].copy_from_slice(self.row_and_store(s, Side::South).0);
+        pits[m..2 * m].copy_from_slice(self.row_and_store(s, Side::North).0);
+        Some(crate::game::mover_first(&pits, m, s.to_move()))
     }
 
     fn board_state(&self, board: &crate::solve::Board) -> Option<FastState> {

@@ -72,8 +72,21 @@ impl fmt::Display for Settings {
     }
 }
 
-/// The folder the level files are read from: `$MANCALA_LAB_DB`, or `db`.
+/// The folder a command named for this process (`solve --judge`'s `--db`), if any.
+static ROOT: OnceLock<PathBuf> = OnceLock::new();
+
+/// Reads the level files from `dir` in this process, whatever [`DB_VARIABLE`] says (the first
+/// call wins).
+pub fn use_root(dir: PathBuf) {
+    let _ = ROOT.set(dir);
+}
+
+/// The folder the level files are read from: the one [`use_root`] named, else `$MANCALA_LAB_DB`,
+/// else `db`.
 pub fn root() -> PathBuf {
+    if let Some(dir) = ROOT.get() {
+        return dir.clone();
+    }
     std::env::var_os(DB_VARIABLE).map_or_else(|| PathBuf::from("db"), PathBuf::from)
 }
 
