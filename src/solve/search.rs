@@ -69,8 +69,25 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                 built: i64::from(self.db.levels()) - 1,
             });
         }
+        self.mtdf(board).map(|v| v as i8)
+    }
+
+    /// MTD(f): null-window searches that close in on the value from a first guess (0), each
+    /// narrowing the bounds the table keeps, until they meet.
+    fn mtdf(&mut self, board: &Board) -> Result<i32, SearchError> {
         let n = seeds(board) as i32;
-        self.alpha_beta(board, -n - 1, n + 1).map(|v| v as i8)
+        let (mut lo, mut hi) = (-n, n);
+        let mut guess = 0;
+        while lo < hi {
+            let beta = if guess == lo { guess + 1 } else { guess };
+            guess = self.alpha_beta(board, beta - 1, beta)?;
+            if guess < beta {
+                hi = guess;
+            } else {
+                lo = guess;
+            }
+        }
+        Ok(lo)
     }
 
     /// The value of each move of `board` (pit, value), in pit order; empty when the game is over.
@@ -108,11 +125,9 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         if let Some(v) = self.db.value(board) {
             return Ok(i32::from(v));
         }
-        let (lo, hi) = self
-            .table
-            .get(board)
-            .copied()
-            .unwrap_or((i32::MIN, i32::MAX));
+        // No board is worth more than the seeds on it, to either player.
+        let n = seeds(board) as i32;
+        let (lo, hi) = self.table.get(board).copied().unwrap_or((-n, n));
         if lo == hi || lo >= beta {
             return Ok(lo);
         }
