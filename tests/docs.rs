@@ -299,7 +299,9 @@ fn alternatives(words: &[String]) -> Vec<Vec<String>> {
             vec![["random", "greedy", "search"][k % 3].into()]
         } else if placeholder(word) && option == "--game" {
             vec!["bao".into(), "oware".into()]
-        } else if placeholder(word) && ["--policy", "--south", "--north"].contains(&option) {
+        } else if placeholder(word)
+            && ["--policy", "--south", "--north", "--judge"].contains(&option)
+        {
             vec!["random".into()]
         } else if placeholder(word) && option == "--variant" {
             vec![word.clone()] // filled below, once the game is known
