@@ -28,21 +28,29 @@ pub enum SearchError {
     Budget(u64),
 }
 
-/// The bounds a finished search proved for a board: lower, upper.
-type Bounds = (i32, i32);
+/// What a finished search proved for a board: the bounds of its value, the pit of the move that
+/// gave the best (searched first next time) and the log2 of the boards its search expanded (which
+/// entries a full table keeps).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    lo: i8,
+    hi: i8,
+    best: u8,
+    size: u8,
+}
 
 /// Alpha-beta over `retro`'s moves with `db` as leaves.
 pub struct Search<'a, R: Retro + ?Sized> {
     retro: &'a R,
     db: &'a Database,
-    table: HashMap<Board, Bounds>,
+    table: HashMap<Board, Entry>,
     /// Boards expanded so far.
     pub nodes: u64,
     budget: u64,
 }
 
-/// The table is cleared when it holds this many boards (about 1.5 GiB).
-const TABLE_LIMIT: usize = 40_000_000;
+/// A table holding this many boards (about 1.1 GiB) drops those of its smallest searches.
+const TABLE_LIMIT: usize = 56_000_000;
 
 impl<'a, R: Retro + ?Sized> Search<'a, R> {
     /// A search of `retro` with the levels of `db`, expanding at most `budget` boards.
@@ -127,7 +135,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         }
         // No board is worth more than the seeds on it, to either player.
         let n = seeds(board) as i32;
-        let (lo, hi) = self.table.get(board).copied().unwrap_or((-n, n));
+        let entry = self.table.get(board).copied();
+        let (lo, hi) = entry.map_or((-n, n), |e| (i32::from(e.lo), i32::from(e.hi)));
         if lo == hi || lo >= beta {
             return Ok(lo);
         }
@@ -136,6 +145,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
+        let before = self.nodes;
         self.nodes += 1;
         if self.nodes > self.budget {
             return Err(SearchError::Budget(self.budget));
@@ -144,15 +154,19 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         if let Some(v) = self.retro.expand(board, &mut edges) {
             return Ok(i32::from(v));
         }
-        // Extra turns first, then the larger gains.
-        edges.sort_by_key(|(_, e)| match *e {
-            Edge::Over(v) => (0, -i32::from(v)),
-            Edge::Next { gain, again, .. } => (i32::from(!again), -i32::from(gain)),
+        // The best move of an earlier search first, then extra turns, then the larger gains.
+        let hint = entry.map(|e| e.best);
+        edges.sort_by_key(|&(pit, e)| {
+            let first = i32::from(Some(pit) != hint);
+            match e {
+                Edge::Over(v) => (first, 0, -i32::from(v)),
+                Edge::Next { gain, again, .. } => (first, i32::from(!again), -i32::from(gain)),
+            }
         });
         let window = (alpha, beta);
-        let mut best = i32::MIN;
-        for (_, edge) in &edges {
-            let v = match *edge {
+        let (mut best, mut best_pit) = (i32::MIN, 0);
+        for &(pit, edge) in &edges {
+            let v = match edge {
                 Edge::Over(v) => i32::from(v),
                 Edge::Next { gain, board, again } => {
                     let g = i32::from(gain);
@@ -163,7 +177,9 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                     }
                 }
             };
-            best = best.max(v);
+            if v > best {
+                (best, best_pit) = (v, pit);
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
@@ -178,9 +194,26 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             (lo, hi) = (best, best);
         }
         if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
+            self.shrink();
         }
-        self.table.insert(*board, (lo, hi));
+        let entry = Entry {
+            lo: lo as i8,
+            hi: hi as i8,
+            best: best_pit,
+            size: (64 - (self.nodes - before).leading_zeros()) as u8,
+        };
+        self.table.insert(*board, entry);
         Ok(best)
+    }
+
+    /// Drops the entries of the smallest searches until the table is at most half full: they
+    /// cost the least to search again.
+    fn shrink(&mut self) {
+        for size in 1..=64 {
+            self.table.retain(|_, e| e.size > size);
+            if self.table.len() <= TABLE_LIMIT / 2 {
+                return;
+            }
+        }
     }
 }
