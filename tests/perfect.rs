@@ -272,4 +272,26 @@ fn a_job_of_the_perfect_policy_without_levels_is_refused_before_it_writes() {
         assert!(err.contains(want), "{game}: {err}");
         assert!(!out_dir.join(game).join("games.csv").exists(), "{game}");
     }
+    // A match asks before its first pairing, even one without the perfect player.
+    let out = bin()
+        .env(
+            mancala_lab::policy::perfect::DB_VARIABLE,
+            out_dir.join("none"),
+        )
+        .args([
+            "match",
+            "--game",
+            "kalah",
+            "--games",
+            "2",
+            "--players",
+            "random",
+        ])
+        .args(["greedy", "perfect", "--out"])
+        .arg(out_dir.join("match"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no levels in"));
+    assert!(!out_dir.join("match").exists());
 }

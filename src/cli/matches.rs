@@ -188,6 +188,16 @@ fn match_of(args: &PlayArgs) -> Result<Match, String> {
             mancala_lab::text::quoted(&m.variant)
         ));
     }
+    // A perfect player's databases, before any pairing plays.
+    if let Some(&perfect) = args
+        .players
+        .iter()
+        .find(|p| matches!(p, Policy::Perfect(_)))
+    {
+        if let Some(Ok(engine)) = engines.iter().find(|e| e.is_ok()) {
+            engine.prepare(perfect.into())?;
+        }
+    }
     Ok(m)
 }
 
