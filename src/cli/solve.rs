@@ -8,8 +8,10 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use mancala_lab::game::Game;
+use mancala_lab::playout::{EngineKind, Playouts};
 use mancala_lab::policy::Policy;
 use mancala_lab::registry::GameKind;
+use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::side::Side;
 use mancala_lab::solve::build::{verify_level, LevelStats};
 use mancala_lab::solve::check::check_level;
@@ -204,16 +206,9 @@ fn header(retro: &dyn Retro, db: &Database, seeds: u32) -> Header {
     }
 }
 
-/// Reads the levels 0, 1, ... present in `folder`, up to `most`; stops at the first absent one.
-fn load(retro: &dyn Retro, db: &mut Database, folder: &Path, most: u32) -> Result<(), String> {
-    while db.levels() <= most {
-        let want = header(retro, db, db.levels());
-        match level_file::read(folder, &want).map_err(|e| e.to_string())? {
-            Some(values) => db.push(values),
-            None => break,
-        }
-    }
-    Ok(())
+/// The levels 0, 1, ... present in `folder`, up to `most` (they stop at the first absent one).
+fn load(retro: &dyn Retro, folder: &Path, most: u32) -> Result<Database, String> {
+    level_file::load(retro, folder, most).map_err(|e| e.to_string())
 }
 
 pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
@@ -271,8 +266,7 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
     let seeds = args.seeds.expect("clap requires --seeds with --judge");
     // A judged `perfect` reads the levels judged with.
     mancala_lab::policy::perfect::use_root(args.db.clone());
-    let mut db = Database::new(retro.pits(), seeds);
-    load(retro, &mut db, folder, seeds)?;
+    let db = load(retro, folder, seeds)?;
     if db.levels() <= seeds && retro.game() == "oware" {
         let reach = match db.levels() {
             0 => "holds no levels".to_string(),
@@ -290,31 +284,24 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
         seed: args.seed,
         budget: args.budget,
     };
-    let variant = args.variant.as_deref();
-    let judged = match (args.game, args.engine) {
-        (GameKind::Oware, EngineChoice::Reference) => judge_on(
-            args,
-            &oware::rules::Rules::new(oware_variant(variant)?),
-            &db,
-            &sample,
-        ),
-        (GameKind::Oware, EngineChoice::Optimized) => {
-            let game = oware::fast::FastRules::new(oware_variant(variant)?)
-                .map_err(|e| format!("--variant: {e}"))?;
-            judge_on(args, &game, &db, &sample)
+    /// Judges on the engine the registry gives.
+    struct Judge<'a>(&'a SolveArgs, &'a Database, &'a Sample);
+    impl EngineVisitor for Judge<'_> {
+        type Output = Result<Vec<Judged>, String>;
+        fn visit<G: Playouts>(self, game: G) -> Self::Output {
+            judge_on(self.0, &game, self.1, self.2)
         }
-        (GameKind::Kalah, EngineChoice::Reference) => judge_on(
-            args,
-            &kalah::rules::Rules::new(kalah_variant(variant)?),
-            &db,
-            &sample,
-        ),
-        (GameKind::Kalah, EngineChoice::Optimized) => {
-            let game = kalah::fast::FastRules::new(kalah_variant(variant)?);
-            judge_on(args, &game, &db, &sample)
-        }
-        (GameKind::Bao, _) => unreachable!("refused by check"),
-    }?;
+    }
+    let kind = match args.engine {
+        EngineChoice::Reference => EngineKind::Reference,
+        EngineChoice::Optimized => EngineKind::Optimized,
+    };
+    let variant = args
+        .variant
+        .as_deref()
+        .unwrap_or(args.game.default_variant());
+    let judged = with_engine(args.game, variant, kind, Judge(args, &db, &sample))
+        .map_err(|e| format!("--variant: {e}"))??;
     let built = match db.levels() {
         0 => "no databases".to_string(),
         k => format!("the databases to {} seeds", k - 1),
@@ -421,8 +408,7 @@ fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
 /// Levels 0 to `most` of `retro` from `args.db`, all of them, or an error naming the first absent.
 fn load_all(args: &SolveArgs, retro: &dyn Retro, most: u32) -> Result<Database, String> {
     let folder = level_file::folder(&args.db, retro.game(), &retro.reading());
-    let mut db = Database::new(retro.pits(), most);
-    load(retro, &mut db, &folder, most)?;
+    let db = load(retro, &folder, most)?;
     if db.levels() <= most {
         return Err(format!(
             "{} has no level {} (build it with solve --build --seeds {most})",
@@ -464,8 +450,7 @@ fn compare(args: &SolveArgs, ours: &dyn Retro, theirs: &dyn Retro) -> Result<Exi
 
 fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
     let most = args.seeds.unwrap_or(MAX_SEEDS);
-    let mut db = Database::new(retro.pits(), most);
-    load(retro, &mut db, folder, most)?;
+    let db = load(retro, folder, most)?;
     if db.levels() == 0 {
         return Err(format!(
             "no levels in {} (build them with solve --build --seeds N)",
@@ -651,8 +636,7 @@ fn solve(
         ));
     }
     let most = args.seeds.unwrap_or(n.max(1)).min(n);
-    let mut db = Database::new(retro.pits(), n.max(most));
-    load(retro, &mut db, folder, most)?;
+    let db = load(retro, folder, most)?;
     let mut search = Search::new(retro, &db, args.budget);
     let value = search.value(&t.board, cycles).map_err(|e| e.to_string())?;
     let moves = search.moves(&t.board, cycles).map_err(|e| e.to_string())?;
