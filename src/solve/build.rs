@@ -1,11 +1,11 @@
 //! The retrograde build of one level (every board of one seed count) from the levels below, by
 //! value iteration to the fixpoint over index ranges in parallel, and the check of a built level.
 
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicI8, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::{seeds, Board, Edge, Ranks, Retro};
+use super::{huge, seeds, Board, Edge, Ranks, Retro};
 
 /// Boards a parallel task takes at a time.
 const CHUNK: usize = 1 << 14;
@@ -141,57 +141,195 @@ fn lookup(db: &Database, seeds_now: u32, current: &[i8], b: &Board) -> i8 {
     }
 }
 
-/// The best move's value of `board` of level `seeds_now`, the level's values so far in `values`:
-/// every target's index is worked out before any is read, so the reads overlap.
-#[inline]
-fn evaluate<R: Retro + ?Sized>(
+/// Boards updated together: every value a batch reads is asked for from memory before any is
+/// used, so the cache misses of many boards overlap.
+const BATCH: usize = 32;
+
+/// Where a move's value comes from: a move that ends the game, or the board it leads to.
+#[derive(Clone, Copy)]
+struct Target {
+    /// The final difference (`level == OVER`), or the seeds the move won.
+    gain: i8,
+    /// Whether the mover moves again (the next board's value is added, not subtracted).
+    again: bool,
+    /// The next board's level, or [`OVER`].
+    level: u32,
+    /// The next board's rank in its level.
+    index: usize,
+}
+
+/// The level of a move that ends the game.
+const OVER: u32 = u32::MAX;
+
+/// Asks for the cache line holding `value`, without waiting for it.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: prefetching is a hint; it reads nothing and cannot fault.
+    unsafe {
+        std::arch::asm!("prfm pldl1keep, [{0}]", in(reg) value as *const T, options(nostack, readonly, preserves_flags));
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = value;
+}
+
+/// Scratch space of one thread's batches.
+#[derive(Default)]
+struct Scratch {
+    /// One expansion's moves.
+    out: Vec<(u8, Edge)>,
+    /// One board's predecessors.
+    before: Vec<Board>,
+    /// The batch's boards.
+    boards: Vec<Board>,
+    /// Each board's moves: `ends[k]` is one past board `k`'s last target.
+    targets: Vec<Target>,
+    /// One past each board's last target.
+    ends: Vec<usize>,
+    /// Predecessors of changed boards: (rank, the changed board's new value, its old value).
+    marks: Vec<(usize, i8, i8)>,
+}
+
+/// Updates the boards of level `seeds_now` at `indices` (in chunk `chunk`) to the best of their
+/// moves, in order; marks in `later` the predecessors a change may affect (when `tracked`), `open`
+/// telling which chunks other threads are working on. Returns how many values changed.
+#[allow(clippy::too_many_arguments)]
+fn update_batch<R: Retro + ?Sized>(
     retro: &R,
     db: &Database,
     values: &[AtomicI8],
+    later: &[AtomicU64],
+    open: &[AtomicBool],
+    chunk: usize,
+    tracked: bool,
     seeds_now: u32,
-    board: &Board,
-    out: &mut Vec<(u8, Edge)>,
-) -> i8 {
-    out.clear();
-    if let Some(v) = retro.expand(board, out) {
-        return v;
-    }
-    // (gain, again, level, index) of each move; level u32::MAX for a move that ends the game.
-    let mut targets = [(0i8, false, 0u32, 0usize); 8];
-    for (t, (_, edge)) in targets.iter_mut().zip(out.iter()) {
-        *t = match *edge {
-            Edge::Over(v) => (v, false, u32::MAX, 0),
-            Edge::Next { gain, board, again } => {
-                let s = seeds(&board);
-                assert!(s <= seeds_now, "a move added seeds to the board");
-                (gain, again, s, db.ranks.rank(&board, s) as usize)
+    indices: &[u64],
+    scratch: &mut Scratch,
+) -> u64 {
+    let Scratch {
+        out,
+        before,
+        boards,
+        targets,
+        ends,
+        marks,
+    } = scratch;
+    boards.clear();
+    targets.clear();
+    ends.clear();
+    marks.clear();
+    // Every board's targets, each asked for from memory as soon as it is known.
+    for (k, &index) in indices.iter().enumerate() {
+        let board = match boards.last() {
+            Some(&previous) if index == indices[k - 1] + 1 => {
+                let mut board = previous;
+                db.ranks.next(&mut board);
+                board
             }
+            _ => db.ranks.unrank(index, seeds_now),
         };
+        out.clear();
+        if let Some(v) = retro.expand(&board, out) {
+            targets.push(Target {
+                gain: v,
+                again: false,
+                level: OVER,
+                index: 0,
+            });
+        }
+        for (_, edge) in out.iter() {
+            targets.push(match *edge {
+                Edge::Over(v) => Target {
+                    gain: v,
+                    again: false,
+                    level: OVER,
+                    index: 0,
+                },
+                Edge::Next { gain, board, again } => {
+                    let s = seeds(&board);
+                    assert!(s <= seeds_now, "a move added seeds to the board");
+                    let index = db.ranks.rank(&board, s) as usize;
+                    if s == seeds_now {
+                        prefetch(&values[index]);
+                    } else {
+                        prefetch(&db.levels[s as usize][index]);
+                    }
+                    Target {
+                        gain,
+                        again,
+                        level: s,
+                        index,
+                    }
+                }
+            });
+        }
+        assert!(
+            targets.len() > ends.last().copied().unwrap_or(0),
+            "{} engine: a board with no move is not over",
+            retro.engine()
+        );
+        ends.push(targets.len());
+        boards.push(board);
     }
-    targets[..out.len()]
-        .iter()
-        .map(|&(gain, again, s, i)| {
-            if s == u32::MAX {
-                return gain;
+    // Each board set to its best move, in order; the predecessors of a changed board asked for.
+    let mut changed = 0;
+    let mut from = 0;
+    for ((&index, board), &end) in indices.iter().zip(boards.iter()).zip(ends.iter()) {
+        let v = targets[from..end]
+            .iter()
+            .map(|t| {
+                if t.level == OVER {
+                    return t.gain;
+                }
+                let next = if t.level == seeds_now {
+                    values[t.index].load(Ordering::Relaxed)
+                } else {
+                    db.levels[t.level as usize][t.index]
+                };
+                if t.again {
+                    t.gain + next
+                } else {
+                    t.gain - next
+                }
+            })
+            .max()
+            .expect("every board has a target");
+        from = end;
+        let old = values[index as usize].swap(v, Ordering::Relaxed);
+        if old != v {
+            changed += 1;
+            if tracked {
+                before.clear();
+                retro.predecessors(board, before);
+                for p in before.iter() {
+                    let r = db.ranks.rank(p, seeds_now) as usize;
+                    prefetch(&values[r]);
+                    prefetch(&later[r / 64]);
+                    marks.push((r, v, old));
+                }
             }
-            let next = if s == seeds_now {
-                values[i].load(Ordering::Relaxed)
-            } else {
-                db.levels[s as usize][i]
-            };
-            if again {
-                gain + next
-            } else {
-                gain - next
-            }
-        })
-        .max()
-        .unwrap_or_else(|| {
-            panic!(
-                "{} engine: a board with no move is not over",
-                retro.engine()
-            )
-        })
+        }
+    }
+    // A move that stays in the level captures nothing, so it is worth minus the changed board's
+    // value to its predecessor: that is looked at again only if the move may now be its best,
+    // or was. A predecessor another thread may be evaluating right now (its chunk is open) may
+    // have read the old value after the check: it is looked at again whatever its value.
+    fence(Ordering::SeqCst);
+    for &(r, v, old) in marks.iter() {
+        let c = r / CHUNK;
+        let busy = c != chunk && open[c].load(Ordering::Acquire);
+        let x = values[r].load(Ordering::Relaxed);
+        if busy || -v > x || -old >= x {
+            later[r / 64].fetch_or(1 << (r % 64), Ordering::Relaxed);
+        }
+    }
+    changed
 }
 
 /// Builds level `seeds` (the levels below must be in `db`): the value of every board of that
@@ -210,12 +348,19 @@ pub fn build_level<R: Retro + ?Sized>(
     assert_eq!(db.levels(), seeds_now, "the levels below are built first");
     assert!(seeds_now <= db.ranks.max_seeds(), "ranks cover the level");
     let count = db.ranks.count(seeds_now);
-    let values: Vec<AtomicI8> = (0..count).map(|_| AtomicI8::new(0)).collect();
+    let mut values: Vec<AtomicI8> = huge::with_capacity(count as usize);
+    values.resize_with(count as usize, || AtomicI8::new(0));
     // Boards to look at in this pass and the next, a bit each: every board at first; then the
     // boards with a move to a board whose value changed (when the game lists them).
     let words = count.div_ceil(64) as usize;
-    let mut todo: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
-    let mut later: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let mut todo: Vec<AtomicU64> = huge::with_capacity(words);
+    todo.resize_with(words, || AtomicU64::new(u64::MAX));
+    let mut later: Vec<AtomicU64> = huge::with_capacity(words);
+    later.resize_with(words, || AtomicU64::new(0));
+    // The chunks a thread is working on.
+    let open: Vec<AtomicBool> = (0..count.div_ceil(CHUNK as u64))
+        .map(|_| AtomicBool::new(false))
+        .collect();
     let tracked = retro.predecessors(&db.ranks.unrank(0, seeds_now), &mut Vec::new());
     let mut passes = 0;
     let mut pending = count;
@@ -227,13 +372,18 @@ pub fn build_level<R: Retro + ?Sized>(
         let changed = AtomicU64::new(0);
         // A task takes CHUNK boards: CHUNK / 64 words of the bit sets.
         todo.par_chunks(CHUNK / 64).enumerate().try_for_each_init(
-            || (Vec::with_capacity(8), Vec::with_capacity(32)),
-            |(out, before), (c, bits)| {
+            || (Scratch::default(), Vec::with_capacity(BATCH)),
+            |(scratch, batch), (c, bits)| {
                 if stop.load(Ordering::Relaxed) {
                     return Err(Interrupted);
                 }
                 let mut differ = 0;
                 let mut looked = 0;
+                batch.clear();
+                // Opened before any value is read: a thread that changes a value after this and
+                // then finds the chunk closed knows the chunk read the new value.
+                open[c].store(true, Ordering::Relaxed);
+                fence(Ordering::SeqCst);
                 for (w, word) in bits.iter().enumerate() {
                     let mut set = if tracked {
                         word.swap(0, Ordering::Relaxed)
@@ -247,23 +397,22 @@ pub fn build_level<R: Retro + ?Sized>(
                         if index >= count {
                             break;
                         }
-                        looked += 1;
-                        let board = db.ranks.unrank(index, seeds_now);
-                        let v = evaluate(retro, db, &values, seeds_now, &board, out);
-                        if values[index as usize].swap(v, Ordering::Relaxed) != v {
-                            differ += 1;
-                            if tracked {
-                                before.clear();
-                                retro.predecessors(&board, before);
-                                for p in before.iter() {
-                                    let r = db.ranks.rank(p, seeds_now);
-                                    later[(r / 64) as usize]
-                                        .fetch_or(1 << (r % 64), Ordering::Relaxed);
-                                }
-                            }
+                        batch.push(index);
+                        if batch.len() == BATCH {
+                            differ += update_batch(
+                                retro, db, &values, &later, &open, c, tracked, seeds_now, batch,
+                                scratch,
+                            );
+                            looked += batch.len() as u64;
+                            batch.clear();
                         }
                     }
                 }
+                differ += update_batch(
+                    retro, db, &values, &later, &open, c, tracked, seeds_now, batch, scratch,
+                );
+                looked += batch.len() as u64;
+                open[c].store(false, Ordering::Release);
                 changed.fetch_add(differ, Ordering::Relaxed);
                 report.advance(looked);
                 Ok(())

@@ -175,7 +175,7 @@ pub fn read(folder: &Path, want: &Header) -> Result<Option<Vec<i8>>, LevelError>
     let Some(crc) = crc else {
         return Err(header_error("header lacks crc32".to_string()));
     };
-    let mut bytes = Vec::with_capacity(want.positions as usize);
+    let mut bytes = super::huge::with_capacity(want.positions as usize);
     (&mut reader)
         .take(want.positions + 1)
         .read_to_end(&mut bytes)
