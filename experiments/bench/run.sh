@@ -174,7 +174,7 @@ mv docs/performance.json.new docs/performance.json
     echo "$parsers"
     echo '```'
     echo
-    # A 23-minute build is not rerun with the bench: its figures and command are kept here.
+    # An 8-minute build is not rerun with the bench: its figures and command are kept here.
     cat experiments/exact-play/speed.md
 } > docs/performance.md
 cat docs/performance.md

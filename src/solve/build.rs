@@ -256,6 +256,12 @@ fn update_batch<R: Retro + ?Sized>(
                     assert!(s <= seeds_now, "a move added seeds to the board");
                     let index = db.ranks.rank(&board, s) as usize;
                     if s == seeds_now {
+                        // The marks below count on it.
+                        assert!(
+                            !tracked || (gain == 0 && !again),
+                            "{} engine: a move within the level won seeds or moves again",
+                            retro.engine()
+                        );
                         prefetch(&values[index]);
                     } else {
                         prefetch(&db.levels[s as usize][index]);

@@ -27,3 +27,18 @@ fn advise(start: usize, bytes: usize) {
 /// No huge-page hint off Linux.
 #[cfg(not(target_os = "linux"))]
 fn advise(_start: usize, _bytes: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_for_every_item_and_none_in_it() {
+        let v: Vec<u64> = with_capacity(3 << 20);
+        assert!(v.capacity() >= 3 << 20);
+        assert!(v.is_empty());
+        let mut w: Vec<i8> = with_capacity(5 << 20);
+        w.resize(5 << 20, -1);
+        assert!(w.iter().all(|&b| b == -1));
+    }
+}

@@ -75,7 +75,8 @@ pub trait Retro: Sync {
     /// Boards of the same seed count from which a move may lead to `board`, into `out`: every
     /// such board, and perhaps others (a board listed that has no such move costs time, one left
     /// out makes the build wrong). Returns false when the game offers none; the build then
-    /// re-evaluates every board on every pass.
+    /// re-evaluates every board on every pass. A game that lists them must make every move
+    /// between boards of one seed count win nothing and pass the turn (the build checks).
     fn predecessors(&self, _board: &Board, _out: &mut Vec<Board>) -> bool {
         false
     }
