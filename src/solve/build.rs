@@ -5,7 +5,7 @@ use std::sync::atomic::{fence, AtomicBool, AtomicI8, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::{huge, seeds, Board, Edge, Ranks, Retro};
+use super::{huge, seeds, through, Board, Edge, Ranks, Retro};
 
 /// Boards a parallel task takes at a time.
 const CHUNK: usize = 1 << 14;
@@ -298,11 +298,7 @@ fn update_batch<R: Retro + ?Sized>(
                 } else {
                     db.levels[t.level as usize][t.index]
                 };
-                if t.again {
-                    t.gain + next
-                } else {
-                    t.gain - next
-                }
+                through(t.gain, t.again, next)
             })
             .max()
             .expect("every board has a target");

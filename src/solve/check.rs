@@ -3,7 +3,7 @@
 //! those where the opponent can hold the mover to -t or less, by the counting retrograde method
 //! (no value iteration, no predecessor guessing); the levels below come from the database.
 
-use super::{seeds, Board, Database, Edge, Retro};
+use super::{seeds, through, Board, Database, Edge, Retro};
 
 /// What the independent solve of one level found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,12 +66,11 @@ fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Grap
                         g.next.push(db.ranks().rank(&b, s) as u32);
                         continue;
                     }
-                    let v = db.value(&b).expect("the levels below are built");
-                    if again {
-                        gain + v
-                    } else {
-                        gain - v
-                    }
+                    through(
+                        gain,
+                        again,
+                        db.value(&b).expect("the levels below are built"),
+                    )
                 }
             };
             best = Some(best.map_or(exit, |b| b.max(exit)));

@@ -47,15 +47,19 @@ impl Edge {
     pub fn value(&self, next: impl FnOnce(&Board) -> i8) -> i8 {
         match *self {
             Edge::Over(v) => v,
-            Edge::Next { gain, board, again } => {
-                let v = next(&board);
-                if again {
-                    gain + v
-                } else {
-                    gain - v
-                }
-            }
+            Edge::Next { gain, board, again } => through(gain, again, next(&board)),
         }
+    }
+}
+
+/// The value of a move that wins `gain` and leads to a board worth `next` to its player to move,
+/// who is the mover again when `again`.
+#[inline]
+pub(crate) fn through(gain: i8, again: bool, next: i8) -> i8 {
+    if again {
+        gain + next
+    } else {
+        gain - next
     }
 }
 

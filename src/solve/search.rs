@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{seeds, Board, Database, Edge, Retro};
+use super::{seeds, through, Board, Database, Edge, Retro};
 
 /// Why a board cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -109,12 +109,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             let v = match edge {
                 Edge::Over(v) => v,
                 Edge::Next { gain, board, again } => {
-                    let next = self.value(&board, cycles)?;
-                    if again {
-                        gain + next
-                    } else {
-                        gain - next
-                    }
+                    through(gain, again, self.value(&board, cycles)?)
                 }
             };
             values.push((pit, v));
