@@ -266,7 +266,9 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
     let seeds = args.seeds.expect("clap requires --seeds with --judge");
     // A judged `perfect` reads the levels judged with.
     mancala_lab::policy::perfect::use_root(args.db.clone());
-    let db = load(retro, folder, seeds)?;
+    let db = std::sync::Arc::new(load(retro, folder, seeds)?);
+    // ... and shares them, rather than reading a second copy.
+    mancala_lab::policy::perfect::share(retro, db.clone());
     if db.levels() <= seeds && retro.game() == "oware" {
         let reach = match db.levels() {
             0 => "holds no levels".to_string(),

@@ -121,6 +121,15 @@ fn database(retro: &dyn Retro) -> Result<Arc<Database>, String> {
     Ok(db)
 }
 
+/// Lends the policy in this process the levels of `retro`'s game and reading that a command has
+/// read from [`root`] already (`solve --judge`), so that they are not held twice.
+pub fn share(retro: &dyn Retro, db: Arc<Database>) {
+    let folder = level_file::folder(&root(), retro.game(), &retro.reading());
+    if let Ok(mut cache) = loaded().lock() {
+        cache.insert(folder, db);
+    }
+}
+
 /// Checks that `game` has databases the policy can read, reading them (once per process).
 pub fn prepare<G: Game>(game: &G) -> Result<(), String> {
     let (retro, _) = game.retro().map_err(|e| format!("policy perfect: {e}"))?;
