@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use mancala_lab::solve::build::verify_level;
 use mancala_lab::solve::check::check_level;
 use mancala_lab::solve::level_file::{self, Header, LevelError};
-use mancala_lab::solve::search::Search;
+use mancala_lab::solve::search::{Search, SearchError, Stop};
 use mancala_lab::solve::{build_level, seeds, Board, Database, Edge, Retro};
 use mancala_lab::{kalah, oware};
 
@@ -313,4 +313,85 @@ fn oware_repetition_witness_o_db1() {
             "{preset}: the databases'"
         );
     }
+}
+
+#[test]
+fn a_search_that_gives_up_states_bounds_that_hold_and_narrow() {
+    // Kalah(3,n) boards of 12 seeds, valued by the full levels; the search has the levels to 4
+    // only. Each budget's bounds hold the value and lie within the smaller budget's.
+    let retro = kalah("openspiel:pits=3");
+    let full = build(&retro, 12);
+    let mut part = Database::new(6, 12);
+    for level in 0..=4 {
+        part.push(full.level(level).to_vec());
+    }
+    let (mut stopped, mut narrowed) = (0, 0);
+    for index in (0..full.ranks().count(12)).step_by(97) {
+        let b = full.ranks().unrank(index, 12);
+        let truth = full.level(12)[index as usize];
+        let (mut lo, mut hi) = (-12, 12);
+        for budget in [1, 3, 10, 30, 100, 300, 1000, 3000, 10_000] {
+            match Search::new(&retro, &part, budget).value(&b, false) {
+                Ok(v) => {
+                    assert_eq!(v, truth);
+                    (lo, hi) = (v, v);
+                }
+                Err(SearchError::GaveUp {
+                    boards,
+                    why,
+                    lo: l,
+                    hi: h,
+                }) => {
+                    stopped += 1;
+                    narrowed += usize::from((l, h) != (-12, 12));
+                    assert_eq!((boards, why), (budget, Stop::Budget));
+                    assert!(l <= truth && truth <= h, "{truth} not in [{l}, {h}]");
+                    assert!(lo <= l && h <= hi, "[{l}, {h}] not within [{lo}, {hi}]");
+                    (lo, hi) = (l, h);
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!((lo, hi), (truth, truth), "solved within the largest budget");
+        // The first guess changes the work, not the value.
+        for guess in [-12, -5, 0, 3, 12] {
+            let mut search = Search::new(&retro, &part, 1_000_000);
+            assert_eq!(search.value_near(&b, false, guess).unwrap(), truth);
+        }
+    }
+    assert!(stopped > 50, "{stopped} searches stopped short");
+    assert!(
+        narrowed > 20,
+        "{narrowed} of {stopped} stopped searches proved a bound"
+    );
+}
+
+#[test]
+fn solve_prints_the_bounds_of_a_search_that_runs_out() {
+    // Kalah(4,3) under empty capture is a first-player win by 8 (Irving, Donkers and Uiterwijk;
+    // experiments/exact-play/README.md). With no levels and a budget of 2,000 boards the search
+    // stops short: exit 1, and the bounds printed hold +8.
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args([
+            "solve",
+            "--game",
+            "kalah",
+            "--variant",
+            "empty-capture:pits=4,seeds=3",
+        ])
+        .args(["--budget", "2000", "--db"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("value: not found, but at least "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let (lo, hi) = line.split_once(" and at most ").unwrap();
+    let (lo, hi): (i32, i32) = (lo.parse().unwrap(), hi.parse().unwrap());
+    assert!(lo <= 8 && 8 <= hi && hi - lo < 48, "{text}");
+    assert!(text.contains("searched: 2000 boards beyond the databases, then stopped (its budget)"));
 }

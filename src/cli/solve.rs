@@ -17,7 +17,7 @@ use mancala_lab::solve::build::{verify_level, LevelStats};
 use mancala_lab::solve::check::check_level;
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
-use mancala_lab::solve::search::Search;
+use mancala_lab::solve::search::{Search, SearchError};
 use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
 use mancala_lab::{kalah, oware};
 
@@ -74,6 +74,10 @@ pub struct SolveArgs {
     /// Boards a search beyond the databases may expand before it gives up.
     #[arg(long, default_value_t = 100_000_000)]
     budget: u64,
+    /// The value a search beyond the databases tries first (MTD(f)'s first guess): a guess near
+    /// the value saves work; the value found is the same.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    guess: i8,
 }
 
 /// Which engine plays the moves.
@@ -181,6 +185,29 @@ impl Report for Bar {
     }
     fn advance(&self, positions: u64) {
         self.0.inc(positions);
+    }
+}
+
+/// A line on standard error (drawn on a terminal only) while a search runs: the boards
+/// searched and the bounds of the value proven so far.
+struct Spinner(indicatif::ProgressBar);
+
+impl Spinner {
+    fn new() -> Spinner {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{prefix}{msg}, {per_sec}, {elapsed}")
+                .expect("a valid template"),
+        );
+        Spinner(bar)
+    }
+
+    fn show(&self, boards: u64, lo: i8, hi: i8) {
+        self.0.set_position(boards);
+        self.0.set_message(format!(
+            "{boards} boards searched, value at least {lo}, at most {hi}"
+        ));
     }
 }
 
@@ -639,21 +666,57 @@ fn solve(
     }
     let most = args.seeds.unwrap_or(n.max(1)).min(n);
     let db = load(retro, folder, most)?;
-    let mut search = Search::new(retro, &db, args.budget);
-    let value = search.value(&t.board, cycles).map_err(|e| e.to_string())?;
-    let moves = search.moves(&t.board, cycles).map_err(|e| e.to_string())?;
-    let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
+    let stop = super::interrupt_on_ctrl_c_with(String::new);
+    let spinner = Spinner::new();
+    let watch = |boards: u64, lo: i8, hi: i8| spinner.show(boards, lo, hi);
+    let mut search = Search::new(retro, &db, args.budget)
+        .stop_on(stop)
+        .watched(&watch);
+    let value = search.value_near(&t.board, cycles, args.guess);
+    spinner.0.set_prefix("the moves: ");
+    let moves = value.as_ref().ok().map(|_| search.moves(&t.board, cycles));
+    spinner.0.finish_and_clear();
     let built = match db.levels() {
         0 => "no databases".to_string(),
         k => format!("databases to {} seeds", k - 1),
     };
-    println!(
+    let head = format!(
         "{} under {}, {}, {} to move, {n} seeds on the board; {built}",
         retro.game(),
         retro.reading(),
         t.what,
         t.to_move,
     );
+    let (value, moves) = match (value, moves) {
+        (Ok(value), Some(Ok(moves))) => (value, moves),
+        // Out of budget or interrupted: the bounds proven are an answer too, if not the whole.
+        (
+            Err(SearchError::GaveUp {
+                boards,
+                why,
+                lo,
+                hi,
+            }),
+            _,
+        ) => {
+            println!("{head}");
+            println!("value: not found, but at least {lo} and at most {hi}");
+            println!("searched: {boards} boards beyond the databases, then stopped ({why})");
+            return Ok(ExitCode::from(1));
+        }
+        (Ok(value), Some(Err(SearchError::GaveUp { boards, why, .. }))) => {
+            println!("{head}");
+            println!("value: {value}");
+            println!(
+                "best moves: not found (the moves' search stopped after {boards} boards: {why})"
+            );
+            return Ok(ExitCode::from(1));
+        }
+        (Err(e), _) | (_, Some(Err(e))) => return Err(e.to_string()),
+        (Ok(_), None) => unreachable!("the moves are searched once the value is found"),
+    };
+    let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
+    println!("{head}");
     println!("value: {value}");
     println!(
         "final difference: {} (with the {} and {} seeds won so far)",

@@ -2,6 +2,7 @@
 //! bounds, the databases as leaves. Sound where play cannot go round in circles (Kalah).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{seeds, through, Board, Database, Edge, Retro};
 
@@ -23,10 +24,41 @@ pub enum SearchError {
         /// The largest level built, or -1 for none.
         built: i64,
     },
-    /// The search visited more boards than its budget.
-    #[error("the search gave up after {0} boards (its budget)")]
-    Budget(u64),
+    /// The search stopped before it found the value, with the bounds it had proven for the board
+    /// asked about (from its player to move's side).
+    #[error("the search gave up after {boards} boards ({why})")]
+    GaveUp {
+        /// Boards expanded.
+        boards: u64,
+        /// What stopped it.
+        why: Stop,
+        /// The value is at least this.
+        lo: i8,
+        /// The value is at most this.
+        hi: i8,
+    },
 }
+
+/// What stopped a search short of the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// It expanded as many boards as its budget.
+    Budget,
+    /// It was asked to stop.
+    Interrupted,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::Budget => "its budget",
+            Stop::Interrupted => "interrupted",
+        })
+    }
+}
+
+/// How often (in boards expanded) a search reports its progress and looks at its stop flag.
+const WATCH_EVERY: u64 = 1 << 20;
 
 /// What a finished search proved for a board: the bounds of its value, the pit of the move that
 /// gave the best (searched first next time) and the log2 of the boards its search expanded (which
@@ -47,6 +79,12 @@ pub struct Search<'a, R: Retro + ?Sized> {
     /// Boards expanded so far.
     pub nodes: u64,
     budget: u64,
+    /// Set by another thread to stop the search.
+    stop: Option<&'a AtomicBool>,
+    /// Told the boards expanded and the bounds proven so far, every [`WATCH_EVERY`] boards.
+    watch: Option<&'a dyn Fn(u64, i8, i8)>,
+    /// The bounds proven so far for the board a value is asked for.
+    bounds: (i32, i32),
 }
 
 /// A table holding this many boards (about 1.1 GiB) drops those of its smallest searches.
@@ -61,12 +99,39 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             table: HashMap::new(),
             nodes: 0,
             budget,
+            stop: None,
+            watch: None,
+            bounds: (0, 0),
         }
+    }
+
+    /// The same search, stopped (with the bounds proven so far) once `flag` is set.
+    pub fn stop_on(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// The same search, telling `watch` the boards expanded and the bounds proven so far for the
+    /// board asked about, every million boards or so.
+    pub fn watched(mut self, watch: &'a dyn Fn(u64, i8, i8)) -> Self {
+        self.watch = Some(watch);
+        self
     }
 
     /// The exact value of `board` for its player to move; `cycles`: the game's play can repeat
     /// a board, so only boards within the databases are answered.
     pub fn value(&mut self, board: &Board, cycles: bool) -> Result<i8, SearchError> {
+        self.value_near(board, cycles, 0)
+    }
+
+    /// [`Search::value`], the search beyond the databases trying `guess` first: a guess near the
+    /// value saves work, and the value found is the same whatever the guess.
+    pub fn value_near(
+        &mut self,
+        board: &Board,
+        cycles: bool,
+        guess: i8,
+    ) -> Result<i8, SearchError> {
         if let Some(v) = self.db.value(board) {
             return Ok(v);
         }
@@ -77,18 +142,32 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                 built: i64::from(self.db.levels()) - 1,
             });
         }
-        self.mtdf(board).map(|v| v as i8)
+        self.mtdf(board, i32::from(guess)).map(|v| v as i8)
     }
 
-    /// MTD(f): null-window searches that close in on the value from a first guess (0), each
-    /// narrowing the bounds the table keeps, until they meet.
-    fn mtdf(&mut self, board: &Board) -> Result<i32, SearchError> {
+    /// MTD(f): null-window searches that close in on the value from a first guess, each
+    /// narrowing the bounds the table keeps, until they meet; a search that gives up says the
+    /// bounds it has proven.
+    fn mtdf(&mut self, board: &Board, guess: i32) -> Result<i32, SearchError> {
         let n = seeds(board) as i32;
         let (mut lo, mut hi) = (-n, n);
-        let mut guess = 0;
+        let mut guess = guess.clamp(lo, hi);
         while lo < hi {
+            self.bounds = (lo, hi);
             let beta = if guess == lo { guess + 1 } else { guess };
-            guess = self.alpha_beta(board, beta - 1, beta)?;
+            guess = match self.alpha_beta(board, beta - 1, beta) {
+                Ok(g) => g,
+                Err(SearchError::GaveUp { boards, why, .. }) => {
+                    let (lo, hi) = (lo as i8, hi as i8);
+                    return Err(SearchError::GaveUp {
+                        boards,
+                        why,
+                        lo,
+                        hi,
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             if guess < beta {
                 hi = guess;
             } else {
@@ -143,7 +222,15 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let before = self.nodes;
         self.nodes += 1;
         if self.nodes > self.budget {
-            return Err(SearchError::Budget(self.budget));
+            return Err(self.gave_up(Stop::Budget));
+        }
+        if self.nodes.is_multiple_of(WATCH_EVERY) {
+            if let Some(watch) = self.watch {
+                watch(self.nodes, self.bounds.0 as i8, self.bounds.1 as i8);
+            }
+            if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                return Err(self.gave_up(Stop::Interrupted));
+            }
         }
         let mut edges = Vec::with_capacity(6);
         if let Some(v) = self.retro.expand(board, &mut edges) {
@@ -199,6 +286,17 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         };
         self.table.insert(*board, entry);
         Ok(best)
+    }
+
+    /// The search's end short of the value (the bounds are set where the value was asked for).
+    fn gave_up(&self, why: Stop) -> SearchError {
+        let (lo, hi) = (self.bounds.0 as i8, self.bounds.1 as i8);
+        SearchError::GaveUp {
+            boards: self.nodes - 1,
+            why,
+            lo,
+            hi,
+        }
     }
 
     /// Drops the entries of the smallest searches until the table is at most half full: they
