@@ -163,17 +163,22 @@ struct Bar(indicatif::ProgressBar);
 
 impl Bar {
     fn new() -> Bar {
-        let bar =
-            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg} [{bar:30}] {human_pos}/{human_len} boards, {per_sec}, {eta} left",
-            )
+        Bar(on_stderr(
+            "{msg} [{bar:30}] {human_pos}/{human_len} boards, {per_sec}, {eta} left",
+        ))
+    }
+}
+
+/// A progress line of `template` on standard error, drawn on a terminal only.
+fn on_stderr(template: &str) -> indicatif::ProgressBar {
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
             .expect("a valid template")
             .progress_chars("=> "),
-        );
-        Bar(bar)
-    }
+    );
+    bar
 }
 
 impl Report for Bar {
@@ -194,19 +199,13 @@ struct Spinner(indicatif::ProgressBar);
 
 impl Spinner {
     fn new() -> Spinner {
-        let bar =
-            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{prefix}{msg}, {per_sec}, {elapsed}")
-                .expect("a valid template"),
-        );
-        Spinner(bar)
+        Spinner(on_stderr("{prefix}{msg}, {elapsed}"))
     }
 
     fn show(&self, boards: u64, lo: i8, hi: i8) {
-        self.0.set_position(boards);
+        let rate = boards as f64 / self.0.elapsed().as_secs_f64().max(1e-3);
         self.0.set_message(format!(
-            "{boards} boards searched, value at least {lo}, at most {hi}"
+            "{boards} boards searched ({rate:.0} a second), value at least {lo}, at most {hi}"
         ));
     }
 }
@@ -673,8 +672,10 @@ fn solve(
         .stop_on(stop)
         .watched(&watch);
     let value = search.value_near(&t.board, cycles, args.guess);
-    spinner.0.set_prefix("the moves: ");
-    let moves = value.as_ref().ok().map(|_| search.moves(&t.board, cycles));
+    let moves = value.as_ref().ok().map(|_| {
+        spinner.0.set_prefix("the value found; valuing each move: ");
+        search.moves(&t.board, cycles)
+    });
     spinner.0.finish_and_clear();
     let built = match db.levels() {
         0 => "no databases".to_string(),
