@@ -195,18 +195,26 @@ impl Report for Bar {
 
 /// A line on standard error (drawn on a terminal only) while a search runs: the boards
 /// searched and the bounds of the value proven so far.
-struct Spinner(indicatif::ProgressBar);
+struct Spinner(indicatif::ProgressBar, std::cell::Cell<bool>);
 
 impl Spinner {
     fn new() -> Spinner {
-        Spinner(on_stderr("{prefix}{msg}, {elapsed}"))
+        Spinner(on_stderr("{msg}, {elapsed}"), false.into())
+    }
+
+    /// From now on the search values the moves, one by one: their bounds are not shown.
+    fn moves(&self) {
+        self.1.set(true);
     }
 
     fn show(&self, boards: u64, lo: i8, hi: i8) {
         let rate = boards as f64 / self.0.elapsed().as_secs_f64().max(1e-3);
-        self.0.set_message(format!(
-            "{boards} boards searched ({rate:.0} a second), value at least {lo}, at most {hi}"
-        ));
+        let searched = format!("{boards} boards searched ({rate:.0} a second)");
+        self.0.set_message(if self.1.get() {
+            format!("the value found, now each move's: {searched}")
+        } else {
+            format!("{searched}, value at least {lo}, at most {hi}")
+        });
     }
 }
 
@@ -673,7 +681,7 @@ fn solve(
         .watched(&watch);
     let value = search.value_near(&t.board, cycles, args.guess);
     let moves = value.as_ref().ok().map(|_| {
-        spinner.0.set_prefix("the value found; valuing each move: ");
+        spinner.moves();
         search.moves(&t.board, cycles)
     });
     spinner.0.finish_and_clear();
