@@ -395,3 +395,26 @@ fn solve_prints_the_bounds_of_a_search_that_runs_out() {
     assert!(lo <= 8 && 8 <= hi && hi - lo < 48, "{text}");
     assert!(text.contains("searched: 2000 boards beyond the databases, then stopped (its budget)"));
 }
+
+#[test]
+fn solve_says_so_when_the_value_is_found_but_not_the_best_moves() {
+    // Kalah(3,3) under empty capture is a first-player win (Irving, Donkers and Uiterwijk). With
+    // no levels, 1,000 boards find the value but not every move's: exit 1, the value printed.
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["solve", "--game", "kalah", "--variant", "empty-capture:pits=3,seeds=3"])
+        .args(["--budget", "1000", "--db"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let value: i32 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("value: "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(value > 0, "{text}");
+    assert!(text.contains("best moves: not found"), "{text}");
+    assert!(text.contains("searched: 1000 boards beyond the databases, then stopped (its budget)"));
+}

@@ -6,7 +6,8 @@
 # Usage, from the project root: bash experiments/exact-play/kalah.sh [BUDGET] [DB] [READINGS] [PITS]
 # BUDGET (default 200000000) caps the boards one search expands; DB (default db) holds the levels;
 # READINGS (default "openspiel empty-capture") and PITS (default "1 2 3 4 5 6") choose the tables.
-# Prints a TSV table: reading, m, n, value (or "over budget"), boards searched.
+# Prints a TSV table: reading, m, n, value (or "over budget" and the bounds the search proved),
+# boards searched.
 set -euo pipefail
 budget=${1:-200000000}
 db=${2:-db}
@@ -22,14 +23,16 @@ for reading in $readings; do
         $bin solve --game kalah --variant "$reading:pits=$m" --build --seeds "${levels[$m]}" \
             --db "$db" > /dev/null
         for n in 1 2 3 4 5 6; do
-            if out=$($bin solve --game kalah --variant "$reading:pits=$m,seeds=$n" --db "$db" \
-                --budget "$budget" 2>&1); then
-                value=$(printf '%s\n' "$out" | sed -n 's/^value: //p')
-                searched=$(printf '%s\n' "$out" | sed -n 's/^searched: \([0-9]*\).*/\1/p')
-                printf '%s\t%s\t%s\t%s\t%s\n' "$reading" "$m" "$n" "$value" "${searched:-0}"
-            else
-                printf '%s\t%s\t%s\tover budget\t%s\n' "$reading" "$m" "$n" "$budget"
+            # Exit 1: the search stopped short, but says what it proved.
+            out=$($bin solve --game kalah --variant "$reading:pits=$m,seeds=$n" --db "$db" \
+                --budget "$budget" 2>&1) || [ $? -eq 1 ] || { printf '%s\n' "$out" >&2; exit 2; }
+            value=$(printf '%s\n' "$out" | sed -n 's/^value: \(-\{0,1\}[0-9][0-9]*\)$/\1/p')
+            searched=$(printf '%s\n' "$out" | sed -n 's/^searched: \([0-9]*\).*/\1/p')
+            if [ -z "$value" ]; then
+                value=$(printf '%s\n' "$out" |
+                    sed -n 's/^value: not found, but at least \(.*\) and at most \(.*\)$/over budget [\1, \2]/p')
             fi
+            printf '%s\t%s\t%s\t%s\t%s\n' "$reading" "$m" "$n" "$value" "${searched:-0}"
         done
     done
 done

@@ -716,9 +716,8 @@ fn solve(
         (Ok(value), Some(Err(SearchError::GaveUp { boards, why, .. }))) => {
             println!("{head}");
             println!("value: {value}");
-            println!(
-                "best moves: not found (the moves' search stopped after {boards} boards: {why})"
-            );
+            println!("best moves: not found (the search of the moves stopped short)");
+            println!("searched: {boards} boards beyond the databases, then stopped ({why})");
             return Ok(ExitCode::from(1));
         }
         (Err(e), _) | (_, Some(Err(e))) => return Err(e.to_string()),
