@@ -402,7 +402,13 @@ fn solve_says_so_when_the_value_is_found_but_not_the_best_moves() {
     // no levels, 1,000 boards find the value but not every move's: exit 1, the value printed.
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .args(["solve", "--game", "kalah", "--variant", "empty-capture:pits=3,seeds=3"])
+        .args([
+            "solve",
+            "--game",
+            "kalah",
+            "--variant",
+            "empty-capture:pits=3,seeds=3",
+        ])
         .args(["--budget", "1000", "--db"])
         .arg(dir.path())
         .output()
