@@ -371,21 +371,7 @@ fn solve_prints_the_bounds_of_a_search_that_runs_out() {
     // Kalah(4,3) under empty capture is a first-player win by 8 (Irving, Donkers and Uiterwijk;
     // experiments/exact-play/README.md). With no levels and a budget of 2,000 boards the search
     // stops short: exit 1, and the bounds printed hold +8.
-    let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .args([
-            "solve",
-            "--game",
-            "kalah",
-            "--variant",
-            "empty-capture:pits=4,seeds=3",
-        ])
-        .args(["--budget", "2000", "--db"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let text = solve_stopped_short("empty-capture:pits=4,seeds=3", 2000);
     let line = text
         .lines()
         .find_map(|l| l.strip_prefix("value: not found, but at least "))
@@ -400,21 +386,7 @@ fn solve_prints_the_bounds_of_a_search_that_runs_out() {
 fn solve_says_so_when_the_value_is_found_but_not_the_best_moves() {
     // Kalah(3,3) under empty capture is a first-player win (Irving, Donkers and Uiterwijk). With
     // no levels, 1,000 boards find the value but not every move's: exit 1, the value printed.
-    let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .args([
-            "solve",
-            "--game",
-            "kalah",
-            "--variant",
-            "empty-capture:pits=3,seeds=3",
-        ])
-        .args(["--budget", "1000", "--db"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let text = solve_stopped_short("empty-capture:pits=3,seeds=3", 1000);
     let value: i32 = text
         .lines()
         .find_map(|l| l.strip_prefix("value: "))
@@ -423,4 +395,19 @@ fn solve_says_so_when_the_value_is_found_but_not_the_best_moves() {
     assert!(value > 0, "{text}");
     assert!(text.contains("best moves: not found"), "{text}");
     assert!(text.contains("searched: 1000 boards beyond the databases, then stopped (its budget)"));
+}
+
+/// The standard output of `solve` on the start of Kalah under `variant` with no levels and a
+/// budget of `budget` boards, which must stop short (exit 1).
+fn solve_stopped_short(variant: &str, budget: u64) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["solve", "--game", "kalah", "--variant", variant, "--db"])
+        .arg(dir.path())
+        .args(["--budget", &budget.to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    text
 }
