@@ -11,6 +11,15 @@ use mancala_lab::solve::search::{Search, SearchError, Stop};
 use mancala_lab::solve::{build_level, seeds, Board, Database, Edge, Retro};
 use mancala_lab::{kalah, oware};
 
+/// Levels 0 to `most` of `full` (Kalah(3,n)'s, to 12 seeds).
+fn first_levels(full: &Database, most: u32) -> Database {
+    let mut part = Database::new(6, 12);
+    for level in 0..=most {
+        part.push(full.level(level).to_vec());
+    }
+    part
+}
+
 /// Levels 0 to `most` of `retro`.
 fn build(retro: &dyn Retro, most: u32) -> Database {
     let mut db = Database::new(retro.pits(), most);
@@ -196,10 +205,7 @@ fn kalah_search_beyond_the_levels_agrees_with_the_levels() {
     // as leaves must find the same values.
     let retro = kalah("openspiel:pits=3");
     let full = build(&retro, 12);
-    let mut part = Database::new(6, 12);
-    for level in 0..=8 {
-        part.push(full.level(level).to_vec());
-    }
+    let part = first_levels(&full, 8);
     let mut search = Search::new(&retro, &part, 10_000_000);
     for index in (0..full.ranks().count(12)).step_by(97) {
         let b = full.ranks().unrank(index, 12);
@@ -321,10 +327,7 @@ fn a_search_that_gives_up_states_bounds_that_hold_and_narrow() {
     // only. Each budget's bounds hold the value and lie within the smaller budget's.
     let retro = kalah("openspiel:pits=3");
     let full = build(&retro, 12);
-    let mut part = Database::new(6, 12);
-    for level in 0..=4 {
-        part.push(full.level(level).to_vec());
-    }
+    let part = first_levels(&full, 4);
     let (mut stopped, mut narrowed) = (0, 0);
     for index in (0..full.ranks().count(12)).step_by(97) {
         let b = full.ranks().unrank(index, 12);

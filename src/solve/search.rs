@@ -155,19 +155,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         while lo < hi {
             self.bounds = (lo, hi);
             let beta = if guess == lo { guess + 1 } else { guess };
-            guess = match self.alpha_beta(board, beta - 1, beta) {
-                Ok(g) => g,
-                Err(SearchError::GaveUp { boards, why, .. }) => {
-                    let (lo, hi) = (lo as i8, hi as i8);
-                    return Err(SearchError::GaveUp {
-                        boards,
-                        why,
-                        lo,
-                        hi,
-                    });
-                }
-                Err(e) => return Err(e),
-            };
+            // A search that gives up reports `self.bounds`, the bounds proven so far.
+            guess = self.alpha_beta(board, beta - 1, beta)?;
             if guess < beta {
                 hi = guess;
             } else {
