@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use mancala_lab::solve::build::verify_level;
-use mancala_lab::solve::check::check_level;
+use mancala_lab::solve::check::{check_level, check_reach, check_sample};
 use mancala_lab::solve::level_file::{self, Header, LevelError};
 use mancala_lab::solve::search::{Search, SearchError, Stop};
 use mancala_lab::solve::{build_level, seeds, Board, Database, Edge, Retro};
@@ -28,6 +28,19 @@ fn build(retro: &dyn Retro, most: u32) -> Database {
         db.push(values);
     }
     db
+}
+
+/// Levels 0 to `most` of `db` with the value of board `rank` of level `level` raised by `by`.
+fn changed(db: &Database, most: u32, level: u32, rank: usize, by: i8) -> Database {
+    let mut bad = Database::new(12, most);
+    for l in 0..=most {
+        let mut values = db.level(l).to_vec();
+        if l == level {
+            values[rank] = values[rank].wrapping_add(by);
+        }
+        bad.push(values);
+    }
+    bad
 }
 
 fn oware(preset: &str) -> oware::retro::FastRetro {
@@ -153,18 +166,48 @@ fn levels_pass_both_checks_and_a_wrong_value_is_caught() {
         assert_eq!((c.agreed, c.disagreed), (db.ranks().count(level), None));
     }
     // One value changed: both checks name it.
-    let mut bad = Database::new(12, 8);
-    for level in 0..=8 {
-        let mut values = db.level(level).to_vec();
-        if level == 6 {
-            values[1000] = values[1000].wrapping_add(1);
-        }
-        bad.push(values);
-    }
+    let bad = changed(&db, 8, 6, 1000, 1);
     let wrong = verify_level(&retro, &bad, 6, &()).unwrap_err();
     assert_eq!(wrong.board, bad.ranks().unrank(1000, 6)[..12].to_vec());
     let c = check_level(&retro, &bad, 6).unwrap();
     assert_eq!(c.agreed, db.ranks().count(6) - 1);
+}
+
+/// The reach check solves a drawn board with the boards it reaches in its level, by the counting
+/// method on a graph of its own: it agrees with the levels and names a changed value.
+#[test]
+fn the_reach_check_solves_drawn_boards_afresh_and_catches_a_wrong_value() {
+    // Kalah(6,n): every board of a level reaches a few boards of it (seeds only move forward).
+    let retro = kalah("empty-capture:pits=6");
+    let db = build(&retro, 8);
+    let s = check_sample(&retro, &db, 8, 300, 1, 10_000, &|| ()).unwrap();
+    assert_eq!((s.drawn, s.solved, s.checked.disagreed), (300, 300, None));
+    assert_eq!(s.checked.agreed, s.checked.boards);
+    assert!(s.checked.boards > 300);
+    // Oware: a board's reach in its level is its whole set of play without captures; one that
+    // reaches more than `most` boards is left out.
+    let oware = oware("sheet");
+    let odb = build(&oware, 6);
+    let from = board(&[1, 1, 1, 1, 1, 1]);
+    let c = check_reach(&oware, &odb, &from, 1_000_000)
+        .unwrap()
+        .unwrap();
+    assert_eq!((c.agreed, c.disagreed), (c.boards, None));
+    assert!(check_reach(&oware, &odb, &from, c.boards as usize - 1)
+        .unwrap()
+        .is_none());
+    // One value changed: the reach check from that board names it, as it solves the board
+    // without reading the level's value for it.
+    let bad = changed(&db, 8, 8, 1000, 2);
+    let from = bad.ranks().unrank(1000, 8);
+    let c = check_reach(&retro, &bad, &from, 10_000).unwrap().unwrap();
+    let (wrong, stored, found) = c.disagreed.unwrap();
+    assert_eq!(
+        (wrong, stored),
+        (from[..12].to_vec(), db.level(8)[1000] + 2)
+    );
+    assert_eq!(found, db.level(8)[1000]);
+    assert_eq!(c.agreed, c.boards - 1);
 }
 
 #[test]

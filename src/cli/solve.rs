@@ -14,7 +14,7 @@ use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::side::Side;
 use mancala_lab::solve::build::{verify_level, LevelStats};
-use mancala_lab::solve::check::check_level;
+use mancala_lab::solve::check::{check_level, check_sample};
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError};
@@ -62,9 +62,13 @@ pub struct SolveArgs {
     /// for more policies): the share of its moves that lose value and the mean value lost.
     #[arg(long, conflicts_with_all = ["build", "verify", "compare"], requires = "seeds")]
     judge: Vec<String>,
-    /// Boards --judge draws (each with two moves or more).
+    /// Boards --judge draws (each with two moves or more), or --verify on each level above
+    /// --independent (each solved with the boards it reaches, up to --reach).
     #[arg(long, default_value_t = 10_000)]
     sample: u64,
+    /// The most boards --verify solves for one drawn board: the boards of its level it reaches.
+    #[arg(long, default_value_t = 10_000)]
+    reach: usize,
     /// The random seed --judge draws its boards and the policies' choices with.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -522,7 +526,7 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
         };
         bar.0.finish_and_clear();
         let independent = if level > args.independent {
-            "not run (above --independent)".to_string()
+            sampled(args, retro, &db, level, &bar, &mut failed)
         } else {
             match check_level(retro, &db, level) {
                 Ok(c) => match c.disagreed {
@@ -552,6 +556,61 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The independent check of a level above --independent: --sample boards, each solved with the
+/// boards it reaches in its level.
+fn sampled(
+    args: &SolveArgs,
+    retro: &dyn Retro,
+    db: &Database,
+    level: u32,
+    bar: &Bar,
+    failed: &mut bool,
+) -> String {
+    if args.sample == 0 {
+        return "not run (above --independent)".to_string();
+    }
+    bar.pass(level, 2, args.sample);
+    let found = check_sample(
+        retro,
+        db,
+        level,
+        args.sample,
+        args.seed,
+        args.reach,
+        &|| bar.advance(1),
+    );
+    bar.0.finish_and_clear();
+    match found {
+        Ok(s) => {
+            let c = &s.checked;
+            let left = s.drawn - s.solved;
+            let left = if left == 0 {
+                String::new()
+            } else {
+                format!("; {left} reach more than --reach, not run")
+            };
+            match &c.disagreed {
+                None => format!(
+                    "sampled: ok ({} drawn boards solved, their {} boards reached agree{left})",
+                    s.solved, c.agreed
+                ),
+                Some((board, stored, found)) => {
+                    *failed = true;
+                    format!(
+                        "sampled: WRONG: {} of {} agree; board {board:?}: level says {stored}, \
+                         the other method {found}",
+                        c.agreed, c.boards
+                    )
+                }
+            }
+        }
+        Err(e) => {
+            *failed = true;
+            format!("cannot run: {e}")
+        }
+    }
 }
 
 /// The position to solve: the board from the mover's side, seeds each player has won, who moves,

@@ -1,9 +1,13 @@
-//! An independent solve of a whole level, to check the build against: the level's graph of moves
-//! written out, then for each threshold t the boards where the mover can force at least t and
+//! An independent solve of a whole level, or of the part of it some drawn boards reach, to check
+//! the build against: the graph of moves written out, then for each threshold t the boards where the mover can force at least t and
 //! those where the opponent can hold the mover to -t or less, by the counting retrograde method
 //! (no value iteration, no predecessor guessing); the levels below come from the database.
 
+use std::collections::HashMap;
+
+use super::judge::wide;
 use super::{seeds, through, Board, Database, Edge, Retro};
+use crate::game::{game_keys, Draw};
 
 /// What the independent solve of one level found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,26 +35,33 @@ struct Graph {
     next: Vec<u32>,
 }
 
-fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Graph, UnexpectedMove> {
-    let count = db.ranks().count(level) as usize;
-    let mut g = Graph {
-        over: Vec::with_capacity(count),
-        best_exit: Vec::with_capacity(count),
-        start: Vec::with_capacity(count + 1),
-        next: Vec::new(),
-    };
-    let mut out = Vec::new();
-    let mut board: Board = db.ranks().unrank(0, level);
-    for i in 0..count {
-        if i > 0 {
-            db.ranks().next(&mut board);
+impl Graph {
+    fn new(count: usize) -> Graph {
+        Graph {
+            over: Vec::with_capacity(count),
+            best_exit: Vec::with_capacity(count),
+            start: Vec::with_capacity(count + 1),
+            next: Vec::new(),
         }
-        g.start.push(g.next.len() as u32);
+    }
+
+    /// Adds `board`'s entry (the next board of the graph): `index` numbers the boards of the level
+    /// its moves lead to.
+    fn push<R: Retro + ?Sized>(
+        &mut self,
+        retro: &R,
+        db: &Database,
+        level: u32,
+        board: &Board,
+        out: &mut Vec<(u8, Edge)>,
+        mut index: impl FnMut(&Board) -> u32,
+    ) -> Result<(), UnexpectedMove> {
+        self.start.push(self.next.len() as u32);
         out.clear();
-        let over = retro.expand(&board, &mut out);
-        g.over.push(over);
+        let over = retro.expand(board, out);
+        self.over.push(over);
         let mut best: Option<i8> = None;
-        for (_, edge) in &out {
+        for (_, edge) in out.iter() {
             let exit = match *edge {
                 Edge::Over(v) => v,
                 Edge::Next {
@@ -58,12 +69,11 @@ fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Grap
                     board: b,
                     again,
                 } => {
-                    let s = seeds(&b);
-                    if s == level {
+                    if seeds(&b) == level {
                         if gain != 0 || again {
                             return Err(UnexpectedMove(board[..db.ranks().pits()].to_vec()));
                         }
-                        g.next.push(db.ranks().rank(&b, s) as u32);
+                        self.next.push(index(&b));
                         continue;
                     }
                     through(
@@ -75,19 +85,67 @@ fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Grap
             };
             best = Some(best.map_or(exit, |b| b.max(exit)));
         }
-        g.best_exit.push(best);
+        self.best_exit.push(best);
+        Ok(())
     }
-    g.start.push(g.next.len() as u32);
+
+    /// Closes the graph after its last board.
+    fn close(&mut self) {
+        self.start.push(self.next.len() as u32);
+    }
+}
+
+/// The whole level's graph, boards numbered by rank.
+fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Graph, UnexpectedMove> {
+    let count = db.ranks().count(level) as usize;
+    let mut g = Graph::new(count);
+    let mut out = Vec::new();
+    let mut board: Board = db.ranks().unrank(0, level);
+    for i in 0..count {
+        if i > 0 {
+            db.ranks().next(&mut board);
+        }
+        g.push(retro, db, level, &board, &mut out, |b| {
+            db.ranks().rank(b, level) as u32
+        })?;
+    }
+    g.close();
     Ok(g)
 }
 
-/// Solves level `level` on its own and compares every value with the database's.
-pub fn check_level<R: Retro + ?Sized>(
+/// The graph of the boards of `level` reachable from `from` by moves that stay in the level,
+/// numbered in the order they were found (no ranks); `None` when they are more than `most`.
+fn reach<R: Retro + ?Sized>(
     retro: &R,
     db: &Database,
     level: u32,
-) -> Result<Checked, UnexpectedMove> {
-    let g = graph(retro, db, level)?;
+    from: &Board,
+    most: usize,
+) -> Result<Option<(Graph, Vec<Board>)>, UnexpectedMove> {
+    let mut g = Graph::new(0);
+    let mut boards = vec![*from];
+    let mut number: HashMap<Board, u32> = HashMap::from([(*from, 0)]);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < boards.len() {
+        if boards.len() > most {
+            return Ok(None);
+        }
+        let board = boards[i];
+        g.push(retro, db, level, &board, &mut out, |b| {
+            *number.entry(*b).or_insert_with(|| {
+                boards.push(*b);
+                boards.len() as u32 - 1
+            })
+        })?;
+        i += 1;
+    }
+    g.close();
+    Ok(Some((g, boards)))
+}
+
+/// The value of every board of `g`, a graph of boards of `level` seeds, by the counting method.
+fn solve(g: &Graph, level: u32) -> Vec<i8> {
     let count = g.over.len();
     // Who leads to whom, reversed, with one entry per move.
     let mut pstart = vec![0u32; count + 1];
@@ -162,23 +220,116 @@ pub fn check_level<R: Retro + ?Sized>(
             }
         }
     }
+    (0..count)
+        .map(|p| {
+            if at_least[p] > 0 {
+                at_least[p] as i8
+            } else {
+                -(at_most[p] as i8)
+            }
+        })
+        .collect()
+}
+
+/// Solves level `level` on its own and compares every value with the database's.
+pub fn check_level<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    level: u32,
+) -> Result<Checked, UnexpectedMove> {
+    let g = graph(retro, db, level)?;
+    let found = solve(&g, level);
     let values = db.level(level);
     let mut checked = Checked {
-        boards: count as u64,
+        boards: found.len() as u64,
         ..Checked::default()
     };
-    for p in 0..count {
-        let v = if at_least[p] > 0 {
-            at_least[p] as i8
-        } else {
-            -(at_most[p] as i8)
-        };
-        if v == values[p] {
+    for (p, (&v, &stored)) in found.iter().zip(values).enumerate() {
+        if v == stored {
             checked.agreed += 1;
         } else if checked.disagreed.is_none() {
             let board = db.ranks().unrank(p as u64, level);
-            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), values[p], v));
+            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), stored, v));
         }
     }
     Ok(checked)
+}
+
+/// Solves the boards of `from`'s level that `from` reaches without leaving the level (the
+/// levels below valued from `db`), by the counting method on a graph numbered without ranks, and
+/// compares each value with the database's; `None` when they are more than `most` boards.
+pub fn check_reach<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    from: &Board,
+    most: usize,
+) -> Result<Option<Checked>, UnexpectedMove> {
+    let level = seeds(from);
+    let Some((g, boards)) = reach(retro, db, level, from, most)? else {
+        return Ok(None);
+    };
+    let found = solve(&g, level);
+    let mut checked = Checked {
+        boards: found.len() as u64,
+        ..Checked::default()
+    };
+    for (board, &v) in boards.iter().zip(&found) {
+        let stored = db.value(board).expect("the level is built");
+        if v == stored {
+            checked.agreed += 1;
+        } else if checked.disagreed.is_none() {
+            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), stored, v));
+        }
+    }
+    Ok(Some(checked))
+}
+
+/// What [`check_sample`] found on one level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sampled {
+    /// Boards drawn.
+    pub drawn: u64,
+    /// Boards drawn whose reach was small enough to solve.
+    pub solved: u64,
+    /// The boards of those reaches, with repeats across them, compared with the level.
+    pub checked: Checked,
+}
+
+/// Checks level `level` on `drawn` boards drawn uniformly by `seed`: each with [`check_reach`]
+/// (reaches over `most` boards are left out and not counted as solved). The same arguments give
+/// the same result whatever the thread count; `done` is called after every board.
+pub fn check_sample<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    level: u32,
+    drawn: u64,
+    seed: u64,
+    most: usize,
+    done: &(dyn Fn() + Sync),
+) -> Result<Sampled, UnexpectedMove> {
+    use rayon::prelude::*;
+    let count = db.ranks().count(level);
+    let each = (0..drawn)
+        .into_par_iter()
+        .map(|k| {
+            let draw = Draw::new(game_keys(seed, k), level);
+            let rank = ((u128::from(wide(draw, 0)) * u128::from(count)) >> 64) as u64;
+            let found = check_reach(retro, db, &db.ranks().unrank(rank, level), most);
+            done();
+            found
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut sampled = Sampled {
+        drawn,
+        ..Sampled::default()
+    };
+    for c in each.into_iter().flatten() {
+        sampled.solved += 1;
+        sampled.checked.boards += c.boards;
+        sampled.checked.agreed += c.agreed;
+        if sampled.checked.disagreed.is_none() {
+            sampled.checked.disagreed = c.disagreed;
+        }
+    }
+    Ok(sampled)
 }

@@ -119,7 +119,7 @@ pub enum JudgeError {
 }
 
 /// The word `attempt` of the draw of board `k`, made 64 bits wide.
-fn wide(draw: Draw, attempt: u32) -> u64 {
+pub(crate) fn wide(draw: Draw, attempt: u32) -> u64 {
     (u64::from(draw.word(2 * attempt + 1)) << 32) | u64::from(draw.word(2 * attempt + 2))
 }
 
