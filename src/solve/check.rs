@@ -309,27 +309,34 @@ pub fn check_sample<R: Retro + ?Sized>(
 ) -> Result<Sampled, UnexpectedMove> {
     use rayon::prelude::*;
     let count = db.ranks().count(level);
-    let each = (0..drawn)
+    // Each drawn board's result, merged in any order: sums, and the disagreement of the
+    // earliest drawn board, so the thread count changes nothing.
+    let merge = |mut a: (Sampled, u64), b: (Sampled, u64)| {
+        a.0.solved += b.0.solved;
+        a.0.checked.boards += b.0.checked.boards;
+        a.0.checked.agreed += b.0.checked.agreed;
+        if b.0.checked.disagreed.is_some() && (a.0.checked.disagreed.is_none() || b.1 < a.1) {
+            a.0.checked.disagreed = b.0.checked.disagreed;
+            a.1 = b.1;
+        }
+        Ok::<_, UnexpectedMove>(a)
+    };
+    let (mut sampled, _) = (0..drawn)
         .into_par_iter()
         .map(|k| {
             let draw = Draw::new(game_keys(seed, k), level);
             let rank = ((u128::from(wide(draw, 0)) * u128::from(count)) >> 64) as u64;
             let found = check_reach(retro, db, &db.ranks().unrank(rank, level), most);
             done();
-            found
+            let checked = found?;
+            let one = Sampled {
+                drawn: 0,
+                solved: u64::from(checked.is_some()),
+                checked: checked.unwrap_or_default(),
+            };
+            Ok((one, k))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut sampled = Sampled {
-        drawn,
-        ..Sampled::default()
-    };
-    for c in each.into_iter().flatten() {
-        sampled.solved += 1;
-        sampled.checked.boards += c.boards;
-        sampled.checked.agreed += c.agreed;
-        if sampled.checked.disagreed.is_none() {
-            sampled.checked.disagreed = c.disagreed;
-        }
-    }
+        .try_reduce(|| (Sampled::default(), u64::MAX), merge)?;
+    sampled.drawn = drawn;
     Ok(sampled)
 }
