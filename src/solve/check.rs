@@ -1,11 +1,12 @@
 //! An independent solve of a whole level, or of the part of it some drawn boards reach, to check
-//! the build against: the graph of moves written out, then for each threshold t the boards where the mover can force at least t and
-//! those where the opponent can hold the mover to -t or less, by the counting retrograde method
-//! (no value iteration, no predecessor guessing); the levels below come from the database.
+//! the build against: the graph of moves written out, then for each threshold t the boards where
+//! the mover can force at least t and those where the opponent can hold the mover to -t or less,
+//! by the counting retrograde method (no value iteration, no predecessor guessing); the levels
+//! below come from the database.
 
 use std::collections::HashMap;
 
-use super::judge::wide;
+use super::judge::drawn_rank;
 use super::{seeds, through, Board, Database, Edge, Retro};
 use crate::game::{game_keys, Draw};
 
@@ -240,19 +241,35 @@ pub fn check_level<R: Retro + ?Sized>(
     let g = graph(retro, db, level)?;
     let found = solve(&g, level);
     let values = db.level(level);
+    Ok(compare(
+        db,
+        &found,
+        |p| values[p],
+        |p| db.ranks().unrank(p as u64, level),
+    ))
+}
+
+/// Compares the values `found` with the database's (`stored`) board by board; `board` names the
+/// first that differs.
+fn compare(
+    db: &Database,
+    found: &[i8],
+    stored: impl Fn(usize) -> i8,
+    board: impl Fn(usize) -> Board,
+) -> Checked {
     let mut checked = Checked {
         boards: found.len() as u64,
         ..Checked::default()
     };
-    for (p, (&v, &stored)) in found.iter().zip(values).enumerate() {
-        if v == stored {
+    for (p, &v) in found.iter().enumerate() {
+        let s = stored(p);
+        if v == s {
             checked.agreed += 1;
         } else if checked.disagreed.is_none() {
-            let board = db.ranks().unrank(p as u64, level);
-            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), stored, v));
+            checked.disagreed = Some((board(p)[..db.ranks().pits()].to_vec(), s, v));
         }
     }
-    Ok(checked)
+    checked
 }
 
 /// Solves the boards of `from`'s level that `from` reaches without leaving the level (the
@@ -269,19 +286,8 @@ pub fn check_reach<R: Retro + ?Sized>(
         return Ok(None);
     };
     let found = solve(&g, level);
-    let mut checked = Checked {
-        boards: found.len() as u64,
-        ..Checked::default()
-    };
-    for (board, &v) in boards.iter().zip(&found) {
-        let stored = db.value(board).expect("the level is built");
-        if v == stored {
-            checked.agreed += 1;
-        } else if checked.disagreed.is_none() {
-            checked.disagreed = Some((board[..db.ranks().pits()].to_vec(), stored, v));
-        }
-    }
-    Ok(Some(checked))
+    let stored = |p: usize| db.value(&boards[p]).expect("the level is built");
+    Ok(Some(compare(db, &found, stored, |p| boards[p])))
 }
 
 /// What [`check_sample`] found on one level.
@@ -325,7 +331,7 @@ pub fn check_sample<R: Retro + ?Sized>(
         .into_par_iter()
         .map(|k| {
             let draw = Draw::new(game_keys(seed, k), level);
-            let rank = ((u128::from(wide(draw, 0)) * u128::from(count)) >> 64) as u64;
+            let rank = drawn_rank(draw, 0, count);
             let found = check_reach(retro, db, &db.ranks().unrank(rank, level), most);
             done();
             let checked = found?;

@@ -118,9 +118,11 @@ pub enum JudgeError {
     NoChoice(u32),
 }
 
-/// The word `attempt` of the draw of board `k`, made 64 bits wide.
-pub(crate) fn wide(draw: Draw, attempt: u32) -> u64 {
-    (u64::from(draw.word(2 * attempt + 1)) << 32) | u64::from(draw.word(2 * attempt + 2))
+/// A rank below `count`, uniform, from the word `attempt` of `draw` made 64 bits wide.
+pub(crate) fn drawn_rank(draw: Draw, attempt: u32, count: u64) -> u64 {
+    let wide =
+        (u64::from(draw.word(2 * attempt + 1)) << 32) | u64::from(draw.word(2 * attempt + 2));
+    ((u128::from(wide) * u128::from(count)) >> 64) as u64
 }
 
 /// Board `k` of the sample: uniform among the boards of `seeds` seeds whose mover has two moves
@@ -136,7 +138,7 @@ fn board_of<R: Retro + ?Sized>(
     let count = db.ranks().count(sample.seeds);
     let mut edges: Vec<(u8, Edge)> = Vec::new();
     for attempt in 0..1000 {
-        let rank = ((u128::from(wide(draw, attempt)) * u128::from(count)) >> 64) as u64;
+        let rank = drawn_rank(draw, attempt, count);
         let board = db.ranks().unrank(rank, sample.seeds);
         edges.clear();
         if retro.expand(&board, &mut edges).is_some() || edges.len() < 2 {
