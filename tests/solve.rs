@@ -249,14 +249,41 @@ fn kalah_search_beyond_the_levels_agrees_with_the_levels() {
     let retro = kalah("openspiel:pits=3");
     let full = build(&retro, 12);
     let part = first_levels(&full, 8);
+    // The same with a table of one board, which drops what it proved at every step.
     let mut search = Search::new(&retro, &part, 10_000_000);
+    let mut forgetful = Search::new(&retro, &part, 10_000_000).table_mib(0);
     for index in (0..full.ranks().count(12)).step_by(97) {
         let b = full.ranks().unrank(index, 12);
-        assert_eq!(
-            search.value(&b, false).unwrap(),
-            full.level(12)[index as usize]
-        );
+        let want = full.level(12)[index as usize];
+        assert_eq!(search.value(&b, false).unwrap(), want);
+        assert_eq!(forgetful.value(&b, false).unwrap(), want);
     }
+}
+
+#[test]
+fn a_search_on_several_threads_finds_the_same_values() {
+    // Only the levels to 4 as leaves, so the level 12 boards are far enough above them for the
+    // search to split its moves over the threads; with a table of a few boards too.
+    let retro = kalah("empty-capture:pits=3");
+    let full = build(&retro, 12);
+    let part = first_levels(&full, 4);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut split = Search::new(&retro, &part, 100_000_000).threads(3);
+    let mut forgetful = Search::new(&retro, &part, 100_000_000)
+        .threads(3)
+        .table_mib(0);
+    pool.install(|| {
+        for index in (0..full.ranks().count(12)).step_by(89) {
+            let b = full.ranks().unrank(index, 12);
+            let want = full.level(12)[index as usize];
+            assert_eq!(split.value(&b, false).unwrap(), want, "{b:?}");
+            assert_eq!(forgetful.value(&b, false).unwrap(), want, "{b:?}");
+        }
+    });
+    assert!(split.nodes() > 0);
 }
 
 #[test]

@@ -17,7 +17,7 @@ use mancala_lab::solve::build::{verify_level, LevelStats};
 use mancala_lab::solve::check::{check_level, check_sample};
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
-use mancala_lab::solve::search::{Search, SearchError};
+use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
 use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
 use mancala_lab::{kalah, oware};
 
@@ -82,6 +82,14 @@ pub struct SolveArgs {
     /// the value saves work; the value found is the same.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     guess: i8,
+    /// MiB the search beyond the databases may keep its table of proven bounds in; a full table
+    /// drops its smallest searches.
+    #[arg(long, default_value_t = TABLE_MIB, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    table: u64,
+    /// Threads the search beyond the databases splits its work over; past one, the boards it
+    /// reports searched vary from run to run (the values do not).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
 }
 
 /// Which engine plays the moves.
@@ -199,7 +207,7 @@ impl Report for Bar {
 
 /// A line on standard error (drawn on a terminal only) while a search runs: the boards
 /// searched and the bounds of the value proven so far.
-struct Spinner(indicatif::ProgressBar, std::cell::Cell<bool>);
+struct Spinner(indicatif::ProgressBar, std::sync::atomic::AtomicBool);
 
 impl Spinner {
     fn new() -> Spinner {
@@ -208,13 +216,13 @@ impl Spinner {
 
     /// From now on the search values the moves, one by one: their bounds are not shown.
     fn moves(&self) {
-        self.1.set(true);
+        self.1.store(true, Ordering::Relaxed);
     }
 
     fn show(&self, boards: u64, lo: i8, hi: i8) {
         let rate = boards as f64 / self.0.elapsed().as_secs_f64().max(1e-3);
         let searched = format!("{boards} boards searched ({rate:.0} a second)");
-        self.0.set_message(if self.1.get() {
+        self.0.set_message(if self.1.load(Ordering::Relaxed) {
             format!("the value found, now each move's: {searched}")
         } else {
             format!("{searched}, value at least {lo}, at most {hi}")
@@ -736,12 +744,21 @@ fn solve(
     let spinner = Spinner::new();
     let watch = |boards: u64, lo: i8, hi: i8| spinner.show(boards, lo, hi);
     let mut search = Search::new(retro, &db, args.budget)
+        .table_mib(args.table)
+        .threads(usize::from(args.threads))
         .stop_on(stop)
         .watched(&watch);
-    let value = search.value_near(&t.board, cycles, args.guess);
-    let moves = value.as_ref().ok().map(|_| {
-        spinner.moves();
-        search.moves(&t.board, cycles)
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(usize::from(args.threads))
+        .build()
+        .map_err(|e| format!("cannot start {} search threads: {e}", args.threads))?;
+    let (value, moves) = pool.install(|| {
+        let value = search.value_near(&t.board, cycles, args.guess);
+        let moves = value.as_ref().ok().map(|_| {
+            spinner.moves();
+            search.moves(&t.board, cycles)
+        });
+        (value, moves)
     });
     spinner.0.finish_and_clear();
     let built = match db.levels() {
@@ -806,8 +823,8 @@ fn solve(
             .collect();
         println!("move values: {}", all.join(", "));
     }
-    if search.nodes > 0 {
-        println!("searched: {} boards beyond the databases", search.nodes);
+    if search.nodes() > 0 {
+        println!("searched: {} boards beyond the databases", search.nodes());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -186,7 +186,7 @@ impl Player {
         let board = game.board(s)?;
         let mut search = Search::new(self.retro.as_ref(), &self.db, u64::from(settings.budget));
         let values = search.moves(&board, self.cycles);
-        self.report.searched = search.nodes;
+        self.report.searched = search.nodes();
         let values = values.ok()?;
         let best = values.iter().map(|&(_, v)| v).max()?;
         let ties: Vec<u8> = values

@@ -1,8 +1,12 @@
 //! The value of a board beyond the built levels: alpha-beta to the end of the game with a table of
 //! bounds, the databases as leaves. Sound where play cannot go round in circles (Kalah).
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::{seeds, through, Board, Database, Edge, Retro};
 
@@ -75,20 +79,109 @@ struct Entry {
 pub struct Search<'a, R: Retro + ?Sized> {
     retro: &'a R,
     db: &'a Database,
-    table: HashMap<Board, Entry>,
+    table: Table,
     /// Boards expanded so far.
-    pub nodes: u64,
+    nodes: AtomicU64,
     budget: u64,
+    /// Threads the search may run on (1: one, in a fixed order).
+    threads: usize,
     /// Set by another thread to stop the search.
     stop: Option<&'a AtomicBool>,
     /// Told the boards expanded and the bounds proven so far, every [`WATCH_EVERY`] boards.
-    watch: Option<&'a dyn Fn(u64, i8, i8)>,
+    watch: Option<&'a (dyn Fn(u64, i8, i8) + Sync)>,
     /// The bounds proven so far for the board a value is asked for.
     bounds: (i32, i32),
 }
 
-/// A table holding this many boards (about 1.1 GiB) drops those of its smallest searches.
-const TABLE_LIMIT: usize = 56_000_000;
+/// The table's size unless told otherwise, in MiB.
+pub const TABLE_MIB: u64 = 1024;
+
+/// Bytes the table takes a board, counting its empty slots (a board and its entry are 16 bytes).
+const TABLE_BYTES_A_BOARD: u64 = 20;
+
+/// Parts of the table, each behind its own lock, so that threads seldom wait for each other.
+const TABLE_PARTS: usize = 64;
+
+/// Sibling moves are searched on several threads only on boards this many seeds or more above
+/// the largest level, where each search is long enough to pay for the split.
+const SPLIT_ABOVE: u32 = 6;
+
+/// The bounds proven so far, by board, in parts that each drop their smallest searches when
+/// full.
+struct Table {
+    parts: Vec<Mutex<FxHashMap<Board, Entry>>>,
+    /// The most boards a part holds.
+    part_limit: usize,
+}
+
+impl Table {
+    fn new(mib: u64) -> Table {
+        let boards = (mib.saturating_mul(1 << 20) / TABLE_BYTES_A_BOARD).max(1) as usize;
+        Table {
+            parts: (0..TABLE_PARTS).map(|_| Mutex::default()).collect(),
+            part_limit: boards.div_ceil(TABLE_PARTS),
+        }
+    }
+
+    fn part(&self, board: &Board) -> std::sync::MutexGuard<'_, FxHashMap<Board, Entry>> {
+        let h = FxBuildHasher.hash_one(board);
+        let i = (h >> 58) as usize % TABLE_PARTS;
+        // A thread that panicked holding a part left entries that are each whole.
+        self.parts[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, board: &Board) -> Option<Entry> {
+        self.part(board).get(board).copied()
+    }
+
+    /// Stores `entry` for `board`, dropping the part's smallest searches when it is full.
+    fn keep(&self, board: &Board, entry: Entry) {
+        let mut part = self.part(board);
+        if part.len() >= self.part_limit {
+            for size in 1..=64 {
+                part.retain(|_, e| e.size > size);
+                if part.len() <= self.part_limit / 2 {
+                    break;
+                }
+            }
+        }
+        part.insert(*board, entry);
+    }
+}
+
+/// Why a search below the board asked about ended without a value.
+enum Cut {
+    /// The whole search stops.
+    Stop(Stop),
+    /// A sibling's search already reached beta: this one is not needed.
+    Needless,
+}
+
+/// The flags that say a search running beside its siblings is no longer needed: its own
+/// group's, then the groups' above it.
+#[derive(Clone, Copy)]
+struct Needed<'f> {
+    flag: Option<&'f AtomicBool>,
+    above: Option<&'f Needed<'f>>,
+}
+
+impl Needed<'_> {
+    const ALWAYS: Needed<'static> = Needed {
+        flag: None,
+        above: None,
+    };
+
+    fn needless(&self) -> bool {
+        let mut at = Some(self);
+        while let Some(n) = at {
+            if n.flag.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return true;
+            }
+            at = n.above;
+        }
+        false
+    }
+}
 
 impl<'a, R: Retro + ?Sized> Search<'a, R> {
     /// A search of `retro` with the levels of `db`, expanding at most `budget` boards.
@@ -96,9 +189,10 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         Search {
             retro,
             db,
-            table: HashMap::new(),
-            nodes: 0,
+            table: Table::new(TABLE_MIB),
+            nodes: AtomicU64::new(0),
             budget,
+            threads: 1,
             stop: None,
             watch: None,
             bounds: (0, 0),
@@ -111,11 +205,29 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         self
     }
 
+    /// The same search with a table of about `mib` MiB (at least one board).
+    pub fn table_mib(mut self, mib: u64) -> Self {
+        self.table = Table::new(mib);
+        self
+    }
+
+    /// The same search splitting its work over the threads of the current rayon pool when
+    /// `threads` is over 1: the values are the same, the boards expanded vary from run to run.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
     /// The same search, telling `watch` the boards expanded and the bounds proven so far for the
     /// board asked about, every million boards or so.
-    pub fn watched(mut self, watch: &'a dyn Fn(u64, i8, i8)) -> Self {
+    pub fn watched(mut self, watch: &'a (dyn Fn(u64, i8, i8) + Sync)) -> Self {
         self.watch = Some(watch);
         self
+    }
+
+    /// Boards expanded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     /// The exact value of `board` for its player to move; `cycles`: the game's play can repeat
@@ -155,8 +267,11 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         while lo < hi {
             self.bounds = (lo, hi);
             let beta = if guess == lo { guess + 1 } else { guess };
-            // A search that gives up reports `self.bounds`, the bounds proven so far.
-            guess = self.alpha_beta(board, beta - 1, beta)?;
+            guess = match self.alpha_beta(board, beta - 1, beta, Needed::ALWAYS) {
+                Ok(v) => v,
+                Err(Cut::Stop(why)) => return Err(self.gave_up(why)),
+                Err(Cut::Needless) => unreachable!("the board asked about is always needed"),
+            };
             if guess < beta {
                 hi = guess;
             } else {
@@ -188,17 +303,18 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     /// Fail-soft alpha-beta: the value if it lies in (alpha, beta), else a bound beyond the
     /// window on that side.
     fn alpha_beta(
-        &mut self,
+        &self,
         board: &Board,
         mut alpha: i32,
         mut beta: i32,
-    ) -> Result<i32, SearchError> {
+        needed: Needed<'_>,
+    ) -> Result<i32, Cut> {
         if let Some(v) = self.db.value(board) {
             return Ok(i32::from(v));
         }
         // No board is worth more than the seeds on it, to either player.
         let n = seeds(board) as i32;
-        let entry = self.table.get(board).copied();
+        let entry = self.table.get(board);
         let (lo, hi) = entry.map_or((-n, n), |e| (i32::from(e.lo), i32::from(e.hi)));
         if lo == hi || lo >= beta {
             return Ok(lo);
@@ -208,18 +324,20 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
-        let before = self.nodes;
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            return Err(self.gave_up(Stop::Budget));
+        let at = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        if at > self.budget {
+            return Err(Cut::Stop(Stop::Budget));
         }
-        if self.nodes.is_multiple_of(WATCH_EVERY) {
+        if at.is_multiple_of(WATCH_EVERY) {
             if let Some(watch) = self.watch {
-                watch(self.nodes, self.bounds.0 as i8, self.bounds.1 as i8);
+                watch(at, self.bounds.0 as i8, self.bounds.1 as i8);
             }
             if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                return Err(self.gave_up(Stop::Interrupted));
+                return Err(Cut::Stop(Stop::Interrupted));
             }
+        }
+        if needed.needless() {
+            return Err(Cut::Needless);
         }
         let mut edges = Vec::with_capacity(6);
         if let Some(v) = self.retro.expand(board, &mut edges) {
@@ -234,26 +352,75 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                 Edge::Next { gain, again, .. } => (first, i32::from(!again), -i32::from(gain)),
             }
         });
+        if let Some((v, pit)) = self.known_cut(&edges, beta) {
+            let e = entry.map_or(
+                Entry {
+                    lo: v as i8,
+                    hi: n as i8,
+                    best: pit,
+                    size: 0,
+                },
+                |e| Entry {
+                    lo: e.lo.max(v as i8),
+                    best: pit,
+                    ..e
+                },
+            );
+            self.table.keep(board, e);
+            return Ok(v);
+        }
         let window = (alpha, beta);
         let (mut best, mut best_pit) = (i32::MIN, 0);
-        for &(pit, edge) in &edges {
-            let v = match edge {
-                Edge::Over(v) => i32::from(v),
-                Edge::Next { gain, board, again } => {
-                    let g = i32::from(gain);
-                    if again {
-                        g + self.alpha_beta(&board, alpha - g, beta - g)?
-                    } else {
-                        g - self.alpha_beta(&board, g - beta, g - alpha)?
-                    }
-                }
-            };
+        let split =
+            self.threads > 1 && edges.len() > 2 && seeds(board) >= self.db.levels() + SPLIT_ABOVE;
+        let mut rest = &edges[..];
+        while let Some((&(pit, edge), tail)) = rest.split_first() {
+            let v = self.child(edge, alpha, beta, needed)?;
+            rest = tail;
             if v > best {
                 (best, best_pit) = (v, pit);
             }
             alpha = alpha.max(v);
-            if alpha >= beta {
+            if alpha >= beta || split {
                 break;
+            }
+        }
+        if alpha < beta && !rest.is_empty() {
+            // The eldest move did not reach beta: the others are searched side by side, each
+            // stopping once one of them reaches it.
+            let flag = AtomicBool::new(false);
+            let group = Needed {
+                flag: Some(&flag),
+                above: Some(&needed),
+            };
+            let found: Vec<Result<(i32, u8), Cut>> = rest
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(pit, edge)| {
+                    let v = self.child(edge, alpha, beta, group)?;
+                    if v >= beta {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                    Ok((v, pit))
+                })
+                .collect();
+            let mut needless = false;
+            for f in found {
+                match f {
+                    Ok((v, pit)) => {
+                        if v > best {
+                            (best, best_pit) = (v, pit);
+                        }
+                    }
+                    Err(Cut::Needless) => needless = true,
+                    Err(stop) => return Err(stop),
+                }
+            }
+            alpha = alpha.max(best);
+            // A sibling was dropped only because another reached beta, or because this whole
+            // search is no longer needed.
+            if needless && alpha < beta {
+                return Err(Cut::Needless);
             }
         }
         let (mut lo, mut hi) = (lo, hi);
@@ -264,38 +431,62 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         } else {
             (lo, hi) = (best, best);
         }
-        if self.table.len() >= TABLE_LIMIT {
-            self.shrink();
-        }
         let entry = Entry {
             lo: lo as i8,
             hi: hi as i8,
             best: best_pit,
-            size: (64 - (self.nodes - before).leading_zeros()) as u8,
+            size: (64 - (self.nodes() - at + 1).leading_zeros()) as u8,
         };
-        self.table.insert(*board, entry);
+        self.table.keep(board, entry);
         Ok(best)
+    }
+
+    /// The value of the move `edge` within (alpha, beta), from its mover's side.
+    fn child(&self, edge: Edge, alpha: i32, beta: i32, needed: Needed<'_>) -> Result<i32, Cut> {
+        Ok(match edge {
+            Edge::Over(v) => i32::from(v),
+            Edge::Next { gain, board, again } => {
+                let g = i32::from(gain);
+                if again {
+                    g + self.alpha_beta(&board, alpha - g, beta - g, needed)?
+                } else {
+                    g - self.alpha_beta(&board, g - beta, g - alpha, needed)?
+                }
+            }
+        })
+    }
+
+    /// Enhanced transposition cutoff: a move whose board is known well enough (a database level,
+    /// or bounds the table holds) to be worth `beta` or more, with its value at least, and pit.
+    fn known_cut(&self, edges: &[(u8, Edge)], beta: i32) -> Option<(i32, u8)> {
+        edges.iter().find_map(|&(pit, edge)| {
+            let v = match edge {
+                Edge::Over(v) => i32::from(v),
+                Edge::Next { gain, board, again } => {
+                    let (lo, hi) = match self.db.value(&board) {
+                        Some(v) => (v, v),
+                        None => self.table.get(&board).map(|e| (e.lo, e.hi))?,
+                    };
+                    let g = i32::from(gain);
+                    if again {
+                        g + i32::from(lo)
+                    } else {
+                        g - i32::from(hi)
+                    }
+                }
+            };
+            (v >= beta).then_some((v, pit))
+        })
     }
 
     /// The search's end short of the value (the bounds are set where the value was asked for).
     fn gave_up(&self, why: Stop) -> SearchError {
         let (lo, hi) = (self.bounds.0 as i8, self.bounds.1 as i8);
         SearchError::GaveUp {
-            boards: self.nodes - 1,
+            boards: self.nodes().min(self.budget),
             why,
             lo,
             hi,
-        }
-    }
-
-    /// Drops the entries of the smallest searches until the table is at most half full: they
-    /// cost the least to search again.
-    fn shrink(&mut self) {
-        for size in 1..=64 {
-            self.table.retain(|_, e| e.size > size);
-            if self.table.len() <= TABLE_LIMIT / 2 {
-                return;
-            }
         }
     }
 }
