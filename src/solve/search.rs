@@ -124,8 +124,9 @@ impl Table {
     }
 
     fn part(&self, board: &Board) -> std::sync::MutexGuard<'_, FxHashMap<Board, Entry>> {
-        let h = FxBuildHasher.hash_one(board);
-        let i = (h >> 58) as usize % TABLE_PARTS;
+        // Bits the parts' own tables leave alone: they place a board by the low bits of its hash
+        // and tell boards apart by the top seven.
+        let i = (FxBuildHasher.hash_one(board) >> 40) as usize % TABLE_PARTS;
         // A thread that panicked holding a part left entries that are each whole.
         self.parts[i].lock().unwrap_or_else(|e| e.into_inner())
     }
