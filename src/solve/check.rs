@@ -36,6 +36,46 @@ struct Graph {
     next: Vec<u32>,
 }
 
+/// `board`'s moves: its value if the game is over there, and the best value of its moves that
+/// leave the level; `within` is told each board of the level a move leads to.
+fn moves<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    level: u32,
+    board: &Board,
+    out: &mut Vec<(u8, Edge)>,
+    mut within: impl FnMut(&Board),
+) -> Result<(Option<i8>, Option<i8>), UnexpectedMove> {
+    out.clear();
+    let over = retro.expand(board, out);
+    let mut best: Option<i8> = None;
+    for (_, edge) in out.iter() {
+        let exit = match *edge {
+            Edge::Over(v) => v,
+            Edge::Next {
+                gain,
+                board: b,
+                again,
+            } => {
+                if seeds(&b) == level {
+                    if gain != 0 || again {
+                        return Err(UnexpectedMove(board[..db.ranks().pits()].to_vec()));
+                    }
+                    within(&b);
+                    continue;
+                }
+                through(
+                    gain,
+                    again,
+                    db.value(&b).expect("the levels below are built"),
+                )
+            }
+        };
+        best = Some(best.map_or(exit, |b| b.max(exit)));
+    }
+    Ok((over, best))
+}
+
 impl Graph {
     fn new(count: usize) -> Graph {
         Graph {
@@ -58,34 +98,8 @@ impl Graph {
         mut index: impl FnMut(&Board) -> u32,
     ) -> Result<(), UnexpectedMove> {
         self.start.push(self.next.len() as u32);
-        out.clear();
-        let over = retro.expand(board, out);
+        let (over, best) = moves(retro, db, level, board, out, |b| self.next.push(index(b)))?;
         self.over.push(over);
-        let mut best: Option<i8> = None;
-        for (_, edge) in out.iter() {
-            let exit = match *edge {
-                Edge::Over(v) => v,
-                Edge::Next {
-                    gain,
-                    board: b,
-                    again,
-                } => {
-                    if seeds(&b) == level {
-                        if gain != 0 || again {
-                            return Err(UnexpectedMove(board[..db.ranks().pits()].to_vec()));
-                        }
-                        self.next.push(index(&b));
-                        continue;
-                    }
-                    through(
-                        gain,
-                        again,
-                        db.value(&b).expect("the levels below are built"),
-                    )
-                }
-            };
-            best = Some(best.map_or(exit, |b| b.max(exit)));
-        }
         self.best_exit.push(best);
         Ok(())
     }
@@ -94,24 +108,6 @@ impl Graph {
     fn close(&mut self) {
         self.start.push(self.next.len() as u32);
     }
-}
-
-/// The whole level's graph, boards numbered by rank.
-fn graph<R: Retro + ?Sized>(retro: &R, db: &Database, level: u32) -> Result<Graph, UnexpectedMove> {
-    let count = db.ranks().count(level) as usize;
-    let mut g = Graph::new(count);
-    let mut out = Vec::new();
-    let mut board: Board = db.ranks().unrank(0, level);
-    for i in 0..count {
-        if i > 0 {
-            db.ranks().next(&mut board);
-        }
-        g.push(retro, db, level, &board, &mut out, |b| {
-            db.ranks().rank(b, level) as u32
-        })?;
-    }
-    g.close();
-    Ok(g)
 }
 
 /// The graph of the boards of `level` reachable from `from` by moves that stay in the level,
@@ -145,46 +141,93 @@ fn reach<R: Retro + ?Sized>(
     Ok(Some((g, boards)))
 }
 
-/// The value of every board of `g`, a graph of boards of `level` seeds, by the counting method.
-fn solve(g: &Graph, level: u32) -> Vec<i8> {
-    let count = g.over.len();
-    // Who leads to whom, reversed, with one entry per move.
-    let mut pstart = vec![0u32; count + 1];
-    for &q in &g.next {
-        pstart[q as usize + 1] += 1;
-    }
-    for i in 0..count {
-        pstart[i + 1] += pstart[i];
-    }
-    let mut fill = pstart.clone();
-    let mut prev = vec![0u32; g.next.len()];
-    for p in 0..count {
-        for &q in &g.next[g.start[p] as usize..g.start[p + 1] as usize] {
-            prev[fill[q as usize] as usize] = p as u32;
-            fill[q as usize] += 1;
+/// The level's moves reversed, which is all the counting method needs: for each board its value
+/// if the game is over there, the best value of its moves that leave the level, how many of its
+/// moves stay in it, and the boards with a move to it (once a move).
+struct Reversed {
+    over: Vec<Option<i8>>,
+    best_exit: Vec<Option<i8>>,
+    moves_in: Vec<u8>,
+    pstart: Vec<u32>,
+    prev: Vec<u32>,
+}
+
+impl Reversed {
+    /// `g` reversed (its forward moves dropped).
+    fn of(g: Graph) -> Reversed {
+        let count = g.over.len();
+        let moves_in = (0..count)
+            .map(|p| (g.start[p + 1] - g.start[p]) as u8)
+            .collect();
+        let mut counts = vec![0u32; count];
+        for &q in &g.next {
+            counts[q as usize] += 1;
         }
+        let mut r = Reversed {
+            over: g.over,
+            best_exit: g.best_exit,
+            moves_in,
+            pstart: Reversed::starts(&counts),
+            prev: vec![0u32; g.next.len()],
+        };
+        drop(counts);
+        for p in 0..count {
+            for &q in &g.next[g.start[p] as usize..g.start[p + 1] as usize] {
+                r.place(p as u32, q);
+            }
+        }
+        r
     }
-    // The largest t with value >= t, and the largest s with value <= -s (0: none).
-    let mut at_least = vec![0u8; count];
-    let mut at_most = vec![0u8; count];
+
+    /// Where each board's entries will start, from how many moves lead to it, ready for
+    /// [`Reversed::place`]: board q's cursor is `pstart[q + 1]`, at its start; once every move is
+    /// placed it stands at q's end, so `pstart` holds each board's start and end.
+    fn starts(counts: &[u32]) -> Vec<u32> {
+        let mut pstart = vec![0u32; counts.len() + 1];
+        for q in 1..counts.len() {
+            pstart[q + 1] = pstart[q] + counts[q - 1];
+        }
+        pstart
+    }
+
+    /// Records a move from `p` to `q` (after [`Reversed::starts`]).
+    fn place(&mut self, p: u32, q: u32) {
+        let cursor = &mut self.pstart[q as usize + 1];
+        self.prev[*cursor as usize] = p;
+        *cursor += 1;
+    }
+
+    /// The boards with a move to `q`.
+    fn into(&self, q: usize) -> &[u32] {
+        &self.prev[self.pstart[q] as usize..self.pstart[q + 1] as usize]
+    }
+}
+
+/// The value of every board of `r`, a graph of boards of `level` seeds, by the counting method.
+fn solve(r: &Reversed, level: u32) -> Vec<i8> {
+    let count = r.over.len();
+    // The value found so far: t once the mover is known to force t, -t once the opponent is
+    // known to hold the mover to -t.
+    let mut found = vec![0i8; count];
     const UNKNOWN: u8 = 0;
     const WINS: u8 = 1;
     const LOSES: u8 = 2;
+    // Per board its state for this threshold, and the moves left that do not settle it.
     let mut state = vec![UNKNOWN; count];
-    let mut left = vec![0u32; count];
+    let mut left = vec![0u8; count];
+    const UNCOUNTED: u8 = u8::MAX;
     let mut queue = Vec::new();
     for t in 1..=level as i32 {
         queue.clear();
         for p in 0..count {
-            let moves_in = g.start[p + 1] - g.start[p];
-            let (s, l) = match (g.over[p], g.best_exit[p]) {
+            let (s, l) = match (r.over[p], r.best_exit[p]) {
                 (Some(v), _) if i32::from(v) >= t => (WINS, 0),
                 (Some(v), _) if i32::from(v) <= -t => (LOSES, 0),
-                (Some(_), _) => (UNKNOWN, u32::MAX),
+                (Some(_), _) => (UNKNOWN, UNCOUNTED),
                 (None, Some(e)) if i32::from(e) >= t => (WINS, 0),
-                (None, Some(e)) if i32::from(e) > -t => (UNKNOWN, u32::MAX),
-                (None, _) if moves_in == 0 => (LOSES, 0),
-                (None, _) => (UNKNOWN, moves_in),
+                (None, Some(e)) if i32::from(e) > -t => (UNKNOWN, UNCOUNTED),
+                (None, _) if r.moves_in[p] == 0 => (LOSES, 0),
+                (None, _) => (UNKNOWN, r.moves_in[p]),
             };
             state[p] = s;
             left[p] = l;
@@ -194,7 +237,7 @@ fn solve(g: &Graph, level: u32) -> Vec<i8> {
         }
         while let Some(q) = queue.pop() {
             let q = q as usize;
-            for &p in &prev[pstart[q] as usize..pstart[q + 1] as usize] {
+            for &p in r.into(q) {
                 let p = p as usize;
                 if state[p] != UNKNOWN {
                     continue;
@@ -203,7 +246,7 @@ fn solve(g: &Graph, level: u32) -> Vec<i8> {
                     // A move to a board where the opponent gets -t or less.
                     state[p] = WINS;
                     queue.push(p as u32);
-                } else if left[p] != u32::MAX {
+                } else if left[p] != UNCOUNTED {
                     // Every move to a board where the opponent gets t or more.
                     left[p] -= 1;
                     if left[p] == 0 {
@@ -215,21 +258,82 @@ fn solve(g: &Graph, level: u32) -> Vec<i8> {
         }
         for p in 0..count {
             match state[p] {
-                WINS => at_least[p] = t as u8,
-                LOSES => at_most[p] = t as u8,
+                WINS => found[p] = t as i8,
+                LOSES => found[p] = -(t as i8),
                 _ => {}
             }
         }
     }
-    (0..count)
-        .map(|p| {
-            if at_least[p] > 0 {
-                at_least[p] as i8
-            } else {
-                -(at_most[p] as i8)
-            }
+    found
+}
+
+/// The whole level reversed, boards numbered by rank, without its forward moves: the moves are
+/// played twice (once to count them, once to place them), in parallel over the ranks.
+fn reversed<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    level: u32,
+) -> Result<Reversed, UnexpectedMove> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let count = db.ranks().count(level) as usize;
+    // Each board's moves: over, best exit, and the ranks of the boards of the level they reach.
+    let play = |p: usize, out: &mut Vec<(u8, Edge)>, into: &mut Vec<u32>| {
+        let board = db.ranks().unrank(p as u64, level);
+        into.clear();
+        moves(retro, db, level, &board, out, |b| {
+            into.push(db.ranks().rank(b, level) as u32)
         })
-        .collect()
+    };
+    let counts: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+    let mut over = vec![None; count];
+    let mut best_exit = vec![None; count];
+    let mut moves_in = vec![0u8; count];
+    over.par_iter_mut()
+        .zip(best_exit.par_iter_mut())
+        .zip(moves_in.par_iter_mut())
+        .enumerate()
+        .try_for_each_init(
+            || (Vec::new(), Vec::new()),
+            |(out, into), (p, ((o, e), m))| {
+                (*o, *e) = play(p, out, into)?;
+                *m = into.len() as u8;
+                for &q in into.iter() {
+                    counts[q as usize].fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(())
+            },
+        )?;
+    let counts: Vec<u32> = counts.into_iter().map(AtomicU32::into_inner).collect();
+    let edges: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    assert!(
+        edges <= u64::from(u32::MAX),
+        "a level of at most 4 billion moves"
+    );
+    let pstart = Reversed::starts(&counts);
+    drop(counts);
+    // The places, filled by many threads at once: each move takes the next place of its board.
+    let cursors: Vec<AtomicU32> = pstart.into_iter().map(AtomicU32::new).collect();
+    let prev: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
+    (0..count).into_par_iter().try_for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(out, into), p| {
+            play(p, out, into)?;
+            for &q in into.iter() {
+                let at = cursors[q as usize + 1].fetch_add(1, Ordering::Relaxed);
+                prev[at as usize].store(p as u32, Ordering::Relaxed);
+            }
+            Ok(())
+        },
+    )?;
+    // Each cursor now stands at its board's end, where the next board's entries start.
+    Ok(Reversed {
+        over,
+        best_exit,
+        moves_in,
+        pstart: cursors.into_iter().map(AtomicU32::into_inner).collect(),
+        prev: prev.into_iter().map(AtomicU32::into_inner).collect(),
+    })
 }
 
 /// Solves level `level` on its own and compares every value with the database's.
@@ -238,8 +342,7 @@ pub fn check_level<R: Retro + ?Sized>(
     db: &Database,
     level: u32,
 ) -> Result<Checked, UnexpectedMove> {
-    let g = graph(retro, db, level)?;
-    let found = solve(&g, level);
+    let found = solve(&reversed(retro, db, level)?, level);
     let values = db.level(level);
     Ok(compare(
         db,
@@ -285,7 +388,7 @@ pub fn check_reach<R: Retro + ?Sized>(
     let Some((g, boards)) = reach(retro, db, level, from, most)? else {
         return Ok(None);
     };
-    let found = solve(&g, level);
+    let found = solve(&Reversed::of(g), level);
     let stored = |p: usize| db.value(&boards[p]).expect("the level is built");
     Ok(Some(compare(db, &found, stored, |p| boards[p])))
 }
