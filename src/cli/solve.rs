@@ -84,7 +84,11 @@ pub struct SolveArgs {
     guess: i8,
     /// MiB the search beyond the databases may keep its table of proven bounds in; a full table
     /// drops its smallest searches.
-    #[arg(long, default_value_t = TABLE_MIB, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(
+        long,
+        default_value_t = TABLE_MIB,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 20)
+    )]
     table: u64,
     /// Threads the search beyond the databases splits its work over; past one, the boards it
     /// reports searched vary from run to run (the values do not).

@@ -1,8 +1,8 @@
 //! An independent solve of a whole level, or of the part of it some drawn boards reach, to check
-//! the build against: the graph of moves written out, then for each threshold t the boards where
-//! the mover can force at least t and those where the opponent can hold the mover to -t or less,
-//! by the counting retrograde method (no value iteration, no predecessor guessing); the levels
-//! below come from the database.
+//! the build against: the moves played and kept reversed, then for each threshold t the boards
+//! where the mover can force at least t and those where the opponent can hold the mover to -t or
+//! less, by the counting retrograde method (no value iteration, no predecessor guessing); the
+//! levels below come from the database.
 
 use std::collections::HashMap;
 
@@ -29,6 +29,7 @@ pub struct UnexpectedMove(pub Vec<u8>);
 
 /// The level's moves: for each board its value if the game is over there, the best value of its
 /// moves that leave the level, and the boards of the level its other moves lead to.
+#[derive(Default)]
 struct Graph {
     over: Vec<Option<i8>>,
     best_exit: Vec<Option<i8>>,
@@ -77,15 +78,6 @@ fn moves<R: Retro + ?Sized>(
 }
 
 impl Graph {
-    fn new(count: usize) -> Graph {
-        Graph {
-            over: Vec::with_capacity(count),
-            best_exit: Vec::with_capacity(count),
-            start: Vec::with_capacity(count + 1),
-            next: Vec::new(),
-        }
-    }
-
     /// Adds `board`'s entry (the next board of the graph): `index` numbers the boards of the level
     /// its moves lead to.
     fn push<R: Retro + ?Sized>(
@@ -119,7 +111,7 @@ fn reach<R: Retro + ?Sized>(
     from: &Board,
     most: usize,
 ) -> Result<Option<(Graph, Vec<Board>)>, UnexpectedMove> {
-    let mut g = Graph::new(0);
+    let mut g = Graph::default();
     let mut boards = vec![*from];
     let mut number: HashMap<Board, u32> = HashMap::from([(*from, 0)]);
     let mut out = Vec::new();
