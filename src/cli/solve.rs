@@ -756,15 +756,6 @@ fn solve(
         .num_threads(usize::from(args.threads))
         .build()
         .map_err(|e| format!("cannot start {} search threads: {e}", args.threads))?;
-    let (value, moves) = pool.install(|| {
-        let value = search.value_near(&t.board, cycles, args.guess);
-        let moves = value.as_ref().ok().map(|_| {
-            spinner.moves();
-            search.moves(&t.board, cycles)
-        });
-        (value, moves)
-    });
-    spinner.0.finish_and_clear();
     let built = match db.levels() {
         0 => "no databases".to_string(),
         k => format!("databases to {} seeds", k - 1),
@@ -776,6 +767,28 @@ fn solve(
         t.what,
         t.to_move,
     );
+    let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
+    // The value is printed as soon as it is found: the moves' values can take as long again.
+    let show_value = |value: i8| {
+        println!("{head}");
+        println!("value: {value}");
+        println!(
+            "final difference: {} (with the {} and {} seeds won so far)",
+            i32::from(value) + i32::from(t.won[me]) - i32::from(t.won[them]),
+            t.won[me],
+            t.won[them]
+        );
+    };
+    let (value, moves) = pool.install(|| {
+        let value = search.value_near(&t.board, cycles, args.guess);
+        let moves = value.as_ref().ok().map(|&v| {
+            spinner.0.suspend(|| show_value(v));
+            spinner.moves();
+            search.moves(&t.board, cycles)
+        });
+        (value, moves)
+    });
+    spinner.0.finish_and_clear();
     let (value, moves) = match (value, moves) {
         (Ok(value), Some(Ok(moves))) => (value, moves),
         // Out of budget or interrupted: the bounds proven are an answer too, if not the whole.
@@ -793,9 +806,7 @@ fn solve(
             println!("searched: {boards} boards beyond the databases, then stopped ({why})");
             return Ok(ExitCode::from(1));
         }
-        (Ok(value), Some(Err(SearchError::GaveUp { boards, why, .. }))) => {
-            println!("{head}");
-            println!("value: {value}");
+        (Ok(_), Some(Err(SearchError::GaveUp { boards, why, .. }))) => {
             println!("best moves: not found (the search of the moves stopped short)");
             println!("searched: {boards} boards beyond the databases, then stopped ({why})");
             return Ok(ExitCode::from(1));
@@ -803,15 +814,6 @@ fn solve(
         (Err(e), _) | (_, Some(Err(e))) => return Err(e.to_string()),
         (Ok(_), None) => unreachable!("the moves are searched once the value is found"),
     };
-    let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
-    println!("{head}");
-    println!("value: {value}");
-    println!(
-        "final difference: {} (with the {} and {} seeds won so far)",
-        i32::from(value) + i32::from(t.won[me]) - i32::from(t.won[them]),
-        t.won[me],
-        t.won[them]
-    );
     let best: Vec<String> = moves
         .iter()
         .filter(|(_, v)| *v == value)

@@ -139,12 +139,21 @@ impl Table {
     fn keep(&self, board: &Board, entry: Entry) {
         let mut part = self.part(board);
         if part.len() >= self.part_limit {
-            for size in 1..=64 {
-                part.retain(|_, e| e.size > size);
-                if part.len() <= self.part_limit / 2 {
-                    break;
-                }
+            // The smallest size kept that leaves the part at most half full.
+            let mut by_size = [0usize; 66];
+            for e in part.values() {
+                by_size[usize::from(e.size).min(65)] += 1;
             }
+            let (mut least, mut dropped) = (0, 0);
+            while part.len() - dropped > self.part_limit / 2 {
+                dropped += by_size[least];
+                least += 1;
+            }
+            // A new table, not a thinned one: the places of dropped boards would count as used
+            // until the table grew to twice its size.
+            let mut fresh = FxHashMap::with_capacity_and_hasher(self.part_limit, FxBuildHasher);
+            fresh.extend(part.drain().filter(|(_, e)| usize::from(e.size) >= least));
+            *part = fresh;
         }
         part.insert(*board, entry);
     }
