@@ -94,10 +94,10 @@ pub struct Search<'a, R: Retro + ?Sized> {
 }
 
 /// The table's size unless told otherwise, in MiB.
-pub const TABLE_MIB: u64 = 1024;
+pub const TABLE_MIB: u64 = 2048;
 
-/// Bytes the table takes a board, counting its empty slots (a board and its entry are 16 bytes).
-const TABLE_BYTES_A_BOARD: u64 = 20;
+/// Bytes a place of the table takes: a board and its entry (16), and the place's tag byte.
+const TABLE_PLACE_BYTES: u64 = 17;
 
 /// Parts of the table, each behind its own lock, so that threads seldom wait for each other.
 const TABLE_PARTS: usize = 64;
@@ -115,11 +115,15 @@ struct Table {
 }
 
 impl Table {
+    /// A table of at most about `mib` MiB. Each part's own table has a power of two of places
+    /// and fills at most 7 of each 8 of them, so a part holds at most 7/8 of the largest power
+    /// of two of places that fits its share.
     fn new(mib: u64) -> Table {
-        let boards = (mib.saturating_mul(1 << 20) / TABLE_BYTES_A_BOARD).max(1) as usize;
+        let share = mib.saturating_mul(1 << 20) / TABLE_PARTS as u64 / TABLE_PLACE_BYTES;
+        let places = if share < 8 { 8 } else { 1u64 << share.ilog2() };
         Table {
             parts: (0..TABLE_PARTS).map(|_| Mutex::default()).collect(),
-            part_limit: boards.div_ceil(TABLE_PARTS),
+            part_limit: (places / 8 * 7) as usize,
         }
     }
 
