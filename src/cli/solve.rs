@@ -50,10 +50,13 @@ pub struct SolveArgs {
     /// levels up to --independent against a solve of the level by another method.
     #[arg(long, conflicts_with = "build")]
     verify: bool,
-    /// The largest level --verify also solves by the other method (it holds the level's moves in
-    /// memory, about 50 bytes a board).
+    /// The largest level --verify also solves by the other method (it holds the level's reversed
+    /// moves in memory, about 26 bytes a board).
     #[arg(long, default_value_t = 18)]
     independent: u32,
+    /// The first level --verify checks (the levels below are read, not checked).
+    #[arg(long, requires = "verify", default_value_t = 0)]
+    from: u32,
     /// Compare the levels of --variant with those of this reading, level by level: how many
     /// boards have another value, and the first of them (both built to --seeds first).
     #[arg(long, conflicts_with_all = ["build", "verify"], requires = "seeds")]
@@ -518,17 +521,26 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
             ));
         }
     }
+    if args.from >= db.levels() {
+        return Err(format!(
+            "--from {}: {} holds levels 0 to {} only",
+            args.from,
+            mancala_lab::text::shown_path(folder),
+            db.levels() - 1
+        ));
+    }
     println!(
-        "{} under {}: levels 0 to {} checked with the {} engine",
+        "{} under {}: levels {} to {} checked with the {} engine",
         retro.game(),
         retro.reading(),
+        args.from,
         db.levels() - 1,
         retro.engine()
     );
     println!("level\tpositions\tbest-over-moves\tindependent");
     let bar = Bar::new();
     let mut failed = false;
-    for level in 0..db.levels() {
+    for level in args.from..db.levels() {
         let bellman = match verify_level(retro, &db, level, &bar) {
             Ok(()) => "ok".to_string(),
             Err(wrong) => {
