@@ -162,14 +162,14 @@ fn levels_pass_both_checks_and_a_wrong_value_is_caught() {
     let db = build(&retro, 8);
     for level in 0..=8 {
         verify_level(&retro, &db, level, &()).unwrap();
-        let c = check_level(&retro, &db, level).unwrap();
+        let c = check_level(&retro, &db, level, &()).unwrap();
         assert_eq!((c.agreed, c.disagreed), (db.ranks().count(level), None));
     }
     // One value changed: both checks name it.
     let bad = changed(&db, 8, 6, 1000, 1);
     let wrong = verify_level(&retro, &bad, 6, &()).unwrap_err();
     assert_eq!(wrong.board, bad.ranks().unrank(1000, 6)[..12].to_vec());
-    let c = check_level(&retro, &bad, 6).unwrap();
+    let c = check_level(&retro, &bad, 6, &()).unwrap();
     assert_eq!(c.agreed, db.ranks().count(6) - 1);
 }
 

@@ -203,12 +203,17 @@ fn on_stderr(template: &str) -> indicatif::ProgressBar {
 impl Report for Bar {
     fn pass(&self, seeds: u32, pass: u32, positions: u64) {
         self.0.set_length(positions);
-        self.0.set_position(0);
-        self.0.reset_eta();
+        // Also after finish_and_clear: a finished bar draws nothing until reset.
+        self.0.reset();
         self.0.set_message(format!("level {seeds}, pass {pass}"));
     }
     fn advance(&self, positions: u64) {
         self.0.inc(positions);
+    }
+    fn stage(&self, seeds: u32, stage: &str, positions: u64) {
+        self.0.set_length(positions);
+        self.0.reset();
+        self.0.set_message(format!("level {seeds}, {stage}"));
     }
 }
 
@@ -552,7 +557,9 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
         let independent = if level > args.independent {
             sampled(args, retro, &db, level, &bar, &mut failed)
         } else {
-            match check_level(retro, &db, level) {
+            let checked = check_level(retro, &db, level, &bar);
+            bar.0.finish_and_clear();
+            match checked {
                 Ok(c) => match c.disagreed {
                     None => format!("ok ({} of {} agree)", c.agreed, c.boards),
                     Some((board, stored, found)) => {

@@ -42,6 +42,8 @@ pub trait Report: Sync {
     fn pass(&self, _seeds: u32, _pass: u32, _positions: u64) {}
     /// `positions` more boards of the current pass are done.
     fn advance(&self, _positions: u64) {}
+    /// A stage of a check of level `seeds` over `positions` boards begins, named `stage`.
+    fn stage(&self, _seeds: u32, _stage: &str, _positions: u64) {}
 }
 
 /// Reports nothing.

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::judge::drawn_rank;
-use super::{seeds, through, Board, Database, Edge, Retro};
+use super::{seeds, through, Board, Database, Edge, Report, Retro};
 use crate::game::{game_keys, Draw};
 
 /// What the independent solve of one level found.
@@ -195,66 +195,102 @@ impl Reversed {
     }
 }
 
-/// The value of every board of `r`, a graph of boards of `level` seeds, by the counting method.
-fn solve(r: &Reversed, level: u32) -> Vec<i8> {
+/// The value of every board of `r`, a graph of boards of `level` seeds, by the counting method,
+/// in parallel; `report` is told each threshold as a stage over the boards.
+fn solve(r: &Reversed, level: u32, report: &dyn Report) -> Vec<i8> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    const UNKNOWN: u8 = 0;
+    const WINS: u8 = 1;
+    const LOSES: u8 = 2;
+    const UNCOUNTED: u8 = u8::MAX;
+    // Boards a task takes at once: small graphs (a drawn board's reach) stay on one thread.
+    const CHUNK: usize = 1 << 14;
     let count = r.over.len();
     // The value found so far: t once the mover is known to force t, -t once the opponent is
     // known to hold the mover to -t.
     let mut found = vec![0i8; count];
-    const UNKNOWN: u8 = 0;
-    const WINS: u8 = 1;
-    const LOSES: u8 = 2;
-    // Per board its state for this threshold, and the moves left that do not settle it.
-    let mut state = vec![UNKNOWN; count];
-    let mut left = vec![0u8; count];
-    const UNCOUNTED: u8 = u8::MAX;
-    let mut queue = Vec::new();
+    // Per board its state for this threshold, and the moves left that do not settle it. Each
+    // board is settled once (a compare-and-swap), so each is passed on once, and the sets found
+    // are least fixed points: the same whatever the order of the threads.
+    let state: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNKNOWN)).collect();
+    let left: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
     for t in 1..=level as i32 {
-        queue.clear();
-        for p in 0..count {
-            let (s, l) = match (r.over[p], r.best_exit[p]) {
-                (Some(v), _) if i32::from(v) >= t => (WINS, 0),
-                (Some(v), _) if i32::from(v) <= -t => (LOSES, 0),
-                (Some(_), _) => (UNKNOWN, UNCOUNTED),
-                (None, Some(e)) if i32::from(e) >= t => (WINS, 0),
-                (None, Some(e)) if i32::from(e) > -t => (UNKNOWN, UNCOUNTED),
-                (None, _) if r.moves_in[p] == 0 => (LOSES, 0),
-                (None, _) => (UNKNOWN, r.moves_in[p]),
-            };
-            state[p] = s;
-            left[p] = l;
-            if s != UNKNOWN {
-                queue.push(p as u32);
-            }
-        }
-        while let Some(q) = queue.pop() {
-            let q = q as usize;
-            for &p in r.into(q) {
+        report.stage(
+            level,
+            &format!("counting, threshold {t} of {level}"),
+            count as u64,
+        );
+        // Settled by its own moves: the game over, or a move out of the level.
+        let settled = |p: usize| match (r.over[p], r.best_exit[p]) {
+            (Some(v), _) if i32::from(v) >= t => (WINS, 0),
+            (Some(v), _) if i32::from(v) <= -t => (LOSES, 0),
+            (Some(_), _) => (UNKNOWN, UNCOUNTED),
+            (None, Some(e)) if i32::from(e) >= t => (WINS, 0),
+            (None, Some(e)) if i32::from(e) > -t => (UNKNOWN, UNCOUNTED),
+            (None, _) if r.moves_in[p] == 0 => (LOSES, 0),
+            (None, _) => (UNKNOWN, r.moves_in[p]),
+        };
+        (0..count)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(|p| {
+                let (s, l) = settled(p);
+                state[p].store(s, Relaxed);
+                left[p].store(l, Relaxed);
+            });
+        let (state, left) = (&state, &left);
+        // Passes `q`'s state on to the boards with a move to it; those it settles are returned.
+        let pass_on = |q: usize| {
+            let loses = state[q].load(Relaxed) == LOSES;
+            r.into(q).iter().filter_map(move |&p| {
                 let p = p as usize;
-                if state[p] != UNKNOWN {
-                    continue;
-                }
-                if state[q] == LOSES {
+                if state[p].load(Relaxed) != UNKNOWN {
+                    None
+                } else if loses {
                     // A move to a board where the opponent gets -t or less.
-                    state[p] = WINS;
-                    queue.push(p as u32);
-                } else if left[p] != UNCOUNTED {
+                    state[p]
+                        .compare_exchange(UNKNOWN, WINS, Relaxed, Relaxed)
+                        .is_ok()
+                        .then_some(p as u32)
+                } else if left[p].load(Relaxed) != UNCOUNTED && left[p].fetch_sub(1, Relaxed) == 1 {
                     // Every move to a board where the opponent gets t or more.
-                    left[p] -= 1;
-                    if left[p] == 0 {
-                        state[p] = LOSES;
-                        queue.push(p as u32);
-                    }
+                    state[p]
+                        .compare_exchange(UNKNOWN, LOSES, Relaxed, Relaxed)
+                        .is_ok()
+                        .then_some(p as u32)
+                } else {
+                    None
                 }
-            }
+            })
+        };
+        let mut next: Vec<u32> = (0..count.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let boards = c * CHUNK..count.min((c + 1) * CHUNK);
+                report.advance(boards.len() as u64);
+                boards
+                    .filter(|&q| settled(q).0 != UNKNOWN)
+                    .flat_map(pass_on)
+                    .collect::<Vec<u32>>()
+            })
+            .collect();
+        while !next.is_empty() {
+            next = next
+                .par_iter()
+                .with_min_len(CHUNK)
+                .flat_map_iter(|&q| pass_on(q as usize))
+                .collect();
         }
-        for p in 0..count {
-            match state[p] {
-                WINS => found[p] = t as i8,
-                LOSES => found[p] = -(t as i8),
+        found
+            .par_iter_mut()
+            .zip(state.par_iter())
+            .with_min_len(CHUNK)
+            .for_each(|(f, s)| match s.load(Relaxed) {
+                WINS => *f = t as i8,
+                LOSES => *f = -(t as i8),
                 _ => {}
-            }
-        }
+            });
     }
     found
 }
@@ -265,12 +301,18 @@ fn reversed<R: Retro + ?Sized>(
     retro: &R,
     db: &Database,
     level: u32,
+    report: &dyn Report,
 ) -> Result<Reversed, UnexpectedMove> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     let count = db.ranks().count(level) as usize;
     // Each board's moves: over, best exit, and the ranks of the boards of the level they reach.
+    // Boards played between two reports of progress.
+    const EVERY: usize = 1 << 12;
     let play = |p: usize, out: &mut Vec<(u8, Edge)>, into: &mut Vec<u32>| {
+        if p.is_multiple_of(EVERY) {
+            report.advance(EVERY.min(count - p) as u64);
+        }
         let board = db.ranks().unrank(p as u64, level);
         into.clear();
         moves(retro, db, level, &board, out, |b| {
@@ -281,6 +323,7 @@ fn reversed<R: Retro + ?Sized>(
     let mut over = vec![None; count];
     let mut best_exit = vec![None; count];
     let mut moves_in = vec![0u8; count];
+    report.stage(level, "counting, the moves played", count as u64);
     over.par_iter_mut()
         .zip(best_exit.par_iter_mut())
         .zip(moves_in.par_iter_mut())
@@ -307,6 +350,7 @@ fn reversed<R: Retro + ?Sized>(
     // The places, filled by many threads at once: each move takes the next place of its board.
     let cursors: Vec<AtomicU32> = pstart.into_iter().map(AtomicU32::new).collect();
     let prev: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
+    report.stage(level, "counting, the moves reversed", count as u64);
     (0..count).into_par_iter().try_for_each_init(
         || (Vec::new(), Vec::new()),
         |(out, into), p| {
@@ -328,13 +372,15 @@ fn reversed<R: Retro + ?Sized>(
     })
 }
 
-/// Solves level `level` on its own and compares every value with the database's.
+/// Solves level `level` on its own and compares every value with the database's; `report` is
+/// told each stage (the moves played twice, then each threshold).
 pub fn check_level<R: Retro + ?Sized>(
     retro: &R,
     db: &Database,
     level: u32,
+    report: &dyn Report,
 ) -> Result<Checked, UnexpectedMove> {
-    let found = solve(&reversed(retro, db, level)?, level);
+    let found = solve(&reversed(retro, db, level, report)?, level, report);
     let values = db.level(level);
     Ok(compare(
         db,
@@ -380,7 +426,7 @@ pub fn check_reach<R: Retro + ?Sized>(
     let Some((g, boards)) = reach(retro, db, level, from, most)? else {
         return Ok(None);
     };
-    let found = solve(&Reversed::of(g), level);
+    let found = solve(&Reversed::of(g), level, &());
     let stored = |p: usize| db.value(&boards[p]).expect("the level is built");
     Ok(Some(compare(db, &found, stored, |p| boards[p])))
 }
