@@ -211,13 +211,16 @@ fn judging_is_the_same_for_any_thread_count_and_refuses_missing_levels() {
         String::from_utf8_lossy(&out.stderr)
     );
     // --verify --from checks the levels from there up only, and refuses a level not built.
-    let out = bin()
-        .args([
-            "solve", "--game", "oware", "--verify", "--from", "4", "--db",
-        ])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let verify_from = |from: &str| {
+        bin()
+            .args([
+                "solve", "--game", "oware", "--verify", "--from", from, "--db",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    let out = verify_from("4");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     let checked: Vec<&str> = text
@@ -226,13 +229,7 @@ fn judging_is_the_same_for_any_thread_count_and_refuses_missing_levels() {
         .map(|l| l.split('\t').next().unwrap())
         .collect();
     assert_eq!(checked, ["4", "5", "6"], "{text}");
-    let out = bin()
-        .args([
-            "solve", "--game", "oware", "--verify", "--from", "7", "--db",
-        ])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = verify_from("7");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

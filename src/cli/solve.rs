@@ -186,6 +186,14 @@ impl Bar {
             "{msg} [{bar:30}] {human_pos}/{human_len} boards, {per_sec}, {eta} left",
         ))
     }
+
+    /// Starts the bar afresh over `positions` boards, named `message`.
+    fn begin(&self, positions: u64, message: String) {
+        self.0.set_length(positions);
+        // Also after finish_and_clear: a finished bar draws nothing until reset.
+        self.0.reset();
+        self.0.set_message(message);
+    }
 }
 
 /// A progress line of `template` on standard error, drawn on a terminal only.
@@ -202,18 +210,13 @@ fn on_stderr(template: &str) -> indicatif::ProgressBar {
 
 impl Report for Bar {
     fn pass(&self, seeds: u32, pass: u32, positions: u64) {
-        self.0.set_length(positions);
-        // Also after finish_and_clear: a finished bar draws nothing until reset.
-        self.0.reset();
-        self.0.set_message(format!("level {seeds}, pass {pass}"));
+        self.begin(positions, format!("level {seeds}, pass {pass}"));
     }
     fn advance(&self, positions: u64) {
         self.0.inc(positions);
     }
     fn stage(&self, seeds: u32, stage: &str, positions: u64) {
-        self.0.set_length(positions);
-        self.0.reset();
-        self.0.set_message(format!("level {seeds}, {stage}"));
+        self.begin(positions, format!("level {seeds}, {stage}"));
     }
 }
 

@@ -306,9 +306,9 @@ fn reversed<R: Retro + ?Sized>(
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     let count = db.ranks().count(level) as usize;
-    // Each board's moves: over, best exit, and the ranks of the boards of the level they reach.
     // Boards played between two reports of progress.
     const EVERY: usize = 1 << 12;
+    // Each board's moves: over, best exit, and the ranks of the boards of the level they reach.
     let play = |p: usize, out: &mut Vec<(u8, Edge)>, into: &mut Vec<u32>| {
         if p.is_multiple_of(EVERY) {
             report.advance(EVERY.min(count - p) as u64);
