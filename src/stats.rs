@@ -71,23 +71,29 @@ impl std::hash::Hasher for Spread {
 }
 
 /// The distinct games among those added, by their `moves_hash`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Distinct {
-    /// The hashes seen (emptied once the count is given up).
+    /// The hashes counted so far (emptied once the count is given up).
     seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Spread>>,
+    /// Hashes added since, at most [`PENDING`]: adding one is a push, so a chunk's hashes go
+    /// into a set once, when the job's count merges them (a merge leaves none pending).
+    pending: Vec<u64>,
     /// Not counted: past [`DISTINCT_LIMIT`], or a game without a hash (a games.csv of a build
     /// before the `moves_hash` column).
     uncounted: bool,
 }
+
+/// Hashes a count holds before it puts them in its set.
+const PENDING: usize = 1 << 20;
 
 impl Distinct {
     /// Adds a game's hash (`None`: a game whose moves are not known).
     pub fn add(&mut self, hash: Option<u64>) {
         match hash {
             Some(h) if !self.uncounted => {
-                self.seen.insert(h);
-                if self.seen.len() > DISTINCT_LIMIT {
-                    self.give_up();
+                self.pending.push(h);
+                if self.pending.len() >= PENDING {
+                    self.flush();
                 }
             }
             Some(_) => {}
@@ -100,21 +106,56 @@ impl Distinct {
         if other.uncounted {
             self.give_up();
         }
-        for &h in &other.seen {
-            self.add(Some(h));
+        if !self.uncounted {
+            self.pending.extend(other.seen.iter().chain(&other.pending));
+            self.flush();
+        }
+    }
+
+    /// Puts the pending hashes in the set.
+    fn flush(&mut self) {
+        self.seen.reserve(self.pending.len());
+        self.seen.extend(self.pending.drain(..));
+        if self.seen.len() > DISTINCT_LIMIT {
+            self.give_up();
         }
     }
 
     fn give_up(&mut self) {
         self.uncounted = true;
         self.seen = Default::default();
+        self.pending = Vec::new();
+    }
+
+    /// The hashes added, or `None` when not counted.
+    fn hashes(&self) -> Option<std::collections::HashSet<u64>> {
+        let all = self.seen.iter().chain(&self.pending).copied().collect();
+        (!self.uncounted).then_some(all)
     }
 
     /// The number of distinct games, if counted.
     pub fn count(&self) -> Option<u64> {
-        (!self.uncounted).then_some(self.seen.len() as u64)
+        if self.uncounted {
+            return None;
+        }
+        let new: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Spread>> = self
+            .pending
+            .iter()
+            .filter(|h| !self.seen.contains(h))
+            .copied()
+            .collect();
+        let n = self.seen.len() + new.len();
+        (n <= DISTINCT_LIMIT).then_some(n as u64)
     }
 }
+
+impl PartialEq for Distinct {
+    fn eq(&self, other: &Distinct) -> bool {
+        self.hashes() == other.hashes()
+    }
+}
+
+impl Eq for Distinct {}
 
 /// Running totals of whole games, read from games.csv rows: results, plies and endings, as
 /// integer sums so that the totals do not depend on the order the games were added in, in memory
@@ -460,7 +501,7 @@ mod tests {
         );
         few.add("South", "O.6.1", 10, Some(9)).unwrap();
         assert!(few.repeated_warning().is_some());
-        // Exact up to the limit, then given up (its memory freed).
+        // Exact up to the limit, then given up.
         let mut d = Distinct::default();
         for h in 0..DISTINCT_LIMIT as u64 {
             d.add(Some(h));
@@ -468,7 +509,12 @@ mod tests {
         d.add(Some(7));
         assert_eq!(d.count(), Some(DISTINCT_LIMIT as u64));
         d.add(Some(u64::MAX));
-        assert_eq!((d.count(), d.seen.capacity()), (None, 0));
+        assert_eq!(d.count(), None);
+        // Its memory is freed once the hashes pending go into the set (a merge, or many more).
+        let mut merged = Distinct::default();
+        merged.merge(&d);
+        assert_eq!(merged.count(), None);
+        assert_eq!((merged.seen.capacity(), merged.pending.capacity()), (0, 0));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::policy::{Players, Policy};
 use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
 use crate::text::quoted;
 
-use super::batch::Batch;
+use super::batch::{Batch, Playout};
 use super::fast::{FastGame, FastRules, Unsupported};
 use super::variant::UnknownVariant;
 use super::{Game, Move, Position, Rules, Side, Variant};
@@ -280,10 +280,11 @@ impl Playouts for FastRules {
         let Ok(batch) = Batch::new(self.variant(), seed, play.max_plies) else {
             return false;
         };
-        let mut playouts = Vec::with_capacity((games.end - games.start) as usize);
-        batch.play(games, |p| playouts.push(p));
-        playouts.sort_unstable_by_key(|p| p.game);
-        for p in &playouts {
+        // The lanes finish their games out of order: each goes to its slot, read back in order.
+        let first = games.start;
+        let mut slots: Vec<Option<Playout>> = vec![None; (games.end - first) as usize];
+        batch.play(games, |p| slots[(p.game - first) as usize] = Some(p));
+        for p in slots.iter().flatten() {
             each(p.row(), p.events());
         }
         true

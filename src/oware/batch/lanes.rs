@@ -49,6 +49,9 @@ pub(super) struct Lanes<const N: usize> {
     /// Past boards and keys by step (index step % ring); a key is two rows, low and high byte.
     pub(super) ring: Vec<[Row<N>; 12]>,
     pub(super) ring_key: Vec<[Row<N>; 2]>,
+    /// Each lane's keys by step, lane after lane (`ring` each): a lane's past keys side by
+    /// side, compared many at a time.
+    keys: Vec<u16>,
 }
 
 /// Lane masks a vector step hands to `settle` (bit l for lane l; no bit at or above `N`).
@@ -133,6 +136,7 @@ pub(super) unsafe fn play<const N: usize, S: Step<N>>(
         moves_hash: [crate::playout::MOVES_HASH_START; N],
         ring: vec![[Row([0; N]); 12]; batch.ring],
         ring_key: vec![[Row([0; N]); 2]; batch.ring],
+        keys: vec![0; N * batch.ring],
     };
     let mut feed = Feed {
         next: games.start,
@@ -220,6 +224,7 @@ fn restart<const N: usize>(
     let [lo, hi] = start_key.to_le_bytes();
     lanes.ring_key[slot][0].0[l] = lo;
     lanes.ring_key[slot][1].0[l] = hi;
+    lanes.keys[l * batch.ring + slot] = start_key;
 }
 
 /// Sets `key` in a lane filter; says whether it was set already.
@@ -239,11 +244,6 @@ fn lane_pits<const N: usize>(lanes: &Lanes<N>, l: usize, slot: Option<usize>) ->
         None => &lanes.pits,
     };
     std::array::from_fn(|j| rows[j].0[l])
-}
-
-/// Lane `l`'s board key at ring slot `slot`.
-fn ring_key<const N: usize>(lanes: &Lanes<N>, slot: usize, l: usize) -> u16 {
-    u16::from_le_bytes([lanes.ring_key[slot][0].0[l], lanes.ring_key[slot][1].0[l]])
 }
 
 /// Pits A..F a..f from pits seen from the mover.
@@ -340,50 +340,80 @@ fn repetitions<const N: usize>(
     let ring = batch.ring;
     let slot = (step as usize) & (ring - 1);
     let occurrences = u32::from(batch.variant.cycle_end.applies_at());
-    let mut m = captured;
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
+    // A capture starts a new span: its filter holds the board now only (set by the pass below).
+    each_lane(captured, |l, _| {
         lanes.since[l] = step;
         lanes.filter[l] = [0; 16];
-        let key = ring_key(lanes, slot, l);
-        insert(&mut lanes.filter[l], key);
+    });
+    let mut handed_over = 0u64;
+    if step >= lanes.next_hand_over {
+        each_lane(!captured & all_lanes(N), |l, bit| {
+            if step - lanes.since[l] >= ring as u64 - 1 {
+                hand_over(batch, lanes, l, step, feed);
+                restart(batch, lanes, l, step, feed);
+                handed_over |= bit;
+            }
+        });
+        // Every lane's span since its last capture started at `since` or later.
+        lanes.next_hand_over = lanes.since.iter().min().map_or(step, |&s| s) + ring as u64 - 1;
     }
-    let (mut repeated, mut handed_over) = (0u64, 0u64);
-    let mut m = !captured & all_lanes(N);
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if step >= lanes.next_hand_over && step - lanes.since[l] >= ring as u64 - 1 {
-            hand_over(batch, lanes, l, step, feed);
-            restart(batch, lanes, l, step, feed);
-            handed_over |= 1 << l;
-            continue;
-        }
-        let key = ring_key(lanes, slot, l);
-        if !insert(&mut lanes.filter[l], key) {
-            continue;
-        }
+    // Every lane's board into its filter, with no branch: the lanes whose key was there already
+    // are the few whose past keys are compared.
+    let [lo, hi] = &lanes.ring_key[slot];
+    let mut keys = [0u16; N];
+    for (k, (&lo, &hi)) in keys.iter_mut().zip(lo.0.iter().zip(&hi.0)) {
+        *k = u16::from(lo) | u16::from(hi) << 8;
+    }
+    let mut hits = 0u64;
+    for (l, (filter, &key)) in lanes.filter.iter_mut().zip(&keys).enumerate() {
+        hits |= u64::from(insert(filter, key)) << l;
+        lanes.keys[l * ring + slot] = key;
+    }
+    let mut repeated = 0u64;
+    each_lane(hits & !captured & !handed_over, |l, bit| {
         feed.stats.filter_hits += 1;
+        let key = keys[l];
+        let past = &lanes.keys[l * ring..(l + 1) * ring];
+        // The boards are compared only where enough past keys match to end the game.
+        if key_matches(past, lanes.since[l], step, key) + 1 < occurrences {
+            return;
+        }
         let now = lane_pits(lanes, l, None);
         let mut seen = 1;
         let mut t = step;
         while t >= lanes.since[l] + 2 {
             t -= 2;
             let s = (t as usize) & (ring - 1);
-            if ring_key(lanes, s, l) == key && lane_pits(lanes, l, Some(s)) == now {
+            if past[s] == key && lane_pits(lanes, l, Some(s)) == now {
                 seen += 1;
             }
         }
         if seen >= occurrences {
-            repeated |= 1 << l;
+            repeated |= bit;
         }
-    }
-    if step >= lanes.next_hand_over {
-        // Every lane's span since its last capture started at `since` or later.
-        lanes.next_hand_over = lanes.since.iter().min().map_or(step, |&s| s) + ring as u64 - 1;
-    }
+    });
     (repeated, handed_over)
+}
+
+/// How many of a lane's past keys (`past`, by step modulo its length) at the steps from `since`
+/// to before `step` that have `step`'s mover equal `key`.
+fn key_matches(past: &[u16], since: u64, step: u64, key: u16) -> u32 {
+    let ring = past.len();
+    let mut count = 0;
+    let mut t = since + (step - since) % 2;
+    while t < step {
+        let i = (t as usize) & (ring - 1);
+        let run = &past[i..ring.min(i + (step - t) as usize)];
+        // Every other key of the run has the mover of `step`, from the first.
+        count += run
+            .iter()
+            .enumerate()
+            .map(|(j, &k)| u32::from(k == key) & u32::from(j % 2 == 0))
+            .sum::<u32>();
+        t += run.len() as u64;
+        t += (step - t) % 2;
+    }
+    count
 }
 
 /// The playout of lane `l`, whose game ended at step `step` (or reached the ply limit: `cut`).
