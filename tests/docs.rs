@@ -1,6 +1,6 @@
 //! The documentation stays true: README.md and docs/*.md are checked command by command.
 //!
-//! - Every `console` block of README.md and docs/*.md (but the generated docs/performance.md) runs
+//! - Every `console` block of README.md and docs/*.md (but the generated docs/performance*.md) runs
 //!   with trycmd: each `$ mancala-lab ...` line is run from the project root and what it prints
 //!   (standard output and error together) must match the lines below it, where `...` stands for
 //!   whole lines and `[..]` for part of a line that varies (times, speeds, the engine picked for
@@ -10,7 +10,7 @@
 //!   `/tmp/`, which the test moves to a folder of its own: it runs copies of the pages in which
 //!   `/tmp/` is replaced, with the same line numbers, so a failure names the copy's path and the
 //!   page's line (and `TRYCMD=overwrite` would rewrite only the copies: edit the pages).
-//! - Every other `mancala-lab` command line of those pages and of docs/performance.md, in other
+//! - Every other `mancala-lab` command line of those pages and of docs/performance*.md, in other
 //!   fenced blocks (runs too long for a test, tagged `sh`) and in inline code spans (the synopses
 //!   of docs/commands.md, the tables of docs/verification.md, and spans that start with a
 //!   subcommand and an option, such as `diff --rows`), is checked with `mancala-lab --parse-only`:
@@ -50,9 +50,13 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
-/// Written by experiments/bench/run.sh: its commands are parse-checked, its blocks are output.
+/// Written by experiments/bench/run.sh (a page per processor class): its commands are
+/// parse-checked, its blocks are output.
 fn generated(page: &Path) -> bool {
     page == Path::new("docs/performance.md")
+        || page
+            .to_str()
+            .is_some_and(|p| p.starts_with("docs/performance-") && p.ends_with(".md"))
 }
 
 /// A fenced block: its info string, the line of its first content line (1-based), its text.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Current performance figures: `mancala-lab bench` (with --json) and, when its Python package is
-# installed, OpenSpiel's C++ Oware and Kalah (`mancala`) playouts before and after it; writes
-# docs/performance.md and
-# docs/performance.json (the bench's measurements, for scripts that compare runs).
+# installed, OpenSpiel's C++ Oware and Kalah (`mancala`) playouts before and after it; writes the
+# page of this processor's class, named by the fastest batch path it runs: docs/performance.md
+# (AVX-512), docs/performance-avx2.md (AVX2 without AVX-512) or docs/performance-portable.md (any
+# other), with the bench's measurements beside it as .json (for scripts that compare runs).
 # Usage, from the project root: bash experiments/bench/run.sh [SECONDS_PER_MEASUREMENT]
 set -euo pipefail
 secs=${1:-10}
@@ -18,6 +19,11 @@ before="$(openspiel)"
 kalah_before="$(openspiel --game kalah)"
 rm -f docs/performance.json.new
 bench="$(target/release/mancala-lab bench --seconds "$secs" --json docs/performance.json.new)"
+class="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["machine"]["batch_paths"][0])' docs/performance.json.new)"
+case "$class" in
+    avx512) page=performance ;;
+    *) page="performance-$class" ;;
+esac
 after="$(openspiel)"
 kalah_after="$(openspiel --game kalah)"
 parsers="$(target/release/mancala-lab bench --parsers)"
@@ -88,14 +94,19 @@ if openspiel and board and job:
              f"({need * plies / 1e6:.0f} million plies)." if need else "a faster CSV writer first."))
 PY
 )"
-mv docs/performance.json.new docs/performance.json
+mv docs/performance.json.new "docs/$page.json"
 {
     echo "# Performance"
     echo
     echo "Current figures, written by \`bash experiments/bench/run.sh $secs\` (rerun it to refresh them;"
     echo "history is in git). Ratios compare engines measured in the same run; figures from"
     echo "different days or machines do not compare. The measurements are also in"
-    echo "[performance.json](performance.json) (\`bench --json FILE\`)."
+    echo "[$page.json]($page.json) (\`bench --json FILE\`)."
+    echo
+    echo "A page per processor class, named by the fastest batch path it runs (this one: \`$class\`):"
+    echo "[performance.md](performance.md) AVX-512, [performance-avx2.md](performance-avx2.md) AVX2"
+    echo "without AVX-512 (most laptops and many servers). The script writes the page of the"
+    echo "processor it runs on."
     echo
     echo "- date: $(date -u +%Y-%m-%d)"
     echo "- commit: $(git rev-parse --short HEAD)"
@@ -104,11 +115,9 @@ mv docs/performance.json.new docs/performance.json
     echo "## The Oware batch engine on each path"
     echo
     echo "Every path this processor runs, measured in the same run (\`bench\` forces each in turn, as"
-    echo "\`MANCALA_LAB_BATCH_PATH\` does). A processor without AVX-512 runs the \`avx2\` path (x86-64"
-    echo "with AVX2: most laptops and servers) or the \`portable\` one (any other, Apple silicon among"
-    echo "them); its rows here were measured on this processor with the path forced, so they show"
-    echo "the path's code, not another processor's clock and caches. OpenSpiel: the mean of the two"
-    echo "runs below."
+    echo "\`MANCALA_LAB_BATCH_PATH\` does); the stats job plays on the fastest, \`$class\`, unless"
+    echo "forced. The rows of the slower paths show their code on this processor, not another"
+    echo "processor's clock and caches. OpenSpiel: the mean of the two runs below."
     echo
     echo "$table"
     echo
@@ -174,7 +183,13 @@ mv docs/performance.json.new docs/performance.json
     echo "$parsers"
     echo '```'
     echo
-    # An 8-minute build is not rerun with the bench: its figures and command are kept here.
-    cat experiments/exact-play/speed.md
-} > docs/performance.md
-cat docs/performance.md
+    if [ "$page" = performance ]; then
+        # An 8-minute build is not rerun with the bench: its figures and command are kept here.
+        cat experiments/exact-play/speed.md
+    else
+        echo "## Endgame databases"
+        echo
+        echo "The builder is scalar code with no vector dispatch: see [performance.md](performance.md)."
+    fi
+} > "docs/$page.md"
+cat "docs/$page.md"
