@@ -526,3 +526,28 @@ fn hand_over<const N: usize>(
         },
     ));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::key_matches;
+
+    #[test]
+    fn past_keys_are_counted_for_the_same_mover_only_and_across_the_ring_s_end() {
+        // A ring of 8 steps: step t's key is at slot t % 8. Key 7 was filed at steps 4 and 8
+        // (slots 4 and 0), at the odd step 5, and at slot 2 (step 2, or step 10 itself).
+        let mut past = [1u16; 8];
+        for slot in [4, 0, 5, 2] {
+            past[slot] = 7;
+        }
+        // Step 10, span from step 3: the same mover moved at steps 4, 6 and 8.
+        assert_eq!(key_matches(&past, 3, 10, 7), 2);
+        assert_eq!(key_matches(&past, 4, 10, 7), 2);
+        // From step 5: steps 6 and 8 only.
+        assert_eq!(key_matches(&past, 5, 10, 7), 1);
+        // Step 9, from step 3: steps 3, 5 and 7.
+        assert_eq!(key_matches(&past, 3, 9, 7), 1);
+        // No past step at all, and another key.
+        assert_eq!(key_matches(&past, 10, 10, 7), 0);
+        assert_eq!(key_matches(&past, 3, 10, 9), 0);
+    }
+}
