@@ -83,8 +83,9 @@ pub struct Distinct {
     uncounted: bool,
 }
 
-/// Hashes a count holds before it puts them in its set.
-const PENDING: usize = 1 << 20;
+/// Hashes a count holds before it puts them in its set: more than a stats chunk's games (65,536),
+/// few enough that a count with some pending stays quick.
+const PENDING: usize = 1 << 17;
 
 impl Distinct {
     /// Adds a game's hash (`None`: a game whose moves are not known).
