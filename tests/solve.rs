@@ -484,3 +484,34 @@ fn solve_stopped_short(variant: &str, budget: u64) -> String {
     assert_eq!(out.status.code(), Some(1), "{text}");
     text
 }
+
+/// Oware's moves, claiming wrongly that no line of moves within a level comes back to a board.
+struct ClaimsNoCycles(oware::retro::FastRetro);
+
+impl Retro for ClaimsNoCycles {
+    fn game(&self) -> &'static str {
+        self.0.game()
+    }
+    fn reading(&self) -> String {
+        self.0.reading()
+    }
+    fn engine(&self) -> &'static str {
+        self.0.engine()
+    }
+    fn pits(&self) -> usize {
+        self.0.pits()
+    }
+    fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
+        self.0.expand(board, out)
+    }
+    fn acyclic(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+#[should_panic(expected = "comes back to a board")]
+fn a_game_that_wrongly_claims_no_cycles_stops_the_build() {
+    // Finding O-DB1: at 2 seeds, South's A and F against an empty North walk round for ever.
+    build(&ClaimsNoCycles(oware("sheet")), 2);
+}

@@ -13,7 +13,7 @@ use mancala_lab::policy::Policy;
 use mancala_lab::registry::GameKind;
 use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::side::Side;
-use mancala_lab::solve::build::{verify_level, LevelStats};
+use mancala_lab::solve::build::{build_memory, verify_level, LevelStats};
 use mancala_lab::solve::check::{check_level, check_sample};
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
@@ -424,8 +424,7 @@ fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
             continue;
         }
         let t = Instant::now();
-        // The levels below, the level (a byte a board) and its two bit sets.
-        let memory = db.bytes() + want.positions + want.positions / 4;
+        let memory = build_memory(retro, &db, level);
         let (
             values,
             LevelStats {

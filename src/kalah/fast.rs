@@ -104,6 +104,29 @@ impl FastRules {
         state
     }
 
+    /// The state of the pits `board` (South's `m` first, then North's), South to move, empty
+    /// stores, no ply played: the databases' boards, without a `Position` in between.
+    pub(crate) fn state_of_pits(&self, board: &[u8; 12]) -> FastState {
+        let mut ring = [0; RING];
+        let m = self.m;
+        if m == 6 {
+            // Fixed lengths: copies the compiler does inline.
+            ring[..6].copy_from_slice(&board[..6]);
+            ring[7..13].copy_from_slice(&board[6..12]);
+        } else {
+            ring[..m].copy_from_slice(&board[..m]);
+            ring[m + 1..2 * m + 1].copy_from_slice(&board[m..2 * m]);
+        }
+        let mut state = FastState {
+            ring,
+            to_move: Side::South,
+            plies: 0,
+            outcome: None,
+        };
+        state.outcome = self.outcome(&state);
+        state
+    }
+
     /// The position of `state`.
     pub fn position(&self, state: &FastState) -> Position {
         let b = self.base(Side::North);

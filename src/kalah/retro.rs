@@ -176,35 +176,54 @@ impl Retro for FastRetro {
     }
 
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
-        let state = self.rules.from_position(&position_of(board, self.m));
+        let state = self.rules.state_of_pits(board);
         if let Some(outcome) = state.outcome() {
             return Some(outcome.scores[0] as i8 - outcome.scores[1] as i8);
         }
-        for pit in 0..self.m as u8 {
+        let m = self.m;
+        for pit in 0..m as u8 {
             if board[usize::from(pit)] == 0 {
                 continue;
             }
             let mut next = state;
             self.rules.play(&mut next, Move { pit });
-            let over = next.outcome().map(|o| o.scores);
-            // The ring: South's pits 0..m, its store m, North's pits m+1..=2m, its store 2m+1.
-            let m = self.m;
-            let mut rows = [[0u8; 6]; 2];
-            rows[0][..m].copy_from_slice(&next.ring[..m]);
-            rows[1][..m].copy_from_slice(&next.ring[m + 1..2 * m + 1]);
-            let after = Position {
-                rows,
-                stores: [next.ring[m], next.ring[2 * m + 1]],
-                pits: m as u8,
-                to_move: next.to_move(),
+            if let Some(outcome) = next.outcome() {
+                let v = outcome.scores[0] as i8 - outcome.scores[1] as i8;
+                out.push((pit, Edge::Over(v)));
+                continue;
+            }
+            // The ring: South's pits 0..m, its store m, North's pits m+1..=2m, its store 2m+1;
+            // the next board starts with the row of the player then to move.
+            let ring = &next.ring;
+            let again = next.to_move() == Side::South;
+            let (first, second) = if again { (0, m + 1) } else { (m + 1, 0) };
+            let mut after = [0; 12];
+            if m == 6 {
+                after[..6].copy_from_slice(&ring[first..first + 6]);
+                after[6..].copy_from_slice(&ring[second..second + 6]);
+            } else {
+                after[..m].copy_from_slice(&ring[first..first + m]);
+                after[m..2 * m].copy_from_slice(&ring[second..second + m]);
+            }
+            let edge = Edge::Next {
+                gain: ring[m] as i8 - ring[2 * m + 1] as i8,
+                board: after,
+                again,
             };
-            out.push((pit, edge(&after, over, m)));
+            out.push((pit, edge));
         }
         None
     }
 
     fn predecessors(&self, board: &Board, out: &mut Vec<Board>) -> bool {
         unsown(board, self.m, out);
+        true
+    }
+
+    /// A move that keeps every seed in the pits stops short of the store, so it moves seeds
+    /// forward along the mover's row only: the sum over seeds of their pit's place in its row
+    /// grows, and no board comes back within a level (finding K-DB1).
+    fn acyclic(&self) -> bool {
         true
     }
 }

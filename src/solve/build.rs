@@ -99,6 +99,20 @@ impl Database {
         self.levels.iter().map(|l| l.len() as u64).sum()
     }
 
+    /// Asks for the value of `board` from memory, without waiting for it; false if its level
+    /// is not built.
+    #[inline]
+    pub(crate) fn prefetch(&self, board: &Board) -> bool {
+        let s = seeds(board);
+        match self.levels.get(s as usize) {
+            Some(level) => {
+                prefetch(&level[self.ranks.rank(board, s) as usize]);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The value of `board` for its player to move, if its level is built.
     pub fn value(&self, board: &Board) -> Option<i8> {
         let s = seeds(board);
@@ -163,9 +177,45 @@ struct Target {
 /// The level of a move that ends the game.
 const OVER: u32 = u32::MAX;
 
+impl Target {
+    /// A move that ends the game with final difference `v`.
+    fn over(v: i8) -> Target {
+        Target {
+            gain: v,
+            again: false,
+            level: OVER,
+            index: 0,
+        }
+    }
+}
+
+/// Where `edge` leads, its value asked for from memory (`values`: the level being built).
+#[inline]
+fn target(db: &Database, seeds_now: u32, values: &[AtomicI8], edge: &Edge) -> Target {
+    match *edge {
+        Edge::Over(v) => Target::over(v),
+        Edge::Next { gain, board, again } => {
+            let s = seeds(&board);
+            assert!(s <= seeds_now, "a move added seeds to the board");
+            let index = db.ranks.rank(&board, s) as usize;
+            if s == seeds_now {
+                prefetch(&values[index]);
+            } else {
+                prefetch(&db.levels[s as usize][index]);
+            }
+            Target {
+                gain,
+                again,
+                level: s,
+                index,
+            }
+        }
+    }
+}
+
 /// Asks for the cache line holding `value`, without waiting for it.
 #[inline(always)]
-fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; it reads nothing and cannot fault.
     unsafe {
@@ -238,44 +288,19 @@ fn update_batch<R: Retro + ?Sized>(
         };
         out.clear();
         if let Some(v) = retro.expand(&board, out) {
-            targets.push(Target {
-                gain: v,
-                again: false,
-                level: OVER,
-                index: 0,
-            });
+            targets.push(Target::over(v));
         }
         for (_, edge) in out.iter() {
-            targets.push(match *edge {
-                Edge::Over(v) => Target {
-                    gain: v,
-                    again: false,
-                    level: OVER,
-                    index: 0,
-                },
-                Edge::Next { gain, board, again } => {
-                    let s = seeds(&board);
-                    assert!(s <= seeds_now, "a move added seeds to the board");
-                    let index = db.ranks.rank(&board, s) as usize;
-                    if s == seeds_now {
-                        // The marks below count on it.
-                        assert!(
-                            !tracked || (gain == 0 && !again),
-                            "{} engine: a move within the level won seeds or moves again",
-                            retro.engine()
-                        );
-                        prefetch(&values[index]);
-                    } else {
-                        prefetch(&db.levels[s as usize][index]);
-                    }
-                    Target {
-                        gain,
-                        again,
-                        level: s,
-                        index,
-                    }
-                }
-            });
+            let target = target(db, seeds_now, values, edge);
+            if target.level == seeds_now {
+                // The marks below count on it.
+                assert!(
+                    !tracked || (target.gain == 0 && !target.again),
+                    "{} engine: a move within the level won seeds or moves again",
+                    retro.engine()
+                );
+            }
+            targets.push(target);
         }
         assert!(
             targets.len() > ends.last().copied().unwrap_or(0),
@@ -336,6 +361,258 @@ fn update_batch<R: Retro + ?Sized>(
     changed
 }
 
+/// A board of an acyclic level not valued yet (values lie within plus or minus the seeds).
+const UNKNOWN: i8 = i8::MIN;
+
+/// The value of a move (`t`), `UNKNOWN` if it leads to a board of the level not valued yet.
+#[inline]
+fn move_value(db: &Database, seeds_now: u32, values: &[AtomicI8], t: &Target) -> i8 {
+    if t.level == OVER {
+        return t.gain;
+    }
+    let next = if t.level == seeds_now {
+        values[t.index].load(Ordering::Relaxed)
+    } else {
+        db.levels[t.level as usize][t.index]
+    };
+    if next == UNKNOWN {
+        UNKNOWN
+    } else {
+        through(t.gain, t.again, next)
+    }
+}
+
+/// Pushes the moves of `board` onto `targets`, and onto `boards` where each leads (a board of
+/// zeros after a move that ends the game), each value asked for from memory.
+#[allow(clippy::too_many_arguments)]
+fn push_moves<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    seeds_now: u32,
+    values: &[AtomicI8],
+    board: &Board,
+    out: &mut Vec<(u8, Edge)>,
+    targets: &mut Vec<Target>,
+    boards: &mut Vec<Board>,
+) {
+    out.clear();
+    if let Some(v) = retro.expand(board, out) {
+        targets.push(Target::over(v));
+        boards.push([0; super::MAX_PITS]);
+        return;
+    }
+    assert!(
+        !out.is_empty(),
+        "{} engine: a board with no move is not over",
+        retro.engine()
+    );
+    for (_, edge) in out.iter() {
+        targets.push(target(db, seeds_now, values, edge));
+        boards.push(match *edge {
+            Edge::Next { board, .. } => board,
+            Edge::Over(_) => [0; super::MAX_PITS],
+        });
+    }
+}
+
+/// Scratch space of one thread of an acyclic build.
+#[derive(Default)]
+struct Walk {
+    /// One expansion's moves.
+    out: Vec<(u8, Edge)>,
+    /// The moves of the batch's boards.
+    targets: Vec<Target>,
+    /// Where each of `targets` leads.
+    boards: Vec<Board>,
+    /// The batch's boards not valued yet: rank, and their moves' range in `targets`.
+    roots: Vec<(usize, usize, usize)>,
+    /// The moves of the boards on the way down from one root.
+    path_targets: Vec<Target>,
+    /// Where each of `path_targets` leads.
+    path_boards: Vec<Board>,
+    /// The boards on the way down: rank, and where their moves begin in `path_targets`.
+    path: Vec<(usize, usize)>,
+}
+
+/// Values the board of rank `root` (its moves `targets`, leading to `boards`) and, depth first,
+/// every board of the level on its lines not valued yet. Returns the boards expanded.
+#[allow(clippy::too_many_arguments)]
+fn settle<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    seeds_now: u32,
+    values: &[AtomicI8],
+    root: usize,
+    targets: &[Target],
+    boards: &[Board],
+    walk: &mut Walk,
+) -> u64 {
+    let Walk {
+        out,
+        path_targets,
+        path_boards,
+        path,
+        ..
+    } = walk;
+    path_targets.clear();
+    path_targets.extend_from_slice(targets);
+    path_boards.clear();
+    path_boards.extend_from_slice(boards);
+    path.clear();
+    path.push((root, 0));
+    // A line within the level cannot be longer than the level has boards of distinct
+    // potential; this bound is far above that and still stops a cycle before memory runs out.
+    let limit = db.ranks.pits() * seeds_now as usize + 2;
+    let mut expanded = 0;
+    while let Some(&(index, from)) = path.last() {
+        let unknown = (from..path_targets.len()).find(|&k| {
+            let t = &path_targets[k];
+            t.level == seeds_now && values[t.index].load(Ordering::Relaxed) == UNKNOWN
+        });
+        if let Some(k) = unknown {
+            assert!(
+                path.len() < limit,
+                "{} engine: a line of moves within level {seeds_now} comes back to a board",
+                retro.engine()
+            );
+            let (next, board) = (path_targets[k].index, path_boards[k]);
+            let from = path_targets.len();
+            push_moves(
+                retro,
+                db,
+                seeds_now,
+                values,
+                &board,
+                out,
+                path_targets,
+                path_boards,
+            );
+            expanded += 1;
+            path.push((next, from));
+            continue;
+        }
+        let v = path_targets[from..]
+            .iter()
+            .map(|t| move_value(db, seeds_now, values, t))
+            .max()
+            .expect("every board has a move");
+        values[index].store(v, Ordering::Relaxed);
+        path_targets.truncate(from);
+        path_boards.truncate(from);
+        path.pop();
+    }
+    expanded
+}
+
+/// Builds level `seeds` of a game whose moves within a level form no cycle ([`Retro::acyclic`]):
+/// each board is valued once, after the boards of the level its moves lead to (depth first), in
+/// one pass over the ranks in parallel. The values are those of the game, so they do not depend
+/// on the order or the thread count, and equal those of the fixpoint build.
+fn build_acyclic<R: Retro + ?Sized>(
+    retro: &R,
+    db: &Database,
+    seeds_now: u32,
+    report: &dyn Report,
+    stop: &AtomicBool,
+) -> Result<(Vec<i8>, LevelStats), Interrupted> {
+    let count = db.ranks.count(seeds_now);
+    let mut values: Vec<AtomicI8> = huge::with_capacity(count as usize);
+    values.resize_with(count as usize, || AtomicI8::new(UNKNOWN));
+    report.pass(seeds_now, 1, count);
+    let evaluations = AtomicU64::new(0);
+    (0..count.div_ceil(CHUNK as u64))
+        .into_par_iter()
+        .try_for_each_init(Walk::default, |walk, c| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Interrupted);
+            }
+            let start = c as usize * CHUNK;
+            let end = (start + CHUNK).min(count as usize);
+            let mut board = db.ranks.unrank(start as u64, seeds_now);
+            let mut expanded = 0;
+            for first in (start..end).step_by(BATCH) {
+                // The batch's boards not valued yet, every value they read asked for first.
+                walk.targets.clear();
+                walk.boards.clear();
+                walk.roots.clear();
+                for index in first..(first + BATCH).min(end) {
+                    if index > start {
+                        db.ranks.next(&mut board);
+                    }
+                    if values[index].load(Ordering::Relaxed) != UNKNOWN {
+                        continue;
+                    }
+                    let from = walk.targets.len();
+                    push_moves(
+                        retro,
+                        db,
+                        seeds_now,
+                        &values,
+                        &board,
+                        &mut walk.out,
+                        &mut walk.targets,
+                        &mut walk.boards,
+                    );
+                    expanded += 1;
+                    walk.roots.push((index, from, walk.targets.len()));
+                }
+                for k in 0..walk.roots.len() {
+                    let (index, from, to) = walk.roots[k];
+                    if values[index].load(Ordering::Relaxed) != UNKNOWN {
+                        continue;
+                    }
+                    let best = walk.targets[from..to]
+                        .iter()
+                        .map(|t| move_value(db, seeds_now, &values, t))
+                        .try_fold(i8::MIN, |best, v| (v != UNKNOWN).then(|| best.max(v)));
+                    match best {
+                        Some(v) => values[index].store(v, Ordering::Relaxed),
+                        None => {
+                            let targets = std::mem::take(&mut walk.targets);
+                            let boards = std::mem::take(&mut walk.boards);
+                            expanded += settle(
+                                retro,
+                                db,
+                                seeds_now,
+                                &values,
+                                index,
+                                &targets[from..to],
+                                &boards[from..to],
+                                walk,
+                            );
+                            walk.targets = targets;
+                            walk.boards = boards;
+                        }
+                    }
+                }
+            }
+            evaluations.fetch_add(expanded, Ordering::Relaxed);
+            report.advance((end - start) as u64);
+            Ok(())
+        })?;
+    let values: Vec<i8> = values.into_iter().map(AtomicI8::into_inner).collect();
+    assert!(
+        !values.par_iter().any(|&v| v == UNKNOWN),
+        "every board of an acyclic level is valued in its pass"
+    );
+    Ok((
+        values,
+        LevelStats {
+            positions: count,
+            passes: 1,
+            evaluations: evaluations.into_inner(),
+        },
+    ))
+}
+
+/// Bytes the build of level `seeds` holds: the levels below, the level (a byte a board) and,
+/// unless the game is acyclic, the two bit sets of the fixpoint build.
+pub fn build_memory<R: Retro + ?Sized>(retro: &R, db: &Database, seeds: u32) -> u64 {
+    let positions = db.ranks.count(seeds);
+    let bits = if retro.acyclic() { 0 } else { positions / 4 };
+    db.bytes() + positions + bits
+}
+
 /// Builds level `seeds` (the levels below must be in `db`): the value of every board of that
 /// many seeds for its player to move. Play that never captures again is worth 0 (the remaining
 /// seeds shared evenly). Every value starts at 0; passes over the level set each board to the
@@ -351,6 +628,9 @@ pub fn build_level<R: Retro + ?Sized>(
 ) -> Result<(Vec<i8>, LevelStats), Interrupted> {
     assert_eq!(db.levels(), seeds_now, "the levels below are built first");
     assert!(seeds_now <= db.ranks.max_seeds(), "ranks cover the level");
+    if retro.acyclic() {
+        return build_acyclic(retro, db, seeds_now, report, stop);
+    }
     let count = db.ranks.count(seeds_now);
     let mut values: Vec<AtomicI8> = huge::with_capacity(count as usize);
     values.resize_with(count as usize, || AtomicI8::new(0));

@@ -84,6 +84,13 @@ pub trait Retro: Sync {
     fn predecessors(&self, _board: &Board, _out: &mut Vec<Board>) -> bool {
         false
     }
+    /// Whether no line of moves within one seed count comes back to a board it left (Kalah:
+    /// such a move only carries seeds forward along the mover's row). The build then values each
+    /// board once, the boards it leads to first, instead of iterating to a fixpoint. A game that
+    /// says so wrongly makes the build stop with a panic, never a wrong value.
+    fn acyclic(&self) -> bool {
+        false
+    }
 }
 
 /// Seeds on `board`.

@@ -6,8 +6,11 @@
 pub struct Ranks {
     /// Pits a board.
     pits: usize,
-    /// `ways[k][m]`: boards of `m` seeds over the last `k` pits, C(m + k - 1, k - 1).
-    ways: Vec<Vec<u64>>,
+    /// Seed counts a row of `ways` covers: `max_seeds + 1`.
+    stride: usize,
+    /// `ways[k * stride + m]`: boards of `m` seeds over the last `k` pits, C(m + k - 1, k - 1);
+    /// one flat table, so a rank reads no row pointers.
+    ways: Vec<u64>,
 }
 
 impl Ranks {
@@ -24,7 +27,17 @@ impl Ranks {
                 ways[k][m] = (0..=m).map(|first| ways[k - 1][m - first]).sum();
             }
         }
-        Ranks { pits, ways }
+        Ranks {
+            pits,
+            stride: n,
+            ways: ways.concat(),
+        }
+    }
+
+    /// Boards of `m` seeds over the last `k` pits.
+    #[inline]
+    fn ways(&self, k: usize, m: usize) -> u64 {
+        self.ways[k * self.stride + m]
     }
 
     /// Pits a board.
@@ -34,12 +47,12 @@ impl Ranks {
 
     /// The largest seed count ranked.
     pub fn max_seeds(&self) -> u32 {
-        (self.ways[0].len() - 1) as u32
+        (self.stride - 1) as u32
     }
 
     /// How many boards hold exactly `seeds` seeds.
     pub fn count(&self, seeds: u32) -> u64 {
-        self.ways[self.pits][seeds as usize]
+        self.ways(self.pits, seeds as usize)
     }
 
     /// The index of `board` (its first `pits` entries) among the boards of its seed count
@@ -49,10 +62,10 @@ impl Ranks {
         let mut left = seeds as usize;
         let mut index = 0;
         for (i, &s) in board[..self.pits - 1].iter().enumerate() {
-            let rest = &self.ways[self.pits - i];
             // Boards with fewer seeds in pit i come first: those with `left` seeds over pits
             // i.. less those with at least `s` in pit i.
-            index += rest[left] - rest[left - usize::from(s)];
+            let k = self.pits - i;
+            index += self.ways(k, left) - self.ways(k, left - usize::from(s));
             left -= usize::from(s);
         }
         index
@@ -65,8 +78,8 @@ impl Ranks {
         for (i, pit) in board.iter_mut().enumerate().take(self.pits - 1) {
             let rest = self.pits - 1 - i;
             let mut v = 0;
-            while index >= self.ways[rest][left - v] {
-                index -= self.ways[rest][left - v];
+            while index >= self.ways(rest, left - v) {
+                index -= self.ways(rest, left - v);
                 v += 1;
             }
             *pit = v as u8;
