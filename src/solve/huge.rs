@@ -12,7 +12,7 @@ pub fn with_capacity<T>(len: usize) -> Vec<T> {
 /// Asks for huge pages over the whole 2 MiB pages inside `bytes` bytes from `start`. A hint: the
 /// system may refuse it (transparent huge pages off), and nothing depends on it but speed.
 #[cfg(target_os = "linux")]
-fn advise(start: usize, bytes: usize) {
+pub(crate) fn advise(start: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
     let from = start.next_multiple_of(HUGE);
     let to = (start + bytes) / HUGE * HUGE;
@@ -26,7 +26,7 @@ fn advise(start: usize, bytes: usize) {
 
 /// No huge-page hint off Linux.
 #[cfg(not(target_os = "linux"))]
-fn advise(_start: usize, _bytes: usize) {}
+pub(crate) fn advise(_start: usize, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {

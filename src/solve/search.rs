@@ -1,12 +1,9 @@
 //! The value of a board beyond the built levels: alpha-beta to the end of the game with a table of
 //! bounds, the databases as leaves. Sound where play cannot go round in circles (Kalah).
 
-use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use rayon::prelude::*;
-use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::{seeds, through, Board, Database, Edge, Retro};
 
@@ -67,7 +64,7 @@ const WATCH_EVERY: u64 = 1 << 20;
 /// What a finished search proved for a board: the bounds of its value, the pit of the move that
 /// gave the best (searched first next time) and the log2 of the boards its search expanded (which
 /// entries a full table keeps).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     lo: i8,
     hi: i8,
@@ -96,70 +93,145 @@ pub struct Search<'a, R: Retro + ?Sized> {
 /// The table's size unless told otherwise, in MiB.
 pub const TABLE_MIB: u64 = 2048;
 
-/// Bytes a place of the table takes: a board and its entry (16), and the place's tag byte.
-const TABLE_PLACE_BYTES: u64 = 17;
+/// Bytes a place of the table takes: a board's key and its entry, 8 bytes each.
+const TABLE_PLACE_BYTES: u64 = 16;
 
-/// Parts of the table, each behind its own lock, so that threads seldom wait for each other.
-const TABLE_PARTS: usize = 64;
+/// Places a bucket holds: one cache line.
+const BUCKET_PLACES: usize = 4;
 
 /// Sibling moves are searched on several threads only on boards this many seeds or more above
 /// the largest level, where each search is long enough to pay for the split.
 const SPLIT_ABOVE: u32 = 6;
 
-/// The bounds proven so far, by board, in parts that each drop their smallest searches when
-/// full.
+/// Words of a bucket: four places in one cache line. A place is a board's key xor its entry,
+/// then the entry, so a place two threads wrote at once fails its check and reads as empty.
+const BUCKET_WORDS: usize = 2 * BUCKET_PLACES;
+
+/// The bounds proven so far, by board: a fixed array of buckets, read and written without locks.
+/// A board's key is exact (its seed count and rank, never a hash), so an entry found is the
+/// board's own. A full bucket gives up its smallest search.
 struct Table {
-    parts: Vec<Mutex<FxHashMap<Board, Entry>>>,
-    /// The most boards a part holds.
-    part_limit: usize,
+    /// The buckets' words, from `first` on (where a cache line begins).
+    words: Box<[AtomicU64]>,
+    first: usize,
+    /// Buckets, a power of two.
+    buckets: usize,
+    /// Ranks boards of any seed count a search meets.
+    ranks: super::Ranks,
 }
 
 impl Table {
-    /// A table of at most about `mib` MiB. Each part's own table has a power of two of places
-    /// and fills at most 7 of each 8 of them, so a part holds at most 7/8 of the largest power
-    /// of two of places that fits its share.
-    fn new(mib: u64) -> Table {
-        let share = mib.saturating_mul(1 << 20) / TABLE_PARTS as u64 / TABLE_PLACE_BYTES;
-        let places = if share < 8 { 8 } else { 1u64 << share.ilog2() };
+    /// A table of at most `mib` MiB (at least one bucket): a power of two of buckets, its memory
+    /// zero and untouched until used.
+    fn new(mib: u64, pits: usize) -> Table {
+        let places = mib.saturating_mul(1 << 20) / TABLE_PLACE_BYTES;
+        let buckets = (places / BUCKET_PLACES as u64).max(1);
+        let buckets = 1usize << buckets.ilog2();
+        // One bucket more, to start on a cache line. The words' own alignment (8) lets the
+        // allocator hand over pages the system zeroes on first touch, not zero them itself.
+        let len = (buckets + 1) * BUCKET_WORDS;
+        let layout = std::alloc::Layout::array::<AtomicU64>(len).expect("the table fits memory");
+        // SAFETY: the layout is not empty; zero bytes are a valid `AtomicU64`; the box frees the
+        // memory with the same layout.
+        let words: Box<[AtomicU64]> = unsafe {
+            let at = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+            if at.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            super::huge::advise(at as usize, layout.size());
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(at, len))
+        };
+        let first = (words.as_ptr() as usize).next_multiple_of(64) - words.as_ptr() as usize;
         Table {
-            parts: (0..TABLE_PARTS).map(|_| Mutex::default()).collect(),
-            part_limit: (places / 8 * 7) as usize,
+            words,
+            first: first / 8,
+            buckets,
+            ranks: super::Ranks::new(pits, super::MAX_SEEDS),
         }
     }
 
-    fn part(&self, board: &Board) -> std::sync::MutexGuard<'_, FxHashMap<Board, Entry>> {
-        // Bits the parts' own tables leave alone: they place a board by the low bits of its hash
-        // and tell boards apart by the top seven.
-        let i = (FxBuildHasher.hash_one(board) >> 40) as usize % TABLE_PARTS;
-        // A thread that panicked holding a part left entries that are each whole.
-        self.parts[i].lock().unwrap_or_else(|e| e.into_inner())
+    /// The key of `board`: its rank and seed count, odd so that an empty place (all zero)
+    /// never matches.
+    #[inline]
+    fn key(&self, board: &Board) -> u64 {
+        let n = seeds(board);
+        (self.ranks.rank(board, n) << 8) | (u64::from(n) << 1) | 1
+    }
+
+    /// The words of the bucket of `key`.
+    #[inline]
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (mixed >> 32) as usize & (self.buckets - 1);
+        let at = self.first + i * BUCKET_WORDS;
+        &self.words[at..at + BUCKET_WORDS]
+    }
+
+    /// Asks for the bucket of `board` from memory, without waiting for it.
+    #[inline]
+    fn prefetch(&self, board: &Board) {
+        super::build::prefetch(&self.bucket(self.key(board))[0]);
     }
 
     fn get(&self, board: &Board) -> Option<Entry> {
-        self.part(board).get(board).copied()
+        let key = self.key(board);
+        let bucket = self.bucket(key);
+        (0..BUCKET_PLACES).find_map(|p| {
+            let mixed = bucket[2 * p].load(Ordering::Relaxed);
+            let data = bucket[2 * p + 1].load(Ordering::Relaxed);
+            (mixed ^ data == key).then(|| Entry::unpack(data))
+        })
     }
 
-    /// Stores `entry` for `board`, dropping the part's smallest searches when it is full.
+    /// Stores `entry` for `board`: in the board's own place, else an empty one, else the place
+    /// of the smallest search in the bucket.
     fn keep(&self, board: &Board, entry: Entry) {
-        let mut part = self.part(board);
-        if part.len() >= self.part_limit {
-            // The smallest size kept that leaves the part at most half full.
-            let mut by_size = [0usize; 66];
-            for e in part.values() {
-                by_size[usize::from(e.size).min(65)] += 1;
+        let key = self.key(board);
+        let bucket = self.bucket(key);
+        let mut place = 0;
+        let mut smallest = u16::MAX;
+        for p in 0..BUCKET_PLACES {
+            let mixed = bucket[2 * p].load(Ordering::Relaxed);
+            let data = bucket[2 * p + 1].load(Ordering::Relaxed);
+            if mixed ^ data == key {
+                place = p;
+                break;
             }
-            let (mut least, mut dropped) = (0, 0);
-            while part.len() - dropped > self.part_limit / 2 {
-                dropped += by_size[least];
-                least += 1;
+            // An empty place (an even key) counts below every search.
+            let size = if (mixed ^ data) & 1 == 1 {
+                u16::from(Entry::unpack(data).size) + 1
+            } else {
+                0
+            };
+            if size < smallest {
+                (place, smallest) = (p, size);
             }
-            // A new table, not a thinned one: the places of dropped boards would count as used
-            // until the table grew to twice its size.
-            let mut fresh = FxHashMap::with_capacity_and_hasher(self.part_limit, FxBuildHasher);
-            fresh.extend(part.drain().filter(|(_, e)| usize::from(e.size) >= least));
-            *part = fresh;
         }
-        part.insert(*board, entry);
+        let data = entry.pack();
+        bucket[2 * place].store(key ^ data, Ordering::Relaxed);
+        bucket[2 * place + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+impl Entry {
+    /// The entry in the low 32 bits of a word.
+    fn pack(self) -> u64 {
+        u64::from(u32::from_le_bytes([
+            self.lo as u8,
+            self.hi as u8,
+            self.best,
+            self.size,
+        ]))
+    }
+
+    fn unpack(data: u64) -> Entry {
+        let [lo, hi, best, size] = (data as u32).to_le_bytes();
+        Entry {
+            lo: lo as i8,
+            hi: hi as i8,
+            best,
+            size,
+        }
     }
 }
 
@@ -203,7 +275,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         Search {
             retro,
             db,
-            table: Table::new(TABLE_MIB),
+            table: Table::new(TABLE_MIB, retro.pits()),
             nodes: AtomicU64::new(0),
             budget,
             threads: 1,
@@ -221,7 +293,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
 
     /// The same search with a table of about `mib` MiB (at least one board).
     pub fn table_mib(mut self, mib: u64) -> Self {
-        self.table = Table::new(mib);
+        self.table = Table::new(mib, self.retro.pits());
         self
     }
 
@@ -356,6 +428,15 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let mut edges = Vec::with_capacity(6);
         if let Some(v) = self.retro.expand(board, &mut edges) {
             return Ok(i32::from(v));
+        }
+        // Every move's board asked for from memory (its level or its table entry) before any
+        // is looked at, so the misses overlap.
+        for (_, edge) in &edges {
+            if let Edge::Next { board, .. } = edge {
+                if !self.db.prefetch(board) {
+                    self.table.prefetch(board);
+                }
+            }
         }
         // The best move of an earlier search first, then extra turns, then the larger gains.
         let hint = entry.map(|e| e.best);
@@ -502,5 +583,81 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             lo,
             hi,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(lo: i8, hi: i8, best: u8, size: u8) -> Entry {
+        Entry { lo, hi, best, size }
+    }
+
+    /// Boards of one pit's seed (South's A, B, C, D, E) and of two seeds.
+    fn boards() -> [Board; 6] {
+        let mut b = [[0; 12]; 6];
+        for (k, board) in b.iter_mut().enumerate().take(5) {
+            board[k] = 1;
+        }
+        b[5][0] = 2;
+        b
+    }
+
+    #[test]
+    fn a_board_finds_its_own_entry_and_no_other() {
+        // A table of 0 MiB has one bucket: every board meets every other there.
+        let t = Table::new(0, 12);
+        let [a, b, _, _, _, two] = boards();
+        assert_eq!(t.get(&a), None);
+        t.keep(&a, entry(-1, 1, 3, 5));
+        assert_eq!(t.get(&a), Some(entry(-1, 1, 3, 5)));
+        assert_eq!(t.get(&b), None);
+        assert_eq!(t.get(&two), None);
+        // Kept again: the same place, so three stay free for others.
+        t.keep(&a, entry(0, 0, 2, 6));
+        t.keep(&b, entry(-2, 2, 0, 1));
+        t.keep(&two, entry(1, 2, 4, 1));
+        assert_eq!(t.get(&a), Some(entry(0, 0, 2, 6)));
+        assert_eq!(t.get(&b), Some(entry(-2, 2, 0, 1)));
+        assert_eq!(t.get(&two), Some(entry(1, 2, 4, 1)));
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_smallest_search() {
+        let t = Table::new(0, 12);
+        let [a, b, c, d, e, _] = boards();
+        for (board, size) in [(a, 9), (b, 3), (c, 7), (d, 5)] {
+            t.keep(&board, entry(0, 1, 0, size));
+        }
+        t.keep(&e, entry(0, 1, 0, 1));
+        assert_eq!(t.get(&b), None, "the smallest search (size 3) made room");
+        for (board, size) in [(a, 9), (c, 7), (d, 5), (e, 1)] {
+            assert_eq!(t.get(&board), Some(entry(0, 1, 0, size)));
+        }
+    }
+
+    #[test]
+    fn a_place_two_threads_wrote_at_once_reads_as_empty() {
+        let t = Table::new(0, 12);
+        let [a, ..] = boards();
+        t.keep(&a, entry(-1, 1, 3, 5));
+        // Another thread's entry lands in the second word only.
+        let place = (0..BUCKET_PLACES)
+            .find(|&p| t.words[t.first + 2 * p].load(Ordering::Relaxed) != 0)
+            .expect("the entry is in the bucket");
+        let other = entry(2, 2, 1, 1).pack();
+        t.words[t.first + 2 * place + 1].store(other, Ordering::Relaxed);
+        assert_eq!(t.get(&a), None);
+    }
+
+    #[test]
+    fn buckets_start_on_a_cache_line() {
+        for mib in [0, 1, 3] {
+            let t = Table::new(mib, 12);
+            assert_eq!(t.bucket(1).as_ptr() as usize % 64, 0);
+            assert_eq!(t.bucket(1).len(), 8);
+        }
+        assert_eq!(Table::new(1, 12).buckets, (1 << 20) / 64);
     }
 }
