@@ -85,8 +85,8 @@ pub struct SolveArgs {
     /// the value saves work; the value found is the same.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     guess: i8,
-    /// MiB the search beyond the databases may keep its table of proven bounds in; a full table
-    /// drops its smallest searches.
+    /// MiB the search beyond the databases may keep its table of proven bounds in (a power of
+    /// two of 64-byte buckets); a full bucket gives up its smallest search.
     #[arg(
         long,
         default_value_t = TABLE_MIB,
