@@ -314,19 +314,10 @@ fn update_batch<R: Retro + ?Sized>(
     let mut changed = 0;
     let mut from = 0;
     for ((&index, board), &end) in indices.iter().zip(boards.iter()).zip(ends.iter()) {
+        // The fixpoint build's values start at 0, never `UNKNOWN`.
         let v = targets[from..end]
             .iter()
-            .map(|t| {
-                if t.level == OVER {
-                    return t.gain;
-                }
-                let next = if t.level == seeds_now {
-                    values[t.index].load(Ordering::Relaxed)
-                } else {
-                    db.levels[t.level as usize][t.index]
-                };
-                through(t.gain, t.again, next)
-            })
+            .map(|t| move_value(db, seeds_now, values, t))
             .max()
             .expect("every board has a target");
         from = end;

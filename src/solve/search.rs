@@ -93,6 +93,16 @@ pub struct Search<'a, R: Retro + ?Sized> {
 /// The table's size unless told otherwise, in MiB.
 pub const TABLE_MIB: u64 = 2048;
 
+/// MiB of a table of at most `mib` MiB for a search of `budget` boards: no more than twice the
+/// places the search can fill (an entry a board expanded), so that a short search (a `perfect`
+/// move) does not touch a large table's pages.
+fn table_size(mib: u64, budget: u64) -> u64 {
+    let needed = budget
+        .saturating_mul(2 * TABLE_PLACE_BYTES)
+        .div_ceil(1 << 20);
+    mib.min(needed.max(1))
+}
+
 /// Bytes a place of the table takes: a board's key and its entry, 8 bytes each.
 const TABLE_PLACE_BYTES: u64 = 16;
 
@@ -161,8 +171,9 @@ impl Table {
     /// The words of the bucket of `key`.
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64] {
-        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let i = (mixed >> 32) as usize & (self.buckets - 1);
+        // The product's high half, the best mixed, becomes the low bits.
+        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(32);
+        let i = mixed as usize & (self.buckets - 1);
         let at = self.first + i * BUCKET_WORDS;
         &self.words[at..at + BUCKET_WORDS]
     }
@@ -275,7 +286,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         Search {
             retro,
             db,
-            table: Table::new(TABLE_MIB, retro.pits()),
+            table: Table::new(table_size(TABLE_MIB, budget), retro.pits()),
             nodes: AtomicU64::new(0),
             budget,
             threads: 1,
@@ -291,9 +302,9 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         self
     }
 
-    /// The same search with a table of about `mib` MiB (at least one board).
+    /// The same search with a table of at most `mib` MiB (at least one bucket).
     pub fn table_mib(mut self, mib: u64) -> Self {
-        self.table = Table::new(mib, self.retro.pits());
+        self.table = Table::new(table_size(mib, self.budget), self.retro.pits());
         self
     }
 
@@ -649,6 +660,15 @@ mod tests {
         let other = entry(2, 2, 1, 1).pack();
         t.words[t.first + 2 * place + 1].store(other, Ordering::Relaxed);
         assert_eq!(t.get(&a), None);
+    }
+
+    #[test]
+    fn a_short_search_gets_a_small_table() {
+        // A million boards, 16 bytes a place, twice over: 32,000,000 bytes, 31 MiB rounded up.
+        assert_eq!(table_size(2048, 1_000_000), 31);
+        assert_eq!(table_size(2048, 1_500_000_000), 2048);
+        assert_eq!(table_size(2048, 0), 1);
+        assert_eq!(table_size(0, 1_000_000), 0);
     }
 
     #[test]
