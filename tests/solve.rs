@@ -440,6 +440,50 @@ fn a_search_that_gives_up_states_bounds_that_hold_and_narrow() {
 }
 
 #[test]
+fn the_best_moves_are_those_the_full_levels_value_at_the_board_s_value() {
+    // Kalah(3,n) boards of 12 seeds under both capture readings. The full levels (retrograde
+    // analysis, no search) value every move; the search has the levels to 4 only. Its best moves
+    // must be the moves the levels value at the board's value, and its move values theirs.
+    for reading in ["openspiel:pits=3", "empty-capture:pits=3"] {
+        let retro = kalah(reading);
+        let full = build(&retro, 12);
+        let part = first_levels(&full, 4);
+        let (mut boards, mut ties) = (0, 0);
+        for index in (0..full.ranks().count(12)).step_by(89) {
+            let b = full.ranks().unrank(index, 12);
+            let mut edges = Vec::new();
+            if retro.expand(&b, &mut edges).is_some() {
+                continue;
+            }
+            let values: Vec<(u8, i8)> = edges
+                .iter()
+                .map(|(pit, e)| (*pit, e.value(|next| full.value(next).unwrap())))
+                .collect();
+            let value = full.value(&b).unwrap();
+            let best: Vec<u8> = values
+                .iter()
+                .filter(|&&(_, v)| v == value)
+                .map(|&(p, _)| p)
+                .collect();
+            let mut search = Search::new(&retro, &part, 1_000_000);
+            assert_eq!(search.value(&b, false), Ok(value), "{reading} {b:?}");
+            assert_eq!(
+                search.best_moves(&b, value, false),
+                Ok(best.clone()),
+                "{reading} {b:?}"
+            );
+            assert_eq!(search.moves(&b, false), Ok(values), "{reading} {b:?}");
+            boards += 1;
+            ties += usize::from(best.len() > 1);
+        }
+        assert!(
+            boards > 40 && ties > 5,
+            "{reading}: {boards} boards, {ties} with ties"
+        );
+    }
+}
+
+#[test]
 fn solve_prints_the_bounds_of_a_search_that_runs_out() {
     // Kalah(4,3) under empty capture is a first-player win by 8 (Irving, Donkers and Uiterwijk;
     // experiments/exact-play/README.md). With no levels and a budget of 2,000 boards the search
@@ -468,6 +512,23 @@ fn solve_says_so_when_the_value_is_found_but_not_the_best_moves() {
     assert!(value > 0, "{text}");
     assert!(text.contains("best moves: not found"), "{text}");
     assert!(text.contains("searched: 1000 boards beyond the databases, then stopped (its budget)"));
+}
+
+#[test]
+fn solve_prints_the_best_moves_before_the_moves_values_run_out() {
+    // Kalah(3,3) again: 1,200 boards find the value and which moves keep it (a test each), but
+    // not every move's own value. Exit 1; what was found is printed, then what was not.
+    let text = solve_stopped_short("empty-capture:pits=3,seeds=3", 1200);
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("best moves: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(!best.contains("not found") && !best.is_empty(), "{text}");
+    assert!(
+        text.contains("move values: not found (the search of the moves stopped short)"),
+        "{text}"
+    );
+    assert!(text.contains("searched: 1200 boards beyond the databases, then stopped (its budget)"));
 }
 
 /// The standard output of `solve` on the start of Kalah under `variant` with no levels and a

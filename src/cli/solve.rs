@@ -222,25 +222,35 @@ impl Report for Bar {
 
 /// A line on standard error (drawn on a terminal only) while a search runs: the boards
 /// searched and the bounds of the value proven so far.
-struct Spinner(indicatif::ProgressBar, std::sync::atomic::AtomicBool);
+struct Spinner(indicatif::ProgressBar, std::sync::atomic::AtomicU8);
 
 impl Spinner {
     fn new() -> Spinner {
-        Spinner(on_stderr("{msg}, {elapsed}"), false.into())
+        Spinner(on_stderr("{msg}, {elapsed}"), 0.into())
     }
 
-    /// From now on the search values the moves, one by one: their bounds are not shown.
+    /// From now on the search tests which moves are best: the bounds are not the board's.
+    fn best_moves(&self) {
+        self.1.store(1, Ordering::Relaxed);
+    }
+
+    /// From now on the search values the moves, one by one.
     fn moves(&self) {
-        self.1.store(true, Ordering::Relaxed);
+        self.1.store(2, Ordering::Relaxed);
+    }
+
+    /// 0 while the value is searched, 1 the best moves, 2 the moves' values.
+    fn phase(&self) -> u8 {
+        self.1.load(Ordering::Relaxed)
     }
 
     fn show(&self, boards: u64, lo: i8, hi: i8) {
         let rate = boards as f64 / self.0.elapsed().as_secs_f64().max(1e-3);
         let searched = format!("{boards} boards searched ({rate:.0} a second)");
-        self.0.set_message(if self.1.load(Ordering::Relaxed) {
-            format!("the value found, now each move's: {searched}")
-        } else {
-            format!("{searched}, value at least {lo}, at most {hi}")
+        self.0.set_message(match self.phase() {
+            0 => format!("{searched}, value at least {lo}, at most {hi}"),
+            1 => format!("the value found, now the best moves: {searched}"),
+            _ => format!("the best moves found, now each move's value: {searched}"),
         });
     }
 }
@@ -800,55 +810,57 @@ fn solve(
             t.won[them]
         );
     };
-    let (value, moves) = pool.install(|| {
-        let value = search.value_near(&t.board, cycles, args.guess);
-        let moves = value.as_ref().ok().map(|&v| {
-            spinner.0.suspend(|| show_value(v));
-            spinner.moves();
-            search.moves(&t.board, cycles)
-        });
-        (value, moves)
+    // The value, the best moves and each move's value are printed as soon as each is found:
+    // each step can take longer than the one before.
+    let found = pool.install(|| -> Result<(), SearchError> {
+        let value = search.value_near(&t.board, cycles, args.guess)?;
+        spinner.0.suspend(|| show_value(value));
+        spinner.best_moves();
+        let best = search.best_moves(&t.board, value, cycles)?;
+        let letter = |pit: u8| t.letters[usize::from(pit)].to_string();
+        if best.is_empty() {
+            spinner
+                .0
+                .suspend(|| println!("best moves: none (the game is over)"));
+            return Ok(());
+        }
+        let best: Vec<String> = best.into_iter().map(letter).collect();
+        spinner
+            .0
+            .suspend(|| println!("best moves: {}", best.join(" ")));
+        spinner.moves();
+        let all: Vec<String> = search
+            .moves(&t.board, cycles)?
+            .into_iter()
+            .map(|(pit, v)| format!("{} {v}", letter(pit)))
+            .collect();
+        spinner
+            .0
+            .suspend(|| println!("move values: {}", all.join(", ")));
+        Ok(())
     });
     spinner.0.finish_and_clear();
-    let (value, moves) = match (value, moves) {
-        (Ok(value), Some(Ok(moves))) => (value, moves),
+    match found {
+        Ok(()) => {}
         // Out of budget or interrupted: the bounds proven are an answer too, if not the whole.
-        (
-            Err(SearchError::GaveUp {
-                boards,
-                why,
-                lo,
-                hi,
-            }),
-            _,
-        ) => {
-            println!("{head}");
-            println!("value: not found, but at least {lo} and at most {hi}");
+        Err(SearchError::GaveUp {
+            boards,
+            why,
+            lo,
+            hi,
+        }) => {
+            match spinner.phase() {
+                0 => {
+                    println!("{head}");
+                    println!("value: not found, but at least {lo} and at most {hi}");
+                }
+                1 => println!("best moves: not found (the search of the moves stopped short)"),
+                _ => println!("move values: not found (the search of the moves stopped short)"),
+            }
             println!("searched: {boards} boards beyond the databases, then stopped ({why})");
             return Ok(ExitCode::from(1));
         }
-        (Ok(_), Some(Err(SearchError::GaveUp { boards, why, .. }))) => {
-            println!("best moves: not found (the search of the moves stopped short)");
-            println!("searched: {boards} boards beyond the databases, then stopped ({why})");
-            return Ok(ExitCode::from(1));
-        }
-        (Err(e), _) | (_, Some(Err(e))) => return Err(e.to_string()),
-        (Ok(_), None) => unreachable!("the moves are searched once the value is found"),
-    };
-    let best: Vec<String> = moves
-        .iter()
-        .filter(|(_, v)| *v == value)
-        .map(|(pit, _)| t.letters[usize::from(*pit)].to_string())
-        .collect();
-    if moves.is_empty() {
-        println!("best moves: none (the game is over)");
-    } else {
-        println!("best moves: {}", best.join(" "));
-        let all: Vec<String> = moves
-            .iter()
-            .map(|(pit, v)| format!("{} {v}", t.letters[usize::from(*pit)]))
-            .collect();
-        println!("move values: {}", all.join(", "));
+        Err(e) => return Err(e.to_string()),
     }
     if search.nodes() > 0 {
         println!("searched: {} boards beyond the databases", search.nodes());

@@ -185,15 +185,16 @@ impl Player {
         self.report = Report::default();
         let board = game.board(s)?;
         let mut search = Search::new(self.retro.as_ref(), &self.db, u64::from(settings.budget));
-        let values = search.moves(&board, self.cycles);
+        // The board's value, then which moves keep it: no move needs its own value.
+        let found = search.value(&board, self.cycles).and_then(|best| {
+            let ties = search.best_moves(&board, best, self.cycles)?;
+            Ok((best, ties))
+        });
         self.report.searched = search.nodes();
-        let values = values.ok()?;
-        let best = values.iter().map(|&(_, v)| v).max()?;
-        let ties: Vec<u8> = values
-            .iter()
-            .filter(|&&(_, v)| v == best)
-            .map(|&(p, _)| p)
-            .collect();
+        let (best, ties) = found.ok()?;
+        if ties.is_empty() {
+            return None;
+        }
         let pit = ties[draw.below(ties.len(), 0)];
         let mut moves = Vec::new();
         game.legal_moves(s, &mut moves);

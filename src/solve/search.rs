@@ -345,11 +345,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             return Ok(v);
         }
         if cycles {
-            return Err(SearchError::BeyondDatabases {
-                game: self.retro.game(),
-                seeds: seeds(board),
-                built: i64::from(self.db.levels()) - 1,
-            });
+            return Err(self.beyond(board));
         }
         self.mtdf(board, i32::from(guess)).map(|v| v as i8)
     }
@@ -358,8 +354,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     /// narrowing the bounds the table keeps, until they meet; a search that gives up says the
     /// bounds it has proven.
     fn mtdf(&mut self, board: &Board, guess: i32) -> Result<i32, SearchError> {
-        let n = seeds(board) as i32;
-        let (mut lo, mut hi) = (-n, n);
+        // What earlier searches proved of the board holds: a move's value after the board's.
+        let (mut lo, mut hi) = self.proven(board);
         let mut guess = guess.clamp(lo, hi);
         while lo < hi {
             self.bounds = (lo, hi);
@@ -395,6 +391,79 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             values.push((pit, v));
         }
         Ok(values)
+    }
+
+    /// The moves of `board` worth `value`, its value (from [`Search::value`]), in pit order;
+    /// empty when the game is over. No move is worth more than its board, so each move's board
+    /// is tested once against the bound that makes the move best, never valued: far less work
+    /// than [`Search::moves`] where a move is far from the best.
+    pub fn best_moves(
+        &mut self,
+        board: &Board,
+        value: i8,
+        cycles: bool,
+    ) -> Result<Vec<u8>, SearchError> {
+        let mut edges = Vec::new();
+        if self.retro.expand(board, &mut edges).is_some() {
+            return Ok(Vec::new());
+        }
+        let value = i32::from(value);
+        let mut best = Vec::new();
+        for (pit, edge) in edges {
+            let worth_value = match edge {
+                Edge::Over(v) => i32::from(v) >= value,
+                Edge::Next { gain, board, again } => {
+                    let g = i32::from(gain);
+                    if again {
+                        self.at_least(&board, value - g, cycles)?
+                    } else {
+                        !self.at_least(&board, g - value + 1, cycles)?
+                    }
+                }
+            };
+            if worth_value {
+                best.push(pit);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Whether `board` is worth at least `x` to its player to move: one null-window search,
+    /// unless the databases or the bounds proven so far tell.
+    fn at_least(&mut self, board: &Board, x: i32, cycles: bool) -> Result<bool, SearchError> {
+        if let Some(v) = self.db.value(board) {
+            return Ok(i32::from(v) >= x);
+        }
+        if cycles {
+            return Err(self.beyond(board));
+        }
+        let (lo, hi) = self.proven(board);
+        if lo >= x || hi < x {
+            return Ok(lo >= x);
+        }
+        self.bounds = (lo, hi);
+        match self.alpha_beta(board, x - 1, x, Needed::ALWAYS) {
+            Ok(v) => Ok(v >= x),
+            Err(Cut::Stop(why)) => Err(self.gave_up(why)),
+            Err(Cut::Needless) => unreachable!("the board asked about is always needed"),
+        }
+    }
+
+    /// The bounds earlier searches proved for `board` (its table entry), else the seeds on it.
+    fn proven(&self, board: &Board) -> (i32, i32) {
+        let n = seeds(board) as i32;
+        self.table
+            .get(board)
+            .map_or((-n, n), |e| (i32::from(e.lo), i32::from(e.hi)))
+    }
+
+    /// The error for a board past the databases where play can cycle.
+    fn beyond(&self, board: &Board) -> SearchError {
+        SearchError::BeyondDatabases {
+            game: self.retro.game(),
+            seeds: seeds(board),
+            built: i64::from(self.db.levels()) - 1,
+        }
     }
 
     /// Fail-soft alpha-beta: the value if it lies in (alpha, beta), else a bound beyond the
