@@ -392,6 +392,45 @@ fn oware_repetition_witness_o_db1() {
 }
 
 #[test]
+fn a_shallow_search_guesses_nearer_the_value_than_zero() {
+    // Kalah(3,n) boards of 12 seeds, valued by the full levels (retrograde analysis). The guess
+    // comes from the levels to 4 and a shallow search; it must be nearer the value than 0 over
+    // the sample, take at most a sixteenth of the budget, and leave the value unchanged. On a
+    // board the levels hold, it is the level's value.
+    for reading in ["openspiel:pits=3", "empty-capture:pits=3"] {
+        let retro = kalah(reading);
+        let full = build(&retro, 12);
+        let part = first_levels(&full, 4);
+        let (mut off_guess, mut off_zero) = (0, 0);
+        for index in (0..full.ranks().count(12)).step_by(61) {
+            let b = full.ranks().unrank(index, 12);
+            let truth = full.level(12)[index as usize];
+            let mut search = Search::new(&retro, &part, 160_000);
+            let guess = search.guess(&b);
+            assert!(
+                search.nodes() <= 10_000,
+                "{reading} {b:?}: {}",
+                search.nodes()
+            );
+            off_guess += (i32::from(guess) - i32::from(truth)).abs();
+            off_zero += i32::from(truth).abs();
+            assert_eq!(
+                search.value_near(&b, false, guess),
+                Ok(truth),
+                "{reading} {b:?}"
+            );
+            let mut within = Search::new(&retro, &full, 160_000);
+            assert_eq!(within.guess(&b), truth, "{reading} {b:?}");
+            assert_eq!(within.nodes(), 0);
+        }
+        assert!(
+            off_guess < off_zero,
+            "{reading}: the guesses are {off_guess} off in all, 0 is {off_zero}"
+        );
+    }
+}
+
+#[test]
 fn a_search_that_gives_up_states_bounds_that_hold_and_narrow() {
     // Kalah(3,n) boards of 12 seeds, valued by the full levels; the search has the levels to 4
     // only. Each budget's bounds hold the value and lie within the smaller budget's.

@@ -82,9 +82,10 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 100_000_000)]
     budget: u64,
     /// The value a search beyond the databases tries first (MTD(f)'s first guess): a guess near
-    /// the value saves work; the value found is the same.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    guess: i8,
+    /// the value saves work; the value found is the same. By default, the value of a shallow
+    /// search (a few million boards at most).
+    #[arg(long, allow_negative_numbers = true)]
+    guess: Option<i8>,
     /// MiB the search beyond the databases may keep its table of proven bounds in (a power of
     /// two of 64-byte buckets); a full bucket gives up its smallest search.
     #[arg(
@@ -813,7 +814,12 @@ fn solve(
     // The value, the best moves and each move's value are printed as soon as each is found:
     // each step can take longer than the one before.
     let found = pool.install(|| -> Result<(), SearchError> {
-        let value = search.value_near(&t.board, cycles, args.guess)?;
+        let guess = match args.guess {
+            Some(g) => g,
+            None if cycles => 0,
+            None => search.guess(&t.board),
+        };
+        let value = search.value_near(&t.board, cycles, guess)?;
         spinner.0.suspend(|| show_value(value));
         spinner.best_moves();
         let best = search.best_moves(&t.board, value, cycles)?;
