@@ -402,23 +402,13 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         if depth == 0 {
             return Some(0);
         }
-        edges.sort_by_key(|&(_, e)| match e {
-            Edge::Over(v) => (0, -i32::from(v)),
-            Edge::Next { gain, again, .. } => (i32::from(!again), -i32::from(gain)),
-        });
+        order(&mut edges, None);
         let mut best = i32::MIN;
         for (_, edge) in edges {
-            let v = match edge {
-                Edge::Over(v) => i32::from(v),
-                Edge::Next { gain, board, again } => {
-                    let g = i32::from(gain);
-                    if again {
-                        g + self.shallow(&board, depth - 1, alpha - g, beta - g, boards, cap)?
-                    } else {
-                        g - self.shallow(&board, depth - 1, g - beta, g - alpha, boards, cap)?
-                    }
-                }
-            };
+            let v = through_window(edge, alpha, beta, |next, a, b| {
+                self.shallow(next, depth - 1, a, b, boards, cap).ok_or(())
+            })
+            .ok()?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -438,11 +428,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         while lo < hi {
             self.bounds = (lo, hi);
             let beta = if guess == lo { guess + 1 } else { guess };
-            guess = match self.alpha_beta(board, beta - 1, beta, Needed::ALWAYS) {
-                Ok(v) => v,
-                Err(Cut::Stop(why)) => return Err(self.gave_up(why)),
-                Err(Cut::Needless) => unreachable!("the board asked about is always needed"),
-            };
+            guess = self.test(board, beta)?;
             if guess < beta {
                 hi = guess;
             } else {
@@ -520,8 +506,14 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             return Ok(lo >= x);
         }
         self.bounds = (lo, hi);
-        match self.alpha_beta(board, x - 1, x, Needed::ALWAYS) {
-            Ok(v) => Ok(v >= x),
+        Ok(self.test(board, x)? >= x)
+    }
+
+    /// One null-window search of `board` around `beta`: a value below `beta` is an upper bound
+    /// of the board's, one at or above it a lower bound.
+    fn test(&self, board: &Board, beta: i32) -> Result<i32, SearchError> {
+        match self.alpha_beta(board, beta - 1, beta, Needed::ALWAYS) {
+            Ok(v) => Ok(v),
             Err(Cut::Stop(why)) => Err(self.gave_up(why)),
             Err(Cut::Needless) => unreachable!("the board asked about is always needed"),
         }
@@ -596,15 +588,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                 }
             }
         }
-        // The best move of an earlier search first, then extra turns, then the larger gains.
-        let hint = entry.map(|e| e.best);
-        edges.sort_by_key(|&(pit, e)| {
-            let first = i32::from(Some(pit) != hint);
-            match e {
-                Edge::Over(v) => (first, 0, -i32::from(v)),
-                Edge::Next { gain, again, .. } => (first, i32::from(!again), -i32::from(gain)),
-            }
-        });
+        order(&mut edges, entry.map(|e| e.best));
         if let Some((v, pit)) = self.known_cut(&edges, beta) {
             let e = entry.map_or(
                 Entry {
@@ -696,16 +680,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
 
     /// The value of the move `edge` within (alpha, beta), from its mover's side.
     fn child(&self, edge: Edge, alpha: i32, beta: i32, needed: Needed<'_>) -> Result<i32, Cut> {
-        Ok(match edge {
-            Edge::Over(v) => i32::from(v),
-            Edge::Next { gain, board, again } => {
-                let g = i32::from(gain);
-                if again {
-                    g + self.alpha_beta(&board, alpha - g, beta - g, needed)?
-                } else {
-                    g - self.alpha_beta(&board, g - beta, g - alpha, needed)?
-                }
-            }
+        through_window(edge, alpha, beta, |next, a, b| {
+            self.alpha_beta(next, a, b, needed)
         })
     }
 
@@ -742,6 +718,39 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             hi,
         }
     }
+}
+
+/// Puts the moves in the order the searches try them: `hint` (an earlier search's best move)
+/// first, then extra turns, then the larger gains.
+fn order(edges: &mut [(u8, Edge)], hint: Option<u8>) {
+    edges.sort_by_key(|&(pit, e)| {
+        let first = i32::from(Some(pit) != hint);
+        match e {
+            Edge::Over(v) => (first, 0, -i32::from(v)),
+            Edge::Next { gain, again, .. } => (first, i32::from(!again), -i32::from(gain)),
+        }
+    });
+}
+
+/// The value of the move `edge` within (alpha, beta), from its mover's side, `search` valuing
+/// the board it leads to within the window seen from that board's player to move.
+fn through_window<E>(
+    edge: Edge,
+    alpha: i32,
+    beta: i32,
+    search: impl FnOnce(&Board, i32, i32) -> Result<i32, E>,
+) -> Result<i32, E> {
+    Ok(match edge {
+        Edge::Over(v) => i32::from(v),
+        Edge::Next { gain, board, again } => {
+            let g = i32::from(gain);
+            if again {
+                g + search(&board, alpha - g, beta - g)?
+            } else {
+                g - search(&board, g - beta, g - alpha)?
+            }
+        }
+    })
 }
 
 #[cfg(test)]
