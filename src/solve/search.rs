@@ -109,6 +109,15 @@ const TABLE_PLACE_BYTES: u64 = 16;
 /// Places a bucket holds: one cache line.
 const BUCKET_PLACES: usize = 4;
 
+/// A move (pit, where it leads) with the bounds of its value known without a search.
+type Known = (u8, Edge, (i32, i32));
+
+/// The most moves a board has: one a pit of the mover's row.
+const MOVES: usize = super::MAX_PITS / 2;
+
+/// A place in an array of [`Known`] moves before it is filled.
+const NO_MOVE: Known = (0, Edge::Over(0), (0, 0));
+
 /// Sibling moves are searched on several threads only on boards this many seeds or more above
 /// the largest level, where each search is long enough to pay for the split.
 const SPLIT_ABOVE: u32 = 6;
@@ -402,9 +411,11 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         if depth == 0 {
             return Some(0);
         }
-        order(&mut edges, None);
+        let mut room = [NO_MOVE; MOVES];
+        let moves = self.with_known(&edges, &mut room);
+        order(moves, None, beta);
         let mut best = i32::MIN;
-        for (_, edge) in edges {
+        for &mut (_, edge, _) in moves {
             let v = through_window(edge, alpha, beta, |next, a, b| {
                 self.shallow(next, depth - 1, a, b, boards, cap).ok_or(())
             })
@@ -588,8 +599,13 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                 }
             }
         }
-        order(&mut edges, entry.map(|e| e.best));
-        if let Some((v, pit)) = self.known_cut(&edges, beta) {
+        // What each move is known to be worth without a search (its board's level or table
+        // entry): a move known to reach beta ends the search here (enhanced transposition
+        // cutoff); the others are tried in the order that most likely reaches it soonest.
+        let mut room = [NO_MOVE; MOVES];
+        let moves = self.with_known(&edges, &mut room);
+        order(moves, entry.map(|e| e.best), beta);
+        if let Some(&(pit, _, (v, _))) = moves.iter().find(|m| m.2 .0 >= beta) {
             let e = entry.map_or(
                 Entry {
                     lo: v as i8,
@@ -610,8 +626,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let (mut best, mut best_pit) = (i32::MIN, 0);
         let split =
             self.threads > 1 && edges.len() > 2 && seeds(board) >= self.db.levels() + SPLIT_ABOVE;
-        let mut rest = &edges[..];
-        while let Some((&(pit, edge), tail)) = rest.split_first() {
+        let mut rest = &moves[..];
+        while let Some((&(pit, edge, _), tail)) = rest.split_first() {
             let v = self.child(edge, alpha, beta, needed)?;
             rest = tail;
             if v > best {
@@ -633,7 +649,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             let found: Vec<Result<(i32, u8), Cut>> = rest
                 .par_iter()
                 .with_max_len(1)
-                .map(|&(pit, edge)| {
+                .map(|&(pit, edge, _)| {
                     let v = self.child(edge, alpha, beta, group)?;
                     if v >= beta {
                         flag.store(true, Ordering::Relaxed);
@@ -685,27 +701,32 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         })
     }
 
-    /// Enhanced transposition cutoff: a move whose board is known well enough (a database level,
-    /// or bounds the table holds) to be worth `beta` or more, with its value at least, and pit.
-    fn known_cut(&self, edges: &[(u8, Edge)], beta: i32) -> Option<(i32, u8)> {
-        edges.iter().find_map(|&(pit, edge)| {
-            let v = match edge {
-                Edge::Over(v) => i32::from(v),
-                Edge::Next { gain, board, again } => {
-                    let (lo, hi) = match self.db.value(&board) {
-                        Some(v) => (v, v),
-                        None => self.table.get(&board).map(|e| (e.lo, e.hi))?,
-                    };
-                    let g = i32::from(gain);
-                    if again {
-                        g + i32::from(lo)
-                    } else {
-                        g - i32::from(hi)
-                    }
+    /// The bounds of the move `edge`'s value from its mover's side, known without a search:
+    /// its board's level, else the bounds the table holds, else the seeds on the board.
+    fn known(&self, edge: Edge) -> (i32, i32) {
+        match edge {
+            Edge::Over(v) => (i32::from(v), i32::from(v)),
+            Edge::Next { gain, board, again } => {
+                let (lo, hi) = match self.db.value(&board) {
+                    Some(v) => (i32::from(v), i32::from(v)),
+                    None => self.proven(&board),
+                };
+                let g = i32::from(gain);
+                if again {
+                    (g + lo, g + hi)
+                } else {
+                    (g - hi, g - lo)
                 }
-            };
-            (v >= beta).then_some((v, pit))
-        })
+            }
+        }
+    }
+
+    /// The moves `edges` into `out`, each with what it is known to be worth ([`Search::known`]).
+    fn with_known<'m>(&self, edges: &[(u8, Edge)], out: &'m mut [Known; MOVES]) -> &'m mut [Known] {
+        for (m, &(pit, edge)) in out.iter_mut().zip(edges) {
+            *m = (pit, edge, self.known(edge));
+        }
+        &mut out[..edges.len()]
     }
 
     /// The search's end short of the value (the bounds are set where the value was asked for).
@@ -720,15 +741,16 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     }
 }
 
-/// Puts the moves in the order the searches try them: `hint` (an earlier search's best move)
-/// first, then extra turns, then the larger gains.
-fn order(edges: &mut [(u8, Edge)], hint: Option<u8>) {
-    edges.sort_by_key(|&(pit, e)| {
-        let first = i32::from(Some(pit) != hint);
-        match e {
-            Edge::Over(v) => (first, 0, -i32::from(v)),
-            Edge::Next { gain, again, .. } => (first, i32::from(!again), -i32::from(gain)),
-        }
+/// Puts the moves in the order the searches try them to reach `beta`: those that may still
+/// reach it first, then `hint` (an earlier search's best move), then the best known (the middle
+/// of their bounds), then extra turns, then the larger gains.
+fn order(moves: &mut [Known], hint: Option<u8>, beta: i32) {
+    moves.sort_by_key(|&(pit, edge, (lo, hi))| {
+        let (gain, again) = match edge {
+            Edge::Over(_) => (0, true),
+            Edge::Next { gain, again, .. } => (gain, again),
+        };
+        (hi < beta, Some(pit) != hint, -(lo + hi), !again, -gain)
     });
 }
 
