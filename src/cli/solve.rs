@@ -87,7 +87,8 @@ pub struct SolveArgs {
     #[arg(long, allow_negative_numbers = true)]
     guess: Option<i8>,
     /// MiB the search beyond the databases may keep its table of proven bounds in (a power of
-    /// two of 64-byte buckets); a full bucket gives up its smallest search.
+    /// two of 64-byte buckets of 8 boards, at least 8 MiB over 12 pits); a full bucket gives up
+    /// its smallest search.
     #[arg(
         long,
         default_value_t = TABLE_MIB,

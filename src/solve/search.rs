@@ -91,7 +91,7 @@ pub struct Search<'a, R: Retro + ?Sized> {
 }
 
 /// The table's size unless told otherwise, in MiB.
-pub const TABLE_MIB: u64 = 2048;
+pub const TABLE_MIB: u64 = 1024;
 
 /// MiB of a table of at most `mib` MiB for a search of `budget` boards: no more than twice the
 /// places the search can fill (an entry a board expanded), so that a short search (a `perfect`
@@ -103,20 +103,39 @@ fn table_size(mib: u64, budget: u64) -> u64 {
     mib.min(needed.max(1))
 }
 
-/// Bytes a place of the table takes: a board's key and its entry, 8 bytes each.
-const TABLE_PLACE_BYTES: u64 = 16;
+/// Bytes a place of the table takes: one word, a board's check bits and its entry.
+const TABLE_PLACE_BYTES: u64 = 8;
 
 /// Places a bucket holds: one cache line.
-const BUCKET_PLACES: usize = 4;
+const BUCKET_PLACES: usize = 8;
 
-/// A move (pit, where it leads) with the bounds of its value known without a search.
-type Known = (u8, Edge, (i32, i32));
+/// Bits of a packed [`Entry`] in the low end of a place: the two bounds (8 bits each), the best
+/// move's pit (3) and the size plus one (6), so that a place in use is never zero.
+const ENTRY_BITS: u32 = 25;
+
+/// A move with the bounds of its value known without a search.
+#[derive(Clone, Copy)]
+struct Known {
+    /// The pit it is played from.
+    pit: u8,
+    /// Where it leads.
+    edge: Edge,
+    /// Its value is at least this, from its mover's side.
+    lo: i32,
+    /// Its value is at most this.
+    hi: i32,
+}
 
 /// The most moves a board has: one a pit of the mover's row.
 const MOVES: usize = super::MAX_PITS / 2;
 
 /// A place in an array of [`Known`] moves before it is filled.
-const NO_MOVE: Known = (0, Edge::Over(0), (0, 0));
+const NO_MOVE: Known = Known {
+    pit: 0,
+    edge: Edge::Over(0),
+    lo: 0,
+    hi: 0,
+};
 
 /// Sibling moves are searched on several threads only on boards this many seeds or more above
 /// the largest level, where each search is long enough to pay for the split.
@@ -125,33 +144,42 @@ const SPLIT_ABOVE: u32 = 6;
 /// The most boards [`Search::guess`] looks at.
 const GUESS_BOARDS: u64 = 1 << 21;
 
-/// Words of a bucket: four places in one cache line. A place is a board's key xor its entry,
-/// then the entry, so a place two threads wrote at once fails its check and reads as empty.
-const BUCKET_WORDS: usize = 2 * BUCKET_PLACES;
-
 /// The bounds proven so far, by board: a fixed array of buckets, read and written without locks.
-/// A board's key is exact (its seed count and rank, never a hash), so an entry found is the
-/// board's own. A full bucket gives up its smallest search.
+/// A board's key (its seed count and rank, never a hash) is mixed by a one-to-one function; the
+/// low bits of the mix pick the bucket, the place keeps the rest beside the entry, so an entry
+/// found is the board's own. A place is one word, written whole. A full bucket gives up its
+/// smallest search.
 struct Table {
-    /// The buckets' words, from `first` on (where a cache line begins).
+    /// The buckets' places, from `first` on (where a cache line begins).
     words: Box<[AtomicU64]>,
     first: usize,
     /// Buckets, a power of two.
     buckets: usize,
+    /// Bits of the bucket number (log2 of `buckets`).
+    bucket_bits: u32,
+    /// Bits of a key.
+    key_bits: u32,
     /// Ranks boards of any seed count a search meets.
     ranks: super::Ranks,
 }
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one bucket): a power of two of buckets, its memory
-    /// zero and untouched until used.
+    /// A table of at most `mib` MiB, a power of two of buckets, its memory zero and untouched
+    /// until used; it has at least one bucket, and as many as a place's check bits need (8 MiB
+    /// for 12 pits).
     fn new(mib: u64, pits: usize) -> Table {
+        let ranks = super::Ranks::new(pits, super::MAX_SEEDS);
+        // A key: the rank, then the seed count in the low 7 bits.
+        let key_bits = 64 - ranks.count(super::MAX_SEEDS).leading_zeros() + 7;
         let places = mib.saturating_mul(1 << 20) / TABLE_PLACE_BYTES;
         let buckets = (places / BUCKET_PLACES as u64).max(1);
-        let buckets = 1usize << buckets.ilog2();
+        let bucket_bits = buckets
+            .ilog2()
+            .max((key_bits + ENTRY_BITS).saturating_sub(64));
+        let buckets = 1usize << bucket_bits;
         // One bucket more, to start on a cache line. The words' own alignment (8) lets the
         // allocator hand over pages the system zeroes on first touch, not zero them itself.
-        let len = (buckets + 1) * BUCKET_WORDS;
+        let len = (buckets + 1) * BUCKET_PLACES;
         let layout = std::alloc::Layout::array::<AtomicU64>(len).expect("the table fits memory");
         // SAFETY: the layout is not empty; zero bytes are a valid `AtomicU64`; the box frees the
         // memory with the same layout.
@@ -168,92 +196,101 @@ impl Table {
             words,
             first: first / 8,
             buckets,
-            ranks: super::Ranks::new(pits, super::MAX_SEEDS),
+            bucket_bits,
+            key_bits,
+            ranks,
         }
     }
 
-    /// The key of `board`: its rank and seed count, odd so that an empty place (all zero)
-    /// never matches.
+    /// The mixed key of `board`: its rank and seed count, put through a one-to-one function of
+    /// `key_bits` bits (products by odd numbers and shifts that keep the high bits), so that the
+    /// low bits depend on all of the key.
     #[inline]
-    fn key(&self, board: &Board) -> u64 {
+    fn mixed(&self, board: &Board) -> u64 {
         let n = seeds(board);
-        (self.ranks.rank(board, n) << 8) | (u64::from(n) << 1) | 1
+        let key = (self.ranks.rank(board, n) << 7) | u64::from(n);
+        let mask = u64::MAX >> (64 - self.key_bits);
+        let half = self.key_bits.div_ceil(2);
+        let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        x ^= x >> half;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9) & mask;
+        x ^ (x >> half)
     }
 
-    /// The words of the bucket of `key`.
+    /// The places of the bucket of the mixed key `mixed`.
     #[inline]
-    fn bucket(&self, key: u64) -> &[AtomicU64] {
-        // The product's high half, the best mixed, becomes the low bits.
-        let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(32);
+    fn bucket(&self, mixed: u64) -> &[AtomicU64] {
         let i = mixed as usize & (self.buckets - 1);
-        let at = self.first + i * BUCKET_WORDS;
-        &self.words[at..at + BUCKET_WORDS]
+        let at = self.first + i * BUCKET_PLACES;
+        &self.words[at..at + BUCKET_PLACES]
+    }
+
+    /// The bits of a mixed key a place keeps: those the bucket's number does not say.
+    #[inline]
+    fn check(&self, mixed: u64) -> u64 {
+        mixed >> self.bucket_bits
     }
 
     /// Asks for the bucket of `board` from memory, without waiting for it.
     #[inline]
     fn prefetch(&self, board: &Board) {
-        super::build::prefetch(&self.bucket(self.key(board))[0]);
+        super::build::prefetch(&self.bucket(self.mixed(board))[0]);
     }
 
     fn get(&self, board: &Board) -> Option<Entry> {
-        let key = self.key(board);
-        let bucket = self.bucket(key);
-        (0..BUCKET_PLACES).find_map(|p| {
-            let mixed = bucket[2 * p].load(Ordering::Relaxed);
-            let data = bucket[2 * p + 1].load(Ordering::Relaxed);
-            (mixed ^ data == key).then(|| Entry::unpack(data))
+        let mixed = self.mixed(board);
+        let check = self.check(mixed);
+        self.bucket(mixed).iter().find_map(|place| {
+            let word = place.load(Ordering::Relaxed);
+            (word != 0 && word >> ENTRY_BITS == check).then(|| Entry::unpack(word))
         })
     }
 
     /// Stores `entry` for `board`: in the board's own place, else an empty one, else the place
     /// of the smallest search in the bucket.
     fn keep(&self, board: &Board, entry: Entry) {
-        let key = self.key(board);
-        let bucket = self.bucket(key);
+        let mixed = self.mixed(board);
+        let check = self.check(mixed);
+        let bucket = self.bucket(mixed);
         let mut place = 0;
         let mut smallest = u16::MAX;
-        for p in 0..BUCKET_PLACES {
-            let mixed = bucket[2 * p].load(Ordering::Relaxed);
-            let data = bucket[2 * p + 1].load(Ordering::Relaxed);
-            if mixed ^ data == key {
+        for (p, at) in bucket.iter().enumerate() {
+            let word = at.load(Ordering::Relaxed);
+            if word != 0 && word >> ENTRY_BITS == check {
                 place = p;
                 break;
             }
-            // An empty place (an even key) counts below every search.
-            let size = if (mixed ^ data) & 1 == 1 {
-                u16::from(Entry::unpack(data).size) + 1
-            } else {
+            // An empty place counts below every search.
+            let size = if word == 0 {
                 0
+            } else {
+                u16::from(Entry::unpack(word).size) + 1
             };
             if size < smallest {
                 (place, smallest) = (p, size);
             }
         }
-        let data = entry.pack();
-        bucket[2 * place].store(key ^ data, Ordering::Relaxed);
-        bucket[2 * place + 1].store(data, Ordering::Relaxed);
+        bucket[place].store(check << ENTRY_BITS | entry.pack(), Ordering::Relaxed);
     }
 }
 
 impl Entry {
-    /// The entry in the low 32 bits of a word.
+    /// The entry in the low [`ENTRY_BITS`] bits of a word, never zero (a size above 62 is kept
+    /// as 62).
     fn pack(self) -> u64 {
-        u64::from(u32::from_le_bytes([
-            self.lo as u8,
-            self.hi as u8,
-            self.best,
-            self.size,
-        ]))
+        debug_assert!(self.best < 8, "a pit of the mover's row");
+        u64::from(self.lo as u8)
+            | u64::from(self.hi as u8) << 8
+            | u64::from(self.best & 7) << 16
+            | u64::from(self.size.min(62) + 1) << 19
     }
 
-    fn unpack(data: u64) -> Entry {
-        let [lo, hi, best, size] = (data as u32).to_le_bytes();
+    fn unpack(word: u64) -> Entry {
         Entry {
-            lo: lo as i8,
-            hi: hi as i8,
-            best,
-            size,
+            lo: word as u8 as i8,
+            hi: (word >> 8) as u8 as i8,
+            best: (word >> 16) as u8 & 7,
+            size: ((word >> 19) as u8 & 63) - 1,
         }
     }
 }
@@ -415,7 +452,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let moves = self.with_known(&edges, &mut room);
         order(moves, None, beta);
         let mut best = i32::MIN;
-        for &mut (_, edge, _) in moves {
+        for &mut Known { edge, .. } in moves {
             let v = through_window(edge, alpha, beta, |next, a, b| {
                 self.shallow(next, depth - 1, a, b, boards, cap).ok_or(())
             })
@@ -605,7 +642,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let mut room = [NO_MOVE; MOVES];
         let moves = self.with_known(&edges, &mut room);
         order(moves, entry.map(|e| e.best), beta);
-        if let Some(&(pit, _, (v, _))) = moves.iter().find(|m| m.2 .0 >= beta) {
+        if let Some(&Known { pit, lo: v, .. }) = moves.iter().find(|m| m.lo >= beta) {
             let e = entry.map_or(
                 Entry {
                     lo: v as i8,
@@ -627,7 +664,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         let split =
             self.threads > 1 && edges.len() > 2 && seeds(board) >= self.db.levels() + SPLIT_ABOVE;
         let mut rest = &moves[..];
-        while let Some((&(pit, edge, _), tail)) = rest.split_first() {
+        while let Some((&Known { pit, edge, .. }, tail)) = rest.split_first() {
             let v = self.child(edge, alpha, beta, needed)?;
             rest = tail;
             if v > best {
@@ -649,7 +686,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             let found: Vec<Result<(i32, u8), Cut>> = rest
                 .par_iter()
                 .with_max_len(1)
-                .map(|&(pit, edge, _)| {
+                .map(|&Known { pit, edge, .. }| {
                     let v = self.child(edge, alpha, beta, group)?;
                     if v >= beta {
                         flag.store(true, Ordering::Relaxed);
@@ -724,7 +761,8 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     /// The moves `edges` into `out`, each with what it is known to be worth ([`Search::known`]).
     fn with_known<'m>(&self, edges: &[(u8, Edge)], out: &'m mut [Known; MOVES]) -> &'m mut [Known] {
         for (m, &(pit, edge)) in out.iter_mut().zip(edges) {
-            *m = (pit, edge, self.known(edge));
+            let (lo, hi) = self.known(edge);
+            *m = Known { pit, edge, lo, hi };
         }
         &mut out[..edges.len()]
     }
@@ -745,7 +783,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
 /// reach it first, then `hint` (an earlier search's best move), then the best known (the middle
 /// of their bounds), then extra turns, then the larger gains.
 fn order(moves: &mut [Known], hint: Option<u8>, beta: i32) {
-    moves.sort_by_key(|&(pit, edge, (lo, hi))| {
+    moves.sort_by_key(|&Known { pit, edge, lo, hi }| {
         let (gain, again) = match edge {
             Edge::Over(_) => (0, true),
             Edge::Next { gain, again, .. } => (gain, again),
@@ -783,67 +821,96 @@ mod tests {
         Entry { lo, hi, best, size }
     }
 
-    /// Boards of one pit's seed (South's A, B, C, D, E) and of two seeds.
-    fn boards() -> [Board; 6] {
-        let mut b = [[0; 12]; 6];
-        for (k, board) in b.iter_mut().enumerate().take(5) {
-            board[k] = 1;
+    /// Boards of one seed in one of six pits (A to F), and of two seeds in A, B, C or D.
+    fn boards() -> [Board; 10] {
+        let mut b = [[0; 12]; 10];
+        for (k, board) in b.iter_mut().enumerate() {
+            if k < 6 {
+                board[k] = 1;
+            } else {
+                board[k - 6] = 2;
+            }
         }
-        b[5][0] = 2;
         b
     }
 
     #[test]
     fn a_board_finds_its_own_entry_and_no_other() {
-        // A table of 0 MiB has one bucket: every board meets every other there.
-        let t = Table::new(0, 12);
-        let [a, b, _, _, _, two] = boards();
+        // A table of 0 MiB over 6 pits has one bucket: every board meets every other there.
+        let t = Table::new(0, 6);
+        assert_eq!(t.buckets, 1);
+        let [a, b, _, _, _, _, two, ..] = boards();
         assert_eq!(t.get(&a), None);
         t.keep(&a, entry(-1, 1, 3, 5));
         assert_eq!(t.get(&a), Some(entry(-1, 1, 3, 5)));
         assert_eq!(t.get(&b), None);
         assert_eq!(t.get(&two), None);
-        // Kept again: the same place, so three stay free for others.
+        // Kept again: the same place, so seven stay free for others.
         t.keep(&a, entry(0, 0, 2, 6));
         t.keep(&b, entry(-2, 2, 0, 1));
-        t.keep(&two, entry(1, 2, 4, 1));
+        t.keep(&two, entry(1, 2, 4, 0));
         assert_eq!(t.get(&a), Some(entry(0, 0, 2, 6)));
         assert_eq!(t.get(&b), Some(entry(-2, 2, 0, 1)));
-        assert_eq!(t.get(&two), Some(entry(1, 2, 4, 1)));
+        assert_eq!(t.get(&two), Some(entry(1, 2, 4, 0)));
     }
 
     #[test]
     fn a_full_bucket_gives_up_its_smallest_search() {
-        let t = Table::new(0, 12);
-        let [a, b, c, d, e, _] = boards();
-        for (board, size) in [(a, 9), (b, 3), (c, 7), (d, 5)] {
-            t.keep(&board, entry(0, 1, 0, size));
+        let t = Table::new(0, 6);
+        let b = boards();
+        let sizes = [9, 3, 7, 5, 8, 6, 4, 10];
+        for (board, size) in b.iter().zip(sizes) {
+            t.keep(board, entry(0, 1, 0, size));
         }
-        t.keep(&e, entry(0, 1, 0, 1));
-        assert_eq!(t.get(&b), None, "the smallest search (size 3) made room");
-        for (board, size) in [(a, 9), (c, 7), (d, 5), (e, 1)] {
-            assert_eq!(t.get(&board), Some(entry(0, 1, 0, size)));
+        t.keep(&b[8], entry(0, 1, 0, 1));
+        assert_eq!(t.get(&b[1]), None, "the smallest search (size 3) made room");
+        for (k, size) in [
+            (0, 9),
+            (2, 7),
+            (3, 5),
+            (4, 8),
+            (5, 6),
+            (6, 4),
+            (7, 10),
+            (8, 1),
+        ] {
+            assert_eq!(t.get(&b[k]), Some(entry(0, 1, 0, size)));
         }
     }
 
     #[test]
-    fn a_place_two_threads_wrote_at_once_reads_as_empty() {
+    fn an_entry_keeps_its_bounds_move_and_size() {
+        for e in [
+            entry(-48, 48, 5, 0),
+            entry(-100, -99, 0, 62),
+            entry(100, 100, 7, 40),
+        ] {
+            assert_eq!(Entry::unpack(e.pack()), e);
+            assert_ne!(e.pack(), 0, "a place in use is never empty");
+        }
+        // A search of more than 2^62 boards is kept as one of 2^62.
+        assert_eq!(Entry::unpack(entry(0, 1, 2, 64).pack()), entry(0, 1, 2, 62));
+    }
+
+    #[test]
+    fn no_two_boards_share_a_bucket_and_check() {
+        // The mix is one to one: every board of up to 8 seeds over 12 pits in the smallest
+        // table (2^17 buckets) has its own pair of bucket and check bits.
         let t = Table::new(0, 12);
-        let [a, ..] = boards();
-        t.keep(&a, entry(-1, 1, 3, 5));
-        // Another thread's entry lands in the second word only.
-        let place = (0..BUCKET_PLACES)
-            .find(|&p| t.words[t.first + 2 * p].load(Ordering::Relaxed) != 0)
-            .expect("the entry is in the bucket");
-        let other = entry(2, 2, 1, 1).pack();
-        t.words[t.first + 2 * place + 1].store(other, Ordering::Relaxed);
-        assert_eq!(t.get(&a), None);
+        assert_eq!(t.buckets, 1 << 17);
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..=8 {
+            for r in 0..t.ranks.count(n) {
+                let board = t.ranks.unrank(r, n);
+                assert!(seen.insert(t.mixed(&board)), "{board:?}");
+            }
+        }
     }
 
     #[test]
     fn a_short_search_gets_a_small_table() {
-        // A million boards, 16 bytes a place, twice over: 32,000,000 bytes, 31 MiB rounded up.
-        assert_eq!(table_size(2048, 1_000_000), 31);
+        // A million boards, 8 bytes a place, twice over: 16,000,000 bytes, 16 MiB rounded up.
+        assert_eq!(table_size(2048, 1_000_000), 16);
         assert_eq!(table_size(2048, 1_500_000_000), 2048);
         assert_eq!(table_size(2048, 0), 1);
         assert_eq!(table_size(0, 1_000_000), 0);
@@ -851,11 +918,14 @@ mod tests {
 
     #[test]
     fn buckets_start_on_a_cache_line() {
-        for mib in [0, 1, 3] {
-            let t = Table::new(mib, 12);
+        for (mib, pits) in [(0, 6), (1, 6), (3, 6), (9, 12)] {
+            let t = Table::new(mib, pits);
             assert_eq!(t.bucket(1).as_ptr() as usize % 64, 0);
             assert_eq!(t.bucket(1).len(), 8);
         }
-        assert_eq!(Table::new(1, 12).buckets, (1 << 20) / 64);
+        assert_eq!(Table::new(1, 6).buckets, (1 << 20) / 64);
+        // Over 12 pits, a key's bits beyond the entry's need 2^17 buckets: 8 MiB.
+        assert_eq!(Table::new(1, 12).buckets, 1 << 17);
+        assert_eq!(Table::new(16, 12).buckets, 1 << 18);
     }
 }
