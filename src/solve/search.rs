@@ -153,9 +153,7 @@ struct Table {
     /// The buckets' places, from `first` on (where a cache line begins).
     words: Box<[AtomicU64]>,
     first: usize,
-    /// Buckets, a power of two.
-    buckets: usize,
-    /// Bits of the bucket number (log2 of `buckets`).
+    /// Bits of the bucket number: the table has 2^`bucket_bits` buckets.
     bucket_bits: u32,
     /// Bits of a key.
     key_bits: u32,
@@ -195,7 +193,6 @@ impl Table {
         Table {
             words,
             first: first / 8,
-            buckets,
             bucket_bits,
             key_bits,
             ranks,
@@ -220,7 +217,7 @@ impl Table {
     /// The places of the bucket of the mixed key `mixed`.
     #[inline]
     fn bucket(&self, mixed: u64) -> &[AtomicU64] {
-        let i = mixed as usize & (self.buckets - 1);
+        let i = mixed as usize & ((1 << self.bucket_bits) - 1);
         let at = self.first + i * BUCKET_PLACES;
         &self.words[at..at + BUCKET_PLACES]
     }
@@ -242,7 +239,7 @@ impl Table {
         let check = self.check(mixed);
         self.bucket(mixed).iter().find_map(|place| {
             let word = place.load(Ordering::Relaxed);
-            (word != 0 && word >> ENTRY_BITS == check).then(|| Entry::unpack(word))
+            holds(word, check).then(|| Entry::unpack(word))
         })
     }
 
@@ -256,7 +253,7 @@ impl Table {
         let mut smallest = u16::MAX;
         for (p, at) in bucket.iter().enumerate() {
             let word = at.load(Ordering::Relaxed);
-            if word != 0 && word >> ENTRY_BITS == check {
+            if holds(word, check) {
                 place = p;
                 break;
             }
@@ -272,6 +269,12 @@ impl Table {
         }
         bucket[place].store(check << ENTRY_BITS | entry.pack(), Ordering::Relaxed);
     }
+}
+
+/// Whether the place `word` holds the entry of the board with the check bits `check`.
+#[inline]
+fn holds(word: u64, check: u64) -> bool {
+    word != 0 && word >> ENTRY_BITS == check
 }
 
 impl Entry {
@@ -838,7 +841,7 @@ mod tests {
     fn a_board_finds_its_own_entry_and_no_other() {
         // A table of 0 MiB over 6 pits has one bucket: every board meets every other there.
         let t = Table::new(0, 6);
-        assert_eq!(t.buckets, 1);
+        assert_eq!(t.bucket_bits, 0, "one bucket");
         let [a, b, _, _, _, _, two, ..] = boards();
         assert_eq!(t.get(&a), None);
         t.keep(&a, entry(-1, 1, 3, 5));
@@ -897,7 +900,7 @@ mod tests {
         // The mix is one to one: every board of up to 8 seeds over 12 pits in the smallest
         // table (2^17 buckets) has its own pair of bucket and check bits.
         let t = Table::new(0, 12);
-        assert_eq!(t.buckets, 1 << 17);
+        assert_eq!(t.bucket_bits, 17);
         let mut seen = std::collections::HashSet::new();
         for n in 0..=8 {
             for r in 0..t.ranks.count(n) {
@@ -923,9 +926,9 @@ mod tests {
             assert_eq!(t.bucket(1).as_ptr() as usize % 64, 0);
             assert_eq!(t.bucket(1).len(), 8);
         }
-        assert_eq!(Table::new(1, 6).buckets, (1 << 20) / 64);
+        assert_eq!(1 << Table::new(1, 6).bucket_bits, (1 << 20) / 64);
         // Over 12 pits, a key's bits beyond the entry's need 2^17 buckets: 8 MiB.
-        assert_eq!(Table::new(1, 12).buckets, 1 << 17);
-        assert_eq!(Table::new(16, 12).buckets, 1 << 18);
+        assert_eq!(Table::new(1, 12).bucket_bits, 17);
+        assert_eq!(Table::new(16, 12).bucket_bits, 18);
     }
 }
