@@ -229,6 +229,17 @@ fn judging_is_the_same_for_any_thread_count_and_refuses_missing_levels() {
         .map(|l| l.split('\t').next().unwrap())
         .collect();
     assert_eq!(checked, ["4", "5", "6"], "{text}");
+    // Each level passes best-over-moves and the forced check (Oware's play cycles).
+    assert!(
+        text.lines().nth(1).unwrap().contains("\tforced\t"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .skip(2)
+            .all(|l| l.split('\t').nth(3).unwrap().starts_with("ok (")),
+        "{text}"
+    );
     let out = verify_from("7");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);

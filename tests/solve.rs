@@ -615,3 +615,120 @@ fn a_game_that_wrongly_claims_no_cycles_stops_the_build() {
     // Finding O-DB1: at 2 seeds, South's A and F against an empty North walk round for ever.
     build(&ClaimsNoCycles(oware("sheet")), 2);
 }
+
+/// The boards of the O-DB1 cycle (South's A and F against an empty North, South to move), each
+/// with its one move, in the order play visits them.
+fn o_db1_cycle(retro: &dyn Retro) -> Vec<Board> {
+    let start = board(&[1, 0, 0, 0, 0, 1]);
+    let mut cycle = vec![start];
+    loop {
+        let mut out = Vec::new();
+        assert_eq!(retro.expand(cycle.last().unwrap(), &mut out), None);
+        assert_eq!(out.len(), 1, "one move from {:?}", cycle.last().unwrap());
+        let Edge::Next {
+            gain: 0,
+            board,
+            again: false,
+        } = out[0].1
+        else {
+            panic!("a move that stays in the level: {:?}", out[0]);
+        };
+        if board == start {
+            return cycle;
+        }
+        cycle.push(board);
+    }
+}
+
+#[test]
+fn a_value_held_up_by_a_cycle_passes_best_over_moves_and_fails_the_forced_check() {
+    use mancala_lab::solve::forced::check_forced;
+    let retro = oware("sheet");
+    let db = build(&retro, 4);
+    // The built levels: every value other than 0 is forced.
+    for level in 0..=4 {
+        let f = check_forced(&retro, &db, level, &()).unwrap();
+        assert_eq!((f.forced, f.unforced), (f.valued, None), "level {level}");
+    }
+    // The cycle of finding O-DB1: twelve boards, each with one move.
+    let cycle = o_db1_cycle(&retro);
+    assert_eq!(cycle.len(), 12, "{cycle:?}");
+    let ranks = db.ranks();
+    assert!(cycle.iter().all(|b| db.value(b) == Some(0)));
+    // +2 and -2 in turn round the cycle, and every other board of the level set again to the
+    // best over its moves until none changes: another set of values where each is the best over
+    // its moves, yet no play leaves the cycle, so the check finds boards it cannot force.
+    let mut values = db.level(2).to_vec();
+    let in_cycle: Vec<usize> = cycle
+        .iter()
+        .map(|b| ranks.rank(&b[..], 2) as usize)
+        .collect();
+    for (i, &r) in in_cycle.iter().enumerate() {
+        values[r] = if i % 2 == 0 { 2 } else { -2 };
+    }
+    let mut out = Vec::new();
+    for pass in 0.. {
+        assert!(pass < 100, "the values settle");
+        let mut changed = false;
+        for r in 0..values.len() {
+            if in_cycle.contains(&r) {
+                continue;
+            }
+            let b = ranks.unrank(r as u64, 2);
+            let v = mancala_lab::solve::build::best(&retro, &b, &mut out, |n| {
+                let s = seeds(n);
+                if s == 2 {
+                    values[ranks.rank(&n[..], 2) as usize]
+                } else {
+                    db.value(n).unwrap()
+                }
+            });
+            changed |= v != values[r];
+            values[r] = v;
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut bad = Database::new(12, 2);
+    for level in 0..2 {
+        bad.push(db.level(level).to_vec());
+    }
+    bad.push(values);
+    verify_level(&retro, &bad, 2, &()).unwrap();
+    let f = check_forced(&retro, &bad, 2, &()).unwrap();
+    assert!(f.unforced.is_some());
+    assert!(f.valued - f.forced >= 12, "{f:?}");
+    // The first board the check names is on the cycle or leads to it.
+    let (named, value) = f.unforced.clone().unwrap();
+    assert_eq!(value.abs(), 2);
+    assert!(
+        in_cycle
+            .iter()
+            .any(|&r| ranks.unrank(r as u64, 2)[..] == named[..])
+            || {
+                let mut out = Vec::new();
+                retro.expand(&board(&named), &mut out);
+                out.iter()
+                    .any(|(_, e)| matches!(e, Edge::Next { board, .. } if cycle.contains(board)))
+            }
+    );
+    // The same without the game's predecessor lists (every board left looked at each pass).
+    let g = check_forced(&ClaimsNoCycles(oware("sheet")), &bad, 2, &()).unwrap();
+    assert_eq!(
+        (g.valued, g.forced, g.unforced),
+        (f.valued, f.forced, f.unforced)
+    );
+    // Kalah's levels have no cycles: every value is forced.
+    let kalah = kalah("openspiel:pits=4");
+    let kdb = build(&kalah, 8);
+    for level in 0..=8 {
+        let f = check_forced(&kalah, &kdb, level, &()).unwrap();
+        assert_eq!((f.forced, f.unforced), (db_valued(&kdb, level), None));
+    }
+}
+
+/// Boards of level `level` worth other than 0.
+fn db_valued(db: &Database, level: u32) -> u64 {
+    db.level(level).iter().filter(|&&v| v != 0).count() as u64
+}

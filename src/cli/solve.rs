@@ -15,6 +15,7 @@ use mancala_lab::registry::{with_engine, EngineVisitor};
 use mancala_lab::side::Side;
 use mancala_lab::solve::build::{build_memory, verify_level, LevelStats};
 use mancala_lab::solve::check::{check_level, check_sample};
+use mancala_lab::solve::forced::check_forced;
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
@@ -556,7 +557,7 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
         db.levels() - 1,
         retro.engine()
     );
-    println!("level\tpositions\tbest-over-moves\tindependent");
+    println!("level\tpositions\tbest-over-moves\tforced\tindependent");
     let bar = Bar::new();
     let mut failed = false;
     for level in args.from..db.levels() {
@@ -568,6 +569,7 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
             }
         };
         bar.0.finish_and_clear();
+        let forced = forced(retro, &db, level, &bar, &mut failed);
         let independent = if level > args.independent {
             sampled(args, retro, &db, level, &bar, &mut failed)
         } else {
@@ -592,7 +594,7 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
             }
         };
         println!(
-            "{level}\t{}\t{bellman}\t{independent}",
+            "{level}\t{}\t{bellman}\t{forced}\t{independent}",
             db.ranks().count(level)
         );
     }
@@ -601,6 +603,36 @@ fn verify(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The check that every value other than 0 of the level is forced, not held up by a cycle
+/// (needed only where play within a level can come back to a board).
+fn forced(retro: &dyn Retro, db: &Database, level: u32, bar: &Bar, failed: &mut bool) -> String {
+    if retro.acyclic() {
+        return "not needed (no cycles within a level)".to_string();
+    }
+    let found = check_forced(retro, db, level, bar);
+    bar.0.finish_and_clear();
+    match found {
+        Ok(f) => match f.unforced {
+            None => format!(
+                "ok ({} boards worth other than 0, all forced; {} passes, {} evaluations)",
+                f.valued, f.passes, f.evaluations
+            ),
+            Some((board, value)) => {
+                *failed = true;
+                format!(
+                    "WRONG: {} of {} boards worth other than 0 forced; board {board:?} holds \
+                     {value}, which no play forces",
+                    f.forced, f.valued
+                )
+            }
+        },
+        Err(e) => {
+            *failed = true;
+            format!("cannot run: {e}")
+        }
+    }
 }
 
 /// The independent check of a level above --independent: --sample boards, each solved with the

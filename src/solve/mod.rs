@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod check;
+pub mod forced;
 pub mod huge;
 pub mod judge;
 pub mod level_file;
