@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::build::prefetch;
 use super::check::UnexpectedMove;
 use super::{huge, seeds, through, Board, Database, Edge, Report, Retro};
 
@@ -34,7 +35,7 @@ pub struct Forced {
     pub valued: u64,
     /// Boards among those whose value was found forced.
     pub forced: u64,
-    /// Passes over the boards still to look at (the last forces none).
+    /// Passes over the boards still to look at.
     pub passes: u32,
     /// Boards looked at over all passes.
     pub evaluations: u64,
@@ -46,22 +47,89 @@ pub struct Forced {
 struct Bits(Vec<AtomicU64>);
 
 impl Bits {
-    /// `count` boards, all in the set when `full`.
-    fn new(count: u64, full: bool) -> Bits {
+    /// An empty set over `count` boards.
+    fn new(count: u64) -> Bits {
         let words = count.div_ceil(64) as usize;
         let mut v: Vec<AtomicU64> = huge::with_capacity(words);
-        let word = if full { u64::MAX } else { 0 };
-        v.resize_with(words, || AtomicU64::new(word));
+        v.resize_with(words, || AtomicU64::new(0));
         Bits(v)
     }
 
+    /// Whether board `i` is in the set.
     fn has(&self, i: u64) -> bool {
         self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
     }
 
+    /// Puts board `i` in the set.
     fn add(&self, i: u64) {
         self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
     }
+
+    /// The word that holds board `i`'s bit.
+    fn word(&self, i: u64) -> &AtomicU64 {
+        &self.0[(i / 64) as usize]
+    }
+
+    /// Boards in the set.
+    fn len(&self) -> u64 {
+        self.0
+            .par_iter()
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+
+    /// Sets the set to the boards of `values` worth other than 0 that are not in `forced`.
+    fn unsettled(&self, values: &[i8], forced: &Bits) {
+        self.0.par_iter().enumerate().for_each(|(w, word)| {
+            let from = w * 64;
+            let bits = values[from..(from + 64).min(values.len())]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0)
+                .fold(0u64, |b, (k, _)| b | 1 << k);
+            word.store(
+                bits & !forced.0[w].load(Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
+        });
+    }
+}
+
+/// Boards looked at together: every value and bit a batch reads is asked for from memory before
+/// any is used, so the cache misses of many boards overlap.
+const BATCH: usize = 32;
+
+/// Where a move leads, as the check needs it.
+#[derive(Clone, Copy)]
+enum Target {
+    /// The board of the level of this rank.
+    Within(u64),
+    /// The game's end, worth this much to the mover.
+    Over(i8),
+    /// A board of level `level` below, rank `index`, reached winning `gain` (the mover moves
+    /// again when `again`).
+    Below {
+        gain: i8,
+        again: bool,
+        level: u32,
+        index: usize,
+    },
+}
+
+/// Scratch space of one thread's batches.
+#[derive(Default)]
+struct Scratch {
+    /// One expansion's moves.
+    out: Vec<(u8, Edge)>,
+    /// One board's predecessors.
+    before: Vec<Board>,
+    /// The batch: each board's rank, value, the board, and one past its last target (no
+    /// target: the game is over there).
+    batch: Vec<(u64, i8, Board, usize)>,
+    /// The batch's moves.
+    targets: Vec<Target>,
+    /// Ranks of the boards with a move to a board just forced.
+    marks: Vec<u64>,
 }
 
 /// Finds which boards of level `level` (built, with the levels below, in `db`) have a forced
@@ -76,81 +144,76 @@ pub fn check_forced<R: Retro + ?Sized>(
     let values = db.level(level);
     let count = values.len() as u64;
     let ranks = db.ranks();
-    let forced = Bits::new(count, false);
-    // The boards to look at in this pass (every one at first) and in the next: those with a
-    // move to a board forced in this pass, where the game lists them, else every board left.
-    let mut todo = Bits::new(count, true);
-    let mut later = Bits::new(count, false);
+    let forced = Bits::new(count);
+    // The boards to look at in this pass (every one worth other than 0 at first) and in the
+    // next: those with a move to a board forced in this pass, where the game lists them, else
+    // every board left.
+    let mut todo = Bits::new(count);
+    todo.unsettled(values, &forced);
+    let mut later = Bits::new(count);
     let tracked = retro.predecessors(&ranks.unrank(0, level), &mut Vec::new());
-    let mut pending = count;
     let mut passes = 0;
     let mut evaluations = 0;
     loop {
+        let pending = todo.len();
+        if pending == 0 {
+            break;
+        }
         passes += 1;
         report.pass(level, passes, pending);
-        let found: (u64, u64) = todo
+        let check = Check {
+            retro,
+            db,
+            level,
+            values,
+            forced: &forced,
+            later: &later,
+            tracked,
+        };
+        let (newly, looked): (u64, u64) = todo
             .0
             .par_chunks(CHUNK / 64)
             .enumerate()
-            .map_init(
-                || (Vec::with_capacity(8), Vec::with_capacity(64)),
-                |(out, before), (c, words)| {
-                    let mut newly = 0;
-                    let mut looked = 0;
-                    for (w, word) in words.iter().enumerate() {
-                        let mut set = word.swap(0, Ordering::Relaxed);
-                        while set != 0 {
-                            let index =
-                                ((c * CHUNK / 64 + w) * 64) as u64 + set.trailing_zeros() as u64;
-                            set &= set - 1;
-                            if index >= count {
-                                break;
-                            }
-                            let value = values[index as usize];
-                            if value == 0 || forced.has(index) {
-                                continue;
-                            }
-                            looked += 1;
-                            let board = ranks.unrank(index, level);
-                            let now = is_forced(retro, db, values, &board, value, &forced, out);
-                            if !now? {
-                                continue;
-                            }
-                            forced.add(index);
-                            newly += 1;
-                            // After the bit is set: a board marked here and looked at in the
-                            // next pass sees it.
-                            before.clear();
-                            if tracked {
-                                retro.predecessors(&board, before);
-                                for p in before.iter() {
-                                    let i = ranks.rank(p, level);
-                                    if values[i as usize] != 0 && !forced.has(i) {
-                                        later.add(i);
-                                    }
-                                }
-                            }
+            .map_init(Scratch::default, |scratch, (c, words)| {
+                let (mut newly, mut looked, mut taken) = (0, 0, 0);
+                scratch.batch.clear();
+                for (w, word) in words.iter().enumerate() {
+                    let mut set = word.swap(0, Ordering::Relaxed);
+                    taken += u64::from(set.count_ones());
+                    while set != 0 {
+                        let index =
+                            ((c * CHUNK / 64 + w) * 64) as u64 + u64::from(set.trailing_zeros());
+                        set &= set - 1;
+                        // Forced since it was marked.
+                        if forced.has(index) {
+                            continue;
+                        }
+                        let board = ranks.unrank(index, level);
+                        scratch
+                            .batch
+                            .push((index, values[index as usize], board, 0));
+                        if scratch.batch.len() == BATCH {
+                            looked += BATCH as u64;
+                            newly += check.batch(scratch)?;
+                            scratch.batch.clear();
                         }
                     }
-                    report.advance(looked);
-                    Ok((newly, looked))
-                },
-            )
+                }
+                looked += scratch.batch.len() as u64;
+                newly += check.batch(scratch)?;
+                report.advance(taken);
+                Ok((newly, looked))
+            })
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
-        evaluations += found.1;
-        if found.0 == 0 {
+        evaluations += looked;
+        if newly == 0 {
             break;
         }
         if tracked {
             std::mem::swap(&mut todo, &mut later);
         } else {
-            todo = Bits::new(count, true);
+            todo.unsettled(values, &forced);
         }
-        pending = todo
-            .0
-            .par_iter()
-            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
-            .sum();
     }
     let mut found = Forced {
         boards: count,
@@ -173,67 +236,131 @@ pub fn check_forced<R: Retro + ?Sized>(
     Ok(found)
 }
 
-/// Whether `board`, worth `value` (not 0), is forced now: `values` is its level, `forced` holds
-/// the boards of the level found so far; `out` is scratch.
-fn is_forced<R: Retro + ?Sized>(
-    retro: &R,
-    db: &Database,
-    values: &[i8],
-    board: &Board,
-    value: i8,
-    forced: &Bits,
-    out: &mut Vec<(u8, Edge)>,
-) -> Result<bool, UnexpectedMove> {
-    out.clear();
-    if retro.expand(board, out).is_some() {
-        return Ok(true);
+/// What a pass reads and writes, shared by its threads.
+struct Check<'a, R: ?Sized> {
+    retro: &'a R,
+    db: &'a Database,
+    /// The level checked, and its values.
+    level: u32,
+    values: &'a [i8],
+    /// The boards found forced so far.
+    forced: &'a Bits,
+    /// The boards to look at in the next pass.
+    later: &'a Bits,
+    /// Whether the game lists predecessors (else every board left is looked at each pass).
+    tracked: bool,
+}
+
+impl<R: Retro + ?Sized> Check<'_, R> {
+    /// Looks at the boards of `s.batch`: sets those forced now, then marks in `later` the boards
+    /// with a move to them. Returns how many it set.
+    fn batch(&self, s: &mut Scratch) -> Result<u64, UnexpectedMove> {
+        let ranks = self.db.ranks();
+        // Every board's moves first, each target asked for from memory.
+        s.targets.clear();
+        for (_, value, board, end) in s.batch.iter_mut() {
+            s.out.clear();
+            match self.retro.expand(board, &mut s.out) {
+                Some(v) => s.targets.push(Target::Over(v)),
+                None => {
+                    for (_, edge) in &s.out {
+                        s.targets.push(self.target(board, *value, edge)?);
+                    }
+                }
+            }
+            *end = s.targets.len();
+        }
+        let mut newly = 0;
+        let mut start = 0;
+        s.marks.clear();
+        for &(index, value, board, end) in &s.batch {
+            let moves = &s.targets[start..end];
+            start = end;
+            if !self.holds(value, moves) {
+                continue;
+            }
+            self.forced.add(index);
+            newly += 1;
+            if self.tracked {
+                s.before.clear();
+                self.retro.predecessors(&board, &mut s.before);
+                for p in &s.before {
+                    let i = ranks.rank(p, self.level);
+                    prefetch(&self.values[i as usize]);
+                    prefetch(self.forced.word(i));
+                    s.marks.push(i);
+                }
+            }
+        }
+        // After the batch's bits are set: a board marked here and looked at in the next pass
+        // sees them.
+        for &i in &s.marks {
+            if self.values[i as usize] != 0 && !self.forced.has(i) {
+                self.later.add(i);
+            }
+        }
+        Ok(newly)
     }
-    let ranks = db.ranks();
-    let level = seeds(board);
-    // A board of the level a move leads to: its rank (the move must be a plain turn of play).
-    let within = |edge: &Edge| match *edge {
-        Edge::Next {
+
+    /// Where `edge`, a move of `board` (worth `value`), leads; what the check will read of it is
+    /// asked for from memory.
+    fn target(&self, board: &Board, value: i8, edge: &Edge) -> Result<Target, UnexpectedMove> {
+        let ranks = self.db.ranks();
+        let Edge::Next {
             gain,
-            board: b,
+            board: next,
             again,
-        } if seeds(&b) == level => {
+        } = *edge
+        else {
+            let Edge::Over(v) = *edge else { unreachable!() };
+            return Ok(Target::Over(v));
+        };
+        let level = seeds(&next);
+        let index = ranks.rank(&next, level);
+        if level == self.level {
+            // The check reasons about plain turns of play within the level.
             if gain != 0 || again {
                 return Err(UnexpectedMove(board[..ranks.pits()].to_vec()));
             }
-            Ok(Some(ranks.rank(&b, level)))
+            prefetch(self.forced.word(index));
+            if value > 0 {
+                prefetch(&self.values[index as usize]);
+            }
+            return Ok(Target::Within(index));
         }
-        _ => Ok(None),
-    };
-    for (_, edge) in out.iter() {
-        let next = within(edge)?;
+        let index = index as usize;
         if value > 0 {
-            // One move worth the value that ends play within the level, or that leads to a
-            // board whose (negative) value is forced.
-            let worth = match (next, *edge) {
-                (Some(i), _) if forced.has(i) => -values[i as usize],
-                (Some(_), _) => continue,
-                (None, Edge::Over(v)) => v,
-                (
-                    None,
-                    Edge::Next {
-                        gain,
-                        board: b,
-                        again,
-                    },
-                ) => through(
+            prefetch(&self.db.level(level)[index]);
+        }
+        Ok(Target::Below {
+            gain,
+            again,
+            level,
+            index,
+        })
+    }
+
+    /// Whether a board worth `value` (not 0) with the moves `moves` is forced now. Worth more
+    /// than 0: one move worth the value ends play within the level, or leads to a board whose
+    /// (negative) value is forced. Worth less: every move that stays in the level leads to a
+    /// board whose (positive) value is forced.
+    fn holds(&self, value: i8, moves: &[Target]) -> bool {
+        if value > 0 {
+            moves.iter().any(|&t| match t {
+                Target::Within(i) => self.forced.has(i) && -self.values[i as usize] >= value,
+                Target::Over(v) => v >= value,
+                Target::Below {
                     gain,
                     again,
-                    db.value(&b).expect("the levels below are built"),
-                ),
-            };
-            if worth >= value {
-                return Ok(true);
-            }
-        } else if next.is_some_and(|i| !forced.has(i)) {
-            // Every move that stays in the level must lead to a board whose (positive) value
-            // is forced.
-            return Ok(false);
+                    level,
+                    index,
+                } => through(gain, again, self.db.level(level)[index]) >= value,
+            })
+        } else {
+            moves.iter().all(|&t| match t {
+                Target::Within(i) => self.forced.has(i),
+                Target::Over(_) | Target::Below { .. } => true,
+            })
         }
     }
-    Ok(value < 0)
 }
