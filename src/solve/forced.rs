@@ -57,12 +57,12 @@ impl Bits {
 
     /// Whether board `i` is in the set.
     fn has(&self, i: u64) -> bool {
-        self.0[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
+        self.word(i).load(Ordering::Relaxed) & (1 << (i % 64)) != 0
     }
 
     /// Puts board `i` in the set.
     fn add(&self, i: u64) {
-        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        self.word(i).fetch_or(1 << (i % 64), Ordering::Relaxed);
     }
 
     /// The word that holds board `i`'s bit.
@@ -123,8 +123,7 @@ struct Scratch {
     out: Vec<(u8, Edge)>,
     /// One board's predecessors.
     before: Vec<Board>,
-    /// The batch: each board's rank, value, the board, and one past its last target (no
-    /// target: the game is over there).
+    /// The batch: each board's rank, value, the board, and one past its last target.
     batch: Vec<(u64, i8, Board, usize)>,
     /// The batch's moves.
     targets: Vec<Target>,
@@ -306,14 +305,9 @@ impl<R: Retro + ?Sized> Check<'_, R> {
     /// asked for from memory.
     fn target(&self, board: &Board, value: i8, edge: &Edge) -> Result<Target, UnexpectedMove> {
         let ranks = self.db.ranks();
-        let Edge::Next {
-            gain,
-            board: next,
-            again,
-        } = *edge
-        else {
-            let Edge::Over(v) = *edge else { unreachable!() };
-            return Ok(Target::Over(v));
+        let (gain, next, again) = match *edge {
+            Edge::Over(v) => return Ok(Target::Over(v)),
+            Edge::Next { gain, board, again } => (gain, board, again),
         };
         let level = seeds(&next);
         let index = ranks.rank(&next, level);
