@@ -314,7 +314,7 @@ impl FastRules {
     /// What sowing the legal move `pit` does besides moving seeds, without playing it: whether
     /// it laps the board (12 seeds or more skip the emptied pit), how many of the opponent's pits
     /// it captures, and whether it is a grand slam that captures nothing.
-    #[inline]
+    #[inline(always)]
     pub fn sow_events(&self, g: &FastGame, pit: u8) -> SowEvents {
         let me = usize::from(g.to_move());
         let n = (half(g.board, me) >> (8 * pit)) as u8;
