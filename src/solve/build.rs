@@ -5,6 +5,7 @@ use std::sync::atomic::{fence, AtomicBool, AtomicI8, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::bits::Bits;
 use super::{huge, seeds, through, Board, Edge, Ranks, Retro};
 
 /// Boards a parallel task takes at a time.
@@ -256,7 +257,7 @@ fn update_batch<R: Retro + ?Sized>(
     retro: &R,
     db: &Database,
     values: &[AtomicI8],
-    later: &[AtomicU64],
+    later: &Bits,
     open: &[AtomicBool],
     chunk: usize,
     tracked: bool,
@@ -330,7 +331,7 @@ fn update_batch<R: Retro + ?Sized>(
                 for p in before.iter() {
                     let r = db.ranks.rank(p, seeds_now) as usize;
                     prefetch(&values[r]);
-                    prefetch(&later[r / 64]);
+                    prefetch(later.word(r as u64));
                     marks.push((r, v, old));
                 }
             }
@@ -346,7 +347,7 @@ fn update_batch<R: Retro + ?Sized>(
         let busy = c != chunk && open[c].load(Ordering::Acquire);
         let x = values[r].load(Ordering::Relaxed);
         if busy || -v > x || -old >= x {
-            later[r / 64].fetch_or(1 << (r % 64), Ordering::Relaxed);
+            later.add(r as u64);
         }
     }
     changed
@@ -627,11 +628,8 @@ pub fn build_level<R: Retro + ?Sized>(
     values.resize_with(count as usize, || AtomicI8::new(0));
     // Boards to look at in this pass and the next, a bit each: every board at first; then the
     // boards with a move to a board whose value changed (when the game lists them).
-    let words = count.div_ceil(64) as usize;
-    let mut todo: Vec<AtomicU64> = huge::with_capacity(words);
-    todo.resize_with(words, || AtomicU64::new(u64::MAX));
-    let mut later: Vec<AtomicU64> = huge::with_capacity(words);
-    later.resize_with(words, || AtomicU64::new(0));
+    let mut todo = Bits::full(count);
+    let mut later = Bits::new(count);
     // The chunks a thread is working on.
     let open: Vec<AtomicBool> = (0..count.div_ceil(CHUNK as u64))
         .map(|_| AtomicBool::new(false))
@@ -646,53 +644,56 @@ pub fn build_level<R: Retro + ?Sized>(
         evaluations += pending;
         let changed = AtomicU64::new(0);
         // A task takes CHUNK boards: CHUNK / 64 words of the bit sets.
-        todo.par_chunks(CHUNK / 64).enumerate().try_for_each_init(
-            || (Scratch::default(), Vec::with_capacity(BATCH)),
-            |(scratch, batch), (c, bits)| {
-                if stop.load(Ordering::Relaxed) {
-                    return Err(Interrupted);
-                }
-                let mut differ = 0;
-                let mut looked = 0;
-                batch.clear();
-                // Opened before any value is read: a thread that changes a value after this and
-                // then finds the chunk closed knows the chunk read the new value.
-                open[c].store(true, Ordering::Relaxed);
-                fence(Ordering::SeqCst);
-                for (w, word) in bits.iter().enumerate() {
-                    let mut set = if tracked {
-                        word.swap(0, Ordering::Relaxed)
-                    } else {
-                        u64::MAX
-                    };
-                    while set != 0 {
-                        let bit = set.trailing_zeros() as u64;
-                        set &= set - 1;
-                        let index = ((c * CHUNK / 64 + w) as u64) * 64 + bit;
-                        if index >= count {
-                            break;
-                        }
-                        batch.push(index);
-                        if batch.len() == BATCH {
-                            differ += update_batch(
-                                retro, db, &values, &later, &open, c, tracked, seeds_now, batch,
-                                scratch,
-                            );
-                            looked += batch.len() as u64;
-                            batch.clear();
+        todo.words()
+            .par_chunks(CHUNK / 64)
+            .enumerate()
+            .try_for_each_init(
+                || (Scratch::default(), Vec::with_capacity(BATCH)),
+                |(scratch, batch), (c, bits)| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(Interrupted);
+                    }
+                    let mut differ = 0;
+                    let mut looked = 0;
+                    batch.clear();
+                    // Opened before any value is read: a thread that changes a value after this and
+                    // then finds the chunk closed knows the chunk read the new value.
+                    open[c].store(true, Ordering::Relaxed);
+                    fence(Ordering::SeqCst);
+                    for (w, word) in bits.iter().enumerate() {
+                        let mut set = if tracked {
+                            word.swap(0, Ordering::Relaxed)
+                        } else {
+                            u64::MAX
+                        };
+                        while set != 0 {
+                            let bit = set.trailing_zeros() as u64;
+                            set &= set - 1;
+                            let index = ((c * CHUNK / 64 + w) as u64) * 64 + bit;
+                            if index >= count {
+                                break;
+                            }
+                            batch.push(index);
+                            if batch.len() == BATCH {
+                                differ += update_batch(
+                                    retro, db, &values, &later, &open, c, tracked, seeds_now,
+                                    batch, scratch,
+                                );
+                                looked += batch.len() as u64;
+                                batch.clear();
+                            }
                         }
                     }
-                }
-                differ += update_batch(
-                    retro, db, &values, &later, &open, c, tracked, seeds_now, batch, scratch,
-                );
-                looked += batch.len() as u64;
-                open[c].store(false, Ordering::Release);
-                changed.fetch_add(differ, Ordering::Relaxed);
-                report.advance(looked);
-                Ok(())
-            },
-        )?;
+                    differ += update_batch(
+                        retro, db, &values, &later, &open, c, tracked, seeds_now, batch, scratch,
+                    );
+                    looked += batch.len() as u64;
+                    open[c].store(false, Ordering::Release);
+                    changed.fetch_add(differ, Ordering::Relaxed);
+                    report.advance(looked);
+                    Ok(())
+                },
+            )?;
         if changed.load(Ordering::Relaxed) == 0 {
             let values = values.into_iter().map(AtomicI8::into_inner).collect();
             return Ok((
@@ -706,10 +707,7 @@ pub fn build_level<R: Retro + ?Sized>(
         }
         if tracked {
             std::mem::swap(&mut todo, &mut later);
-            pending = todo
-                .par_iter()
-                .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
-                .sum();
+            pending = todo.len();
         }
     }
 }

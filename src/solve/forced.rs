@@ -15,13 +15,14 @@
 //! forced moves, and neither player can do better than the values say, since endless play
 //! gives 0 (docs/solve.md, "Verified, not trusted").
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
+use super::bits::Bits;
 use super::build::prefetch;
 use super::check::UnexpectedMove;
-use super::{huge, seeds, through, Board, Database, Edge, Report, Retro};
+use super::{seeds, through, Board, Database, Edge, Report, Retro};
 
 /// Boards a parallel task takes at a time (a multiple of 64: whole words of the bit sets).
 const CHUNK: usize = 1 << 14;
@@ -43,56 +44,20 @@ pub struct Forced {
     pub unforced: Option<(Vec<u8>, i8)>,
 }
 
-/// A set of boards of one level, a bit each by rank, shared by the threads.
-struct Bits(Vec<AtomicU64>);
-
-impl Bits {
-    /// An empty set over `count` boards.
-    fn new(count: u64) -> Bits {
-        let words = count.div_ceil(64) as usize;
-        let mut v: Vec<AtomicU64> = huge::with_capacity(words);
-        v.resize_with(words, || AtomicU64::new(0));
-        Bits(v)
-    }
-
-    /// Whether board `i` is in the set.
-    fn has(&self, i: u64) -> bool {
-        self.word(i).load(Ordering::Relaxed) & (1 << (i % 64)) != 0
-    }
-
-    /// Puts board `i` in the set.
-    fn add(&self, i: u64) {
-        self.word(i).fetch_or(1 << (i % 64), Ordering::Relaxed);
-    }
-
-    /// The word that holds board `i`'s bit.
-    fn word(&self, i: u64) -> &AtomicU64 {
-        &self.0[(i / 64) as usize]
-    }
-
-    /// Boards in the set.
-    fn len(&self) -> u64 {
-        self.0
-            .par_iter()
-            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
-            .sum()
-    }
-
-    /// Sets the set to the boards of `values` worth other than 0 that are not in `forced`.
-    fn unsettled(&self, values: &[i8], forced: &Bits) {
-        self.0.par_iter().enumerate().for_each(|(w, word)| {
-            let from = w * 64;
-            let bits = values[from..(from + 64).min(values.len())]
-                .iter()
-                .enumerate()
-                .filter(|&(_, &v)| v != 0)
-                .fold(0u64, |b, (k, _)| b | 1 << k);
-            word.store(
-                bits & !forced.0[w].load(Ordering::Relaxed),
-                Ordering::Relaxed,
-            );
-        });
-    }
+/// Sets `set` to the boards of `values` worth other than 0 that are not in `forced`.
+fn unsettle(set: &Bits, values: &[i8], forced: &Bits) {
+    set.words().par_iter().enumerate().for_each(|(w, word)| {
+        let from = w * 64;
+        let bits = values[from..(from + 64).min(values.len())]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v != 0)
+            .fold(0u64, |b, (k, _)| b | 1 << k);
+        word.store(
+            bits & !forced.words()[w].load(Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+    });
 }
 
 /// Boards looked at together: every value and bit a batch reads is asked for from memory before
@@ -148,7 +113,7 @@ pub fn check_forced<R: Retro + ?Sized>(
     // next: those with a move to a board forced in this pass, where the game lists them, else
     // every board left.
     let mut todo = Bits::new(count);
-    todo.unsettled(values, &forced);
+    unsettle(&todo, values, &forced);
     let mut later = Bits::new(count);
     let tracked = retro.predecessors(&ranks.unrank(0, level), &mut Vec::new());
     let mut passes = 0;
@@ -170,7 +135,7 @@ pub fn check_forced<R: Retro + ?Sized>(
             tracked,
         };
         let (newly, looked): (u64, u64) = todo
-            .0
+            .words()
             .par_chunks(CHUNK / 64)
             .enumerate()
             .map_init(Scratch::default, |scratch, (c, words)| {
@@ -211,7 +176,7 @@ pub fn check_forced<R: Retro + ?Sized>(
         if tracked {
             std::mem::swap(&mut todo, &mut later);
         } else {
-            todo.unsettled(values, &forced);
+            unsettle(&todo, values, &forced);
         }
     }
     let mut found = Forced {

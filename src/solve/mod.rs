@@ -1,6 +1,7 @@
 //! Exact play: endgame databases built by retrograde analysis, one seed count at a time, their
 //! level files, and a search that uses them as leaves. The games plug in through [`Retro`].
 
+mod bits;
 pub mod build;
 pub mod check;
 pub mod forced;
