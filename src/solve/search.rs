@@ -228,14 +228,14 @@ impl Table {
         mixed >> self.bucket_bits
     }
 
-    /// Asks for the bucket of `board` from memory, without waiting for it.
+    /// Asks for the bucket of the board of mixed key `mixed` from memory, without waiting for it.
     #[inline]
-    fn prefetch(&self, board: &Board) {
-        super::build::prefetch(&self.bucket(self.mixed(board))[0]);
+    fn prefetch(&self, mixed: u64) {
+        super::build::prefetch(&self.bucket(mixed)[0]);
     }
 
-    fn get(&self, board: &Board) -> Option<Entry> {
-        let mixed = self.mixed(board);
+    /// The entry of the board of mixed key `mixed` ([`Table::mixed`]), if the table holds one.
+    fn get(&self, mixed: u64) -> Option<Entry> {
         let check = self.check(mixed);
         self.bucket(mixed).iter().find_map(|place| {
             let word = place.load(Ordering::Relaxed);
@@ -243,10 +243,9 @@ impl Table {
         })
     }
 
-    /// Stores `entry` for `board`: in the board's own place, else an empty one, else the place
-    /// of the smallest search in the bucket.
-    fn keep(&self, board: &Board, entry: Entry) {
-        let mixed = self.mixed(board);
+    /// Stores `entry` for the board of mixed key `mixed`: in the board's own place, else an
+    /// empty one, else the place of the smallest search in the bucket.
+    fn keep(&self, mixed: u64, entry: Entry) {
         let check = self.check(mixed);
         let bucket = self.bucket(mixed);
         let mut place = 0;
@@ -452,7 +451,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             return Some(0);
         }
         let mut room = [NO_MOVE; MOVES];
-        let moves = self.with_known(&edges, &mut room);
+        let moves = self.with_known(&edges, &[None; MOVES], &mut room);
         order(moves, None, beta);
         let mut best = i32::MIN;
         for &mut Known { edge, .. } in moves {
@@ -572,9 +571,14 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
 
     /// The bounds earlier searches proved for `board` (its table entry), else the seeds on it.
     fn proven(&self, board: &Board) -> (i32, i32) {
+        self.proven_at(board, self.table.mixed(board))
+    }
+
+    /// [`Search::proven`] for `board` of mixed key `mixed`, worked out already.
+    fn proven_at(&self, board: &Board, mixed: u64) -> (i32, i32) {
         let n = seeds(board) as i32;
         self.table
-            .get(board)
+            .get(mixed)
             .map_or((-n, n), |e| (i32::from(e.lo), i32::from(e.hi)))
     }
 
@@ -601,7 +605,9 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         }
         // No board is worth more than the seeds on it, to either player.
         let n = seeds(board) as i32;
-        let entry = self.table.get(board);
+        // The board's rank, worked out once for the table's read and its writes.
+        let mixed = self.table.mixed(board);
+        let entry = self.table.get(mixed);
         let (lo, hi) = entry.map_or((-n, n), |e| (i32::from(e.lo), i32::from(e.hi)));
         if lo == hi || lo >= beta {
             return Ok(lo);
@@ -631,11 +637,14 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             return Ok(i32::from(v));
         }
         // Every move's board asked for from memory (its level or its table entry) before any
-        // is looked at, so the misses overlap.
-        for (_, edge) in &edges {
+        // is looked at, so the misses overlap; a board past the levels keeps its mixed key.
+        let mut keys = [None; MOVES];
+        for ((_, edge), key) in edges.iter().zip(&mut keys) {
             if let Edge::Next { board, .. } = edge {
                 if !self.db.prefetch(board) {
-                    self.table.prefetch(board);
+                    let mixed = self.table.mixed(board);
+                    self.table.prefetch(mixed);
+                    *key = Some(mixed);
                 }
             }
         }
@@ -643,7 +652,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
         // entry): a move known to reach beta ends the search here (enhanced transposition
         // cutoff); the others are tried in the order that most likely reaches it soonest.
         let mut room = [NO_MOVE; MOVES];
-        let moves = self.with_known(&edges, &mut room);
+        let moves = self.with_known(&edges, &keys, &mut room);
         order(moves, entry.map(|e| e.best), beta);
         if let Some(&Known { pit, lo: v, .. }) = moves.iter().find(|m| m.lo >= beta) {
             let e = entry.map_or(
@@ -659,7 +668,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
                     ..e
                 },
             );
-            self.table.keep(board, e);
+            self.table.keep(mixed, e);
             return Ok(v);
         }
         let window = (alpha, beta);
@@ -730,7 +739,7 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
             best: best_pit,
             size: (64 - (self.nodes() - at + 1).leading_zeros()) as u8,
         };
-        self.table.keep(board, entry);
+        self.table.keep(mixed, entry);
         Ok(best)
     }
 
@@ -742,14 +751,18 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     }
 
     /// The bounds of the move `edge`'s value from its mover's side, known without a search:
-    /// its board's level, else the bounds the table holds, else the seeds on the board.
-    fn known(&self, edge: Edge) -> (i32, i32) {
+    /// its board's level, else the bounds the table holds, else the seeds on the board. `key`:
+    /// the board's mixed key when it is past the levels and worked out already.
+    fn known(&self, edge: Edge, key: Option<u64>) -> (i32, i32) {
         match edge {
             Edge::Over(v) => (i32::from(v), i32::from(v)),
             Edge::Next { gain, board, again } => {
-                let (lo, hi) = match self.db.value(&board) {
-                    Some(v) => (i32::from(v), i32::from(v)),
-                    None => self.proven(&board),
+                let (lo, hi) = match key {
+                    Some(mixed) => self.proven_at(&board, mixed),
+                    None => match self.db.value(&board) {
+                        Some(v) => (i32::from(v), i32::from(v)),
+                        None => self.proven(&board),
+                    },
                 };
                 let g = i32::from(gain);
                 if again {
@@ -762,9 +775,15 @@ impl<'a, R: Retro + ?Sized> Search<'a, R> {
     }
 
     /// The moves `edges` into `out`, each with what it is known to be worth ([`Search::known`]).
-    fn with_known<'m>(&self, edges: &[(u8, Edge)], out: &'m mut [Known; MOVES]) -> &'m mut [Known] {
-        for (m, &(pit, edge)) in out.iter_mut().zip(edges) {
-            let (lo, hi) = self.known(edge);
+    /// `keys`: each move's board's mixed key, where it is past the levels and worked out.
+    fn with_known<'m>(
+        &self,
+        edges: &[(u8, Edge)],
+        keys: &[Option<u64>; MOVES],
+        out: &'m mut [Known; MOVES],
+    ) -> &'m mut [Known] {
+        for ((m, &(pit, edge)), &key) in out.iter_mut().zip(edges).zip(keys) {
+            let (lo, hi) = self.known(edge, key);
             *m = Known { pit, edge, lo, hi };
         }
         &mut out[..edges.len()]
@@ -843,18 +862,18 @@ mod tests {
         let t = Table::new(0, 6);
         assert_eq!(t.bucket_bits, 0, "one bucket");
         let [a, b, _, _, _, _, two, ..] = boards();
-        assert_eq!(t.get(&a), None);
-        t.keep(&a, entry(-1, 1, 3, 5));
-        assert_eq!(t.get(&a), Some(entry(-1, 1, 3, 5)));
-        assert_eq!(t.get(&b), None);
-        assert_eq!(t.get(&two), None);
+        assert_eq!(t.get(t.mixed(&a)), None);
+        t.keep(t.mixed(&a), entry(-1, 1, 3, 5));
+        assert_eq!(t.get(t.mixed(&a)), Some(entry(-1, 1, 3, 5)));
+        assert_eq!(t.get(t.mixed(&b)), None);
+        assert_eq!(t.get(t.mixed(&two)), None);
         // Kept again: the same place, so seven stay free for others.
-        t.keep(&a, entry(0, 0, 2, 6));
-        t.keep(&b, entry(-2, 2, 0, 1));
-        t.keep(&two, entry(1, 2, 4, 0));
-        assert_eq!(t.get(&a), Some(entry(0, 0, 2, 6)));
-        assert_eq!(t.get(&b), Some(entry(-2, 2, 0, 1)));
-        assert_eq!(t.get(&two), Some(entry(1, 2, 4, 0)));
+        t.keep(t.mixed(&a), entry(0, 0, 2, 6));
+        t.keep(t.mixed(&b), entry(-2, 2, 0, 1));
+        t.keep(t.mixed(&two), entry(1, 2, 4, 0));
+        assert_eq!(t.get(t.mixed(&a)), Some(entry(0, 0, 2, 6)));
+        assert_eq!(t.get(t.mixed(&b)), Some(entry(-2, 2, 0, 1)));
+        assert_eq!(t.get(t.mixed(&two)), Some(entry(1, 2, 4, 0)));
     }
 
     #[test]
@@ -863,10 +882,14 @@ mod tests {
         let b = boards();
         let sizes = [9, 3, 7, 5, 8, 6, 4, 10];
         for (board, size) in b.iter().zip(sizes) {
-            t.keep(board, entry(0, 1, 0, size));
+            t.keep(t.mixed(board), entry(0, 1, 0, size));
         }
-        t.keep(&b[8], entry(0, 1, 0, 1));
-        assert_eq!(t.get(&b[1]), None, "the smallest search (size 3) made room");
+        t.keep(t.mixed(&b[8]), entry(0, 1, 0, 1));
+        assert_eq!(
+            t.get(t.mixed(&b[1])),
+            None,
+            "the smallest search (size 3) made room"
+        );
         for (k, size) in [
             (0, 9),
             (2, 7),
@@ -877,7 +900,7 @@ mod tests {
             (7, 10),
             (8, 1),
         ] {
-            assert_eq!(t.get(&b[k]), Some(entry(0, 1, 0, size)));
+            assert_eq!(t.get(t.mixed(&b[k])), Some(entry(0, 1, 0, size)));
         }
     }
 
