@@ -585,10 +585,23 @@ fn solve_stopped_short(variant: &str, budget: u64) -> String {
     text
 }
 
-/// Oware's moves, claiming wrongly that no line of moves within a level comes back to a board.
-struct ClaimsNoCycles(oware::retro::FastRetro);
+/// Oware's sheet moves, told wrongly to a check: as if no line of moves within a level came back
+/// to a board (`ClaimsNoCycles`), or as if every move that stays in its level kept the turn
+/// (`KeepsTheTurn`).
+#[derive(PartialEq)]
+enum Misreported {
+    ClaimsNoCycles,
+    KeepsTheTurn,
+}
 
-impl Retro for ClaimsNoCycles {
+/// [`Misreported`]'s game: the real moves and how they are misreported.
+struct Wrong(oware::retro::FastRetro, Misreported);
+
+fn wrong(how: Misreported) -> Wrong {
+    Wrong(oware("sheet"), how)
+}
+
+impl Retro for Wrong {
     fn game(&self) -> &'static str {
         self.0.game()
     }
@@ -602,10 +615,24 @@ impl Retro for ClaimsNoCycles {
         self.0.pits()
     }
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
-        self.0.expand(board, out)
+        let over = self.0.expand(board, out);
+        if self.1 == Misreported::KeepsTheTurn {
+            let level = seeds(board);
+            for (_, edge) in out.iter_mut() {
+                if let Edge::Next {
+                    board: next, again, ..
+                } = edge
+                {
+                    if seeds(next) == level {
+                        *again = true;
+                    }
+                }
+            }
+        }
+        over
     }
     fn acyclic(&self) -> bool {
-        true
+        self.1 == Misreported::ClaimsNoCycles
     }
 }
 
@@ -613,7 +640,7 @@ impl Retro for ClaimsNoCycles {
 #[should_panic(expected = "comes back to a board")]
 fn a_game_that_wrongly_claims_no_cycles_stops_the_build() {
     // Finding O-DB1: at 2 seeds, South's A and F against an empty North walk round for ever.
-    build(&ClaimsNoCycles(oware("sheet")), 2);
+    build(&wrong(Misreported::ClaimsNoCycles), 2);
 }
 
 /// The boards of the O-DB1 cycle (South's A and F against an empty North, South to move), each
@@ -714,7 +741,7 @@ fn a_value_held_up_by_a_cycle_passes_best_over_moves_and_fails_the_forced_check(
             }
     );
     // The same without the game's predecessor lists (every board left looked at each pass).
-    let g = check_forced(&ClaimsNoCycles(oware("sheet")), &bad, 2, &()).unwrap();
+    let g = check_forced(&wrong(Misreported::ClaimsNoCycles), &bad, 2, &()).unwrap();
     assert_eq!(
         (g.valued, g.forced, g.unforced),
         (f.valued, f.forced, f.unforced)
@@ -731,4 +758,46 @@ fn a_value_held_up_by_a_cycle_passes_best_over_moves_and_fails_the_forced_check(
 /// Boards of level `level` worth other than 0.
 fn db_valued(db: &Database, level: u32) -> u64 {
     db.level(level).iter().filter(|&&v| v != 0).count() as u64
+}
+
+#[test]
+fn a_move_within_a_level_that_keeps_the_turn_is_refused_by_both_checks() {
+    use mancala_lab::solve::check::UnexpectedMove;
+    use mancala_lab::solve::forced::check_forced;
+    // The levels of the real game; the checks then meet a game whose moves within a level
+    // would keep the turn, which their reasoning (plain turns of play) does not cover.
+    let retro = oware("sheet");
+    let db = build(&retro, 2);
+    let wrong = wrong(Misreported::KeepsTheTurn);
+    // Level 0 has no moves at all.
+    check_level(&wrong, &db, 0, &()).unwrap();
+    check_forced(&wrong, &db, 0, &()).unwrap();
+    let named = |e: UnexpectedMove| {
+        let mut b = [0; 12];
+        b.copy_from_slice(&e.0);
+        b
+    };
+    for level in 1..=2 {
+        let a = named(
+            check_level(&wrong, &db, level, &())
+                .map(|_| ())
+                .unwrap_err(),
+        );
+        let f = named(
+            check_forced(&wrong, &db, level, &())
+                .map(|_| ())
+                .unwrap_err(),
+        );
+        for b in [a, f] {
+            // A board of the level with a move that stays in it, in the real game.
+            assert_eq!(seeds(&b), level);
+            let mut out = Vec::new();
+            retro.expand(&b, &mut out);
+            assert!(
+                out.iter()
+                    .any(|(_, e)| matches!(e, Edge::Next { board, .. } if seeds(board) == level)),
+                "{b:?}: {out:?}"
+            );
+        }
+    }
 }

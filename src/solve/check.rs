@@ -27,6 +27,22 @@ pub struct Checked {
 #[error("board {0:?}: a move within the level wins seeds or keeps the turn")]
 pub struct UnexpectedMove(pub Vec<u8>);
 
+impl UnexpectedMove {
+    /// Checks that a move from `board` (of `pits` pits) that stays in its level is a plain turn
+    /// of play: it wins `gain` seeds, 0, and the turn passes (`again` false).
+    pub(crate) fn unless_plain(
+        board: &Board,
+        pits: usize,
+        gain: i8,
+        again: bool,
+    ) -> Result<(), UnexpectedMove> {
+        if gain != 0 || again {
+            return Err(UnexpectedMove(board[..pits].to_vec()));
+        }
+        Ok(())
+    }
+}
+
 /// The level's moves: for each board its value if the game is over there, the best value of its
 /// moves that leave the level, and the boards of the level its other moves lead to.
 #[derive(Default)]
@@ -59,9 +75,7 @@ fn moves<R: Retro + ?Sized>(
                 again,
             } => {
                 if seeds(&b) == level {
-                    if gain != 0 || again {
-                        return Err(UnexpectedMove(board[..db.ranks().pits()].to_vec()));
-                    }
+                    UnexpectedMove::unless_plain(board, db.ranks().pits(), gain, again)?;
                     within(&b);
                     continue;
                 }

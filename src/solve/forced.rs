@@ -278,9 +278,7 @@ impl<R: Retro + ?Sized> Check<'_, R> {
         let index = ranks.rank(&next, level);
         if level == self.level {
             // The check reasons about plain turns of play within the level.
-            if gain != 0 || again {
-                return Err(UnexpectedMove(board[..ranks.pits()].to_vec()));
-            }
+            UnexpectedMove::unless_plain(board, ranks.pits(), gain, again)?;
             prefetch(self.forced.word(index));
             if value > 0 {
                 prefetch(&self.values[index as usize]);
