@@ -644,56 +644,43 @@ pub fn build_level<R: Retro + ?Sized>(
         evaluations += pending;
         let changed = AtomicU64::new(0);
         // A task takes CHUNK boards: CHUNK / 64 words of the bit sets.
-        todo.words()
-            .par_chunks(CHUNK / 64)
-            .enumerate()
-            .try_for_each_init(
-                || (Scratch::default(), Vec::with_capacity(BATCH)),
-                |(scratch, batch), (c, bits)| {
-                    if stop.load(Ordering::Relaxed) {
-                        return Err(Interrupted);
+        todo.par_chunks(CHUNK).try_for_each_init(
+            || (Scratch::default(), Vec::with_capacity(BATCH)),
+            |(scratch, batch), chunk| {
+                let c = chunk.number;
+                if stop.load(Ordering::Relaxed) {
+                    return Err(Interrupted);
+                }
+                let mut differ = 0;
+                let mut looked = 0;
+                batch.clear();
+                // Opened before any value is read: a thread that changes a value after this and
+                // then finds the chunk closed knows the chunk read the new value.
+                open[c].store(true, Ordering::Relaxed);
+                fence(Ordering::SeqCst);
+                // Untracked, every board is looked at in every pass.
+                let ranks = if tracked { chunk.take() } else { chunk.peek() };
+                for index in ranks {
+                    batch.push(index);
+                    if batch.len() == BATCH {
+                        differ += update_batch(
+                            retro, db, &values, &later, &open, c, tracked, seeds_now, batch,
+                            scratch,
+                        );
+                        looked += batch.len() as u64;
+                        batch.clear();
                     }
-                    let mut differ = 0;
-                    let mut looked = 0;
-                    batch.clear();
-                    // Opened before any value is read: a thread that changes a value after this and
-                    // then finds the chunk closed knows the chunk read the new value.
-                    open[c].store(true, Ordering::Relaxed);
-                    fence(Ordering::SeqCst);
-                    for (w, word) in bits.iter().enumerate() {
-                        let mut set = if tracked {
-                            word.swap(0, Ordering::Relaxed)
-                        } else {
-                            u64::MAX
-                        };
-                        while set != 0 {
-                            let bit = set.trailing_zeros() as u64;
-                            set &= set - 1;
-                            let index = ((c * CHUNK / 64 + w) as u64) * 64 + bit;
-                            if index >= count {
-                                break;
-                            }
-                            batch.push(index);
-                            if batch.len() == BATCH {
-                                differ += update_batch(
-                                    retro, db, &values, &later, &open, c, tracked, seeds_now,
-                                    batch, scratch,
-                                );
-                                looked += batch.len() as u64;
-                                batch.clear();
-                            }
-                        }
-                    }
-                    differ += update_batch(
-                        retro, db, &values, &later, &open, c, tracked, seeds_now, batch, scratch,
-                    );
-                    looked += batch.len() as u64;
-                    open[c].store(false, Ordering::Release);
-                    changed.fetch_add(differ, Ordering::Relaxed);
-                    report.advance(looked);
-                    Ok(())
-                },
-            )?;
+                }
+                differ += update_batch(
+                    retro, db, &values, &later, &open, c, tracked, seeds_now, batch, scratch,
+                );
+                looked += batch.len() as u64;
+                open[c].store(false, Ordering::Release);
+                changed.fetch_add(differ, Ordering::Relaxed);
+                report.advance(looked);
+                Ok(())
+            },
+        )?;
         if changed.load(Ordering::Relaxed) == 0 {
             let values = values.into_iter().map(AtomicI8::into_inner).collect();
             return Ok((

@@ -135,32 +135,24 @@ pub fn check_forced<R: Retro + ?Sized>(
             tracked,
         };
         let (newly, looked): (u64, u64) = todo
-            .words()
-            .par_chunks(CHUNK / 64)
-            .enumerate()
-            .map_init(Scratch::default, |scratch, (c, words)| {
+            .par_chunks(CHUNK)
+            .map_init(Scratch::default, |scratch, chunk| {
                 let (mut newly, mut looked, mut taken) = (0, 0, 0);
                 scratch.batch.clear();
-                for (w, word) in words.iter().enumerate() {
-                    let mut set = word.swap(0, Ordering::Relaxed);
-                    taken += u64::from(set.count_ones());
-                    while set != 0 {
-                        let index =
-                            ((c * CHUNK / 64 + w) * 64) as u64 + u64::from(set.trailing_zeros());
-                        set &= set - 1;
-                        // Forced since it was marked.
-                        if forced.has(index) {
-                            continue;
-                        }
-                        let board = ranks.unrank(index, level);
-                        scratch
-                            .batch
-                            .push((index, values[index as usize], board, 0));
-                        if scratch.batch.len() == BATCH {
-                            looked += BATCH as u64;
-                            newly += check.batch(scratch)?;
-                            scratch.batch.clear();
-                        }
+                for index in chunk.take() {
+                    taken += 1;
+                    // Forced since it was marked.
+                    if forced.has(index) {
+                        continue;
+                    }
+                    let board = ranks.unrank(index, level);
+                    scratch
+                        .batch
+                        .push((index, values[index as usize], board, 0));
+                    if scratch.batch.len() == BATCH {
+                        looked += BATCH as u64;
+                        newly += check.batch(scratch)?;
+                        scratch.batch.clear();
                     }
                 }
                 looked += scratch.batch.len() as u64;
