@@ -138,21 +138,28 @@ for o in quick["outcomes"]:
     o["stage"] = "quick"
 json.dump(quick, open(sys.argv[1], "w"), indent=1)
 PY
+# The mutants to send on (--re=NAME) and the files that hold them (--file=PATH).
 mapfile -t again < <(python3 - "$outcomes" <<'PY'
 import json, re, sys
-for o in json.load(open(sys.argv[1]))["outcomes"]:
-    if isinstance(o["scenario"], dict) and o["summary"] in ("MissedMutant", "Timeout"):
-        print("--re=^" + re.escape(o["scenario"]["Mutant"]["name"]) + "$")
+sent = [o["scenario"]["Mutant"] for o in json.load(open(sys.argv[1]))["outcomes"]
+        if isinstance(o["scenario"], dict) and o["summary"] in ("MissedMutant", "Timeout")]
+for m in sent:
+    print("--re=^" + re.escape(m["name"]) + "$")
+for f in sorted({m["file"] for m in sent}):
+    print("--file=" + f)
 PY
 )
+mapfile -t again_files < <(printf '%s\n' "${again[@]}" | grep '^--file=' || true)
+mapfile -t again < <(printf '%s\n' "${again[@]}" | grep '^--re=' || true)
 if [ "${#again[@]}" -gt 0 ]; then
     echo "== the whole suite, for the ${#again[@]} mutants the quick tests missed or timed out on"
-    # cargo-mutants 27.1 applies no --re to its struct-field deletions: they run here too, and
-    # the merge below leaves their outcomes out (the quick stage's stand). The run's own --re
-    # filters stay out: cargo-mutants joins --re's with "or", which would bring back every
-    # mutant they match.
+    # cargo-mutants 27.1 applies no --re to its struct-field deletions (its issue 632): they run
+    # here too, and the merge below leaves their outcomes out (the quick stage's stand). Only the
+    # files of the mutants sent are examined, so only those files' deletions come along (all
+    # the examined files' would add 14 runs of the whole suite). The run's own --re filters stay
+    # out: cargo-mutants joins --re's with "or", which would bring back every mutant they match.
     rm -rf "$out/full"
-    MANCALA_LAB_MUTATION_RUN=1 mutants "${config[@]}" "${inplace[@]}" "${files[@]}" --timeout 400 \
+    MANCALA_LAB_MUTATION_RUN=1 mutants --no-config "${inplace[@]}" "${again_files[@]}" --timeout 400 \
         --output "$out/full" "${again[@]}"
     # The whole suite's outcome replaces the quick one, marked as the suite's, its log named from
     # the quick stage's folder.
