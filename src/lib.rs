@@ -31,6 +31,7 @@ pub mod oware;
 pub mod playout;
 pub mod policy;
 pub mod ratings;
+pub mod reading;
 pub mod registry;
 #[cfg(feature = "tools")]
 pub mod report;

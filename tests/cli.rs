@@ -135,6 +135,35 @@ fn coverage_prints_a_verdict() {
 }
 
 #[test]
+fn oware_reading_parameters_choose_who_starts() {
+    // O.2.1 leaves the first player to the players: `first-player` after a preset names them.
+    for (reading, mover) in [
+        ("sheet:first-player=north", "North"),
+        ("abapa:first-player=south", "South"),
+        (
+            "sheet:first-player=south,grand-slam=captures-nothing",
+            "South",
+        ),
+    ] {
+        let start = stdout(&run(&["oware", "start", "--variant", reading], None));
+        assert!(
+            start.contains(&format!("to_move: {mover}")),
+            "{reading}: {start}"
+        );
+    }
+    let bad = run(
+        &["oware", "start", "--variant", "sheet:first-player=east"],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("first-player='east': expected south or north"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
 fn oware_commands_play_and_refuse_with_reasons() {
     let start = stdout(&run(&["oware", "start"], None));
     assert!(start.contains("south: 4 4 4 4 4 4"), "{start}");

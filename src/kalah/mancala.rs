@@ -12,7 +12,7 @@ use crate::text::quoted;
 
 use super::fast::{FastRules, FastState};
 use super::variant::MAX_PITS;
-use super::{Move, Position, Rules, Side, State, Variant, VariantError};
+use super::{Move, Position, Rules, Side, State, Variant};
 
 /// Kalah(m,n), with its disputed readings.
 #[derive(Clone, Copy, Debug)]
@@ -242,12 +242,6 @@ fn letter(written: &str, pits: u8) -> Result<(Side, Move), String> {
                 last.to_ascii_lowercase()
             ))
         }
-    }
-}
-
-impl From<VariantError> for EngineError {
-    fn from(e: VariantError) -> EngineError {
-        EngineError::Reading(e.to_string())
     }
 }
 

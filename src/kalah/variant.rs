@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::text::quoted;
+use crate::reading::{ReadingError, Written};
 
 /// When the game ends (spec: kalah K.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,41 +155,45 @@ impl Variant {
             _ => self.ply_cap.map_or("none".to_string(), |c| c.to_string()),
         }
     }
+}
 
-    /// Sets the parameter `name` from its written `value`.
-    fn set(&mut self, name: &str, value: &str) -> Result<(), VariantError> {
-        let bad = |expected: &'static str| VariantError::BadValue {
-            name: name.to_string(),
-            value: value.to_string(),
-            expected,
-        };
+impl Written for Variant {
+    const GAME: &'static str = "Kalah";
+    const PRESET_NAMES: &'static [&'static str] = &PRESET_NAMES;
+    const PARAMETER_NAMES: &'static [&'static str] = &PARAMETER_NAMES;
+
+    fn preset(name: &str) -> Option<Variant> {
+        Variant::preset(name)
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
         match name {
             "pits" => {
                 self.pits = value
                     .parse()
                     .ok()
                     .filter(|p| (1..=MAX_PITS).contains(p))
-                    .ok_or_else(|| bad("a number of pits from 1 to 6"))?
+                    .ok_or("a number of pits from 1 to 6")?
             }
             "seeds" => {
                 self.seeds = value
                     .parse()
                     .ok()
                     .filter(|s| (1..=MAX_SEEDS).contains(s))
-                    .ok_or_else(|| bad("a number of seeds from 1 to 12"))?
+                    .ok_or("a number of seeds from 1 to 12")?
             }
             "empty-capture" => {
                 self.empty_capture = match value {
                     "on" => true,
                     "off" => false,
-                    _ => return Err(bad("on or off")),
+                    _ => return Err("on or off"),
                 }
             }
             "end" => {
                 self.end = match value {
                     "either-row-empty" => EndTest::EitherRowEmpty,
                     "mover-starved" => EndTest::MoverStarved,
-                    _ => return Err(bad("either-row-empty or mover-starved")),
+                    _ => return Err("either-row-empty or mover-starved"),
                 }
             }
             "sweep" => {
@@ -197,10 +201,11 @@ impl Variant {
                     "to-owner" => Sweep::ToOwner,
                     "to-emptier" => Sweep::ToEmptier,
                     "none" => Sweep::None,
-                    _ => return Err(bad("to-owner, to-emptier or none")),
+                    _ => return Err("to-owner, to-emptier or none"),
                 }
             }
-            "cap" => {
+            // "cap", the last name
+            _ => {
                 self.ply_cap = match value {
                     "none" => None,
                     _ => Some(
@@ -208,11 +213,10 @@ impl Variant {
                             .parse()
                             .ok()
                             .filter(|&c: &u32| c > 0)
-                            .ok_or_else(|| bad("a number of plies from 1, or none"))?,
+                            .ok_or("a number of plies from 1, or none")?,
                     ),
                 }
             }
-            _ => return Err(VariantError::UnknownParameter(name.to_string())),
         }
         Ok(())
     }
@@ -225,58 +229,13 @@ impl Default for Variant {
 }
 
 /// Why a text is not a Kalah reading.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum VariantError {
-    /// The preset is not one of ours.
-    #[error("unknown Kalah variant {} (known: {})", quoted(.0), PRESET_NAMES.join(", "))]
-    UnknownPreset(String),
-    /// A parameter name is not one of ours.
-    #[error(
-        "unknown Kalah variant parameter {} (known: {})",
-        quoted(.0),
-        PARAMETER_NAMES.join(", ")
-    )]
-    UnknownParameter(String),
-    /// A parameter without `=VALUE`.
-    #[error("Kalah variant parameter {} has no value (write NAME=VALUE)", quoted(.0))]
-    NoValue(String),
-    /// A parameter given twice.
-    #[error("Kalah variant parameter {} is given twice", quoted(.0))]
-    Repeated(String),
-    /// A value out of range or of the wrong kind.
-    #[error("Kalah variant parameter {name}={}: expected {expected}", quoted(.value))]
-    BadValue {
-        /// The parameter.
-        name: String,
-        /// The value written.
-        value: String,
-        /// What it may be.
-        expected: &'static str,
-    },
-}
+pub type VariantError = ReadingError;
 
 impl FromStr for Variant {
     type Err = VariantError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (name, parameters) = match s.split_once(':') {
-            Some((name, rest)) => (name, Some(rest)),
-            None => (s, None),
-        };
-        let mut variant =
-            Variant::preset(name).ok_or_else(|| VariantError::UnknownPreset(name.to_string()))?;
-        let mut seen: Vec<&str> = Vec::new();
-        for parameter in parameters.into_iter().flat_map(|p| p.split(',')) {
-            let (key, value) = parameter
-                .split_once('=')
-                .ok_or_else(|| VariantError::NoValue(parameter.to_string()))?;
-            if seen.contains(&key) {
-                return Err(VariantError::Repeated(key.to_string()));
-            }
-            variant.set(key, value)?;
-            seen.push(key);
-        }
-        Ok(variant)
+        crate::reading::parse(s)
     }
 }
 

@@ -169,3 +169,20 @@ pub fn audit(base: Variant, record: &Record) -> Result<GameAudit, BadRecord> {
         explained_by,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A choice's name, written after a preset with `--variant`, makes the reading the choice
+    /// makes of that preset: one name for one choice in audits and readings.
+    #[test]
+    fn choice_names_are_variant_parameters() {
+        for (preset, base) in [("sheet", Variant::SHEET), ("abapa", Variant::ABAPA)] {
+            for (name, choose) in CHOICES.iter().flatten() {
+                let written: Variant = format!("{preset}:{name}").parse().unwrap();
+                assert_eq!(written, choose(base), "{preset}:{name}");
+            }
+        }
+    }
+}

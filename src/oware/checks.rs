@@ -64,7 +64,7 @@ pub fn oware_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
     for preset in ["sheet", "abapa"] {
         let v = preset
             .parse()
-            .map_err(|e: super::variant::UnknownVariant| e.to_string())?;
+            .map_err(|e: super::variant::VariantError| e.to_string())?;
         engines_agree::<super::Oware>(v, None, bytes, 3000)?;
     }
     Ok(())
@@ -102,7 +102,7 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
     for preset in ["sheet", "abapa"] {
         let v = preset
             .parse()
-            .map_err(|e: super::variant::UnknownVariant| e.to_string())?;
+            .map_err(|e: super::variant::VariantError| e.to_string())?;
         engines_agree::<super::Oware>(v, Some(&text), rest, 300)?;
     }
     oware_invariants(Some(&pos), rest, 300)

@@ -13,7 +13,6 @@ use crate::text::quoted;
 
 use super::batch::{Batch, Playout};
 use super::fast::{FastGame, FastRules, Unsupported};
-use super::variant::UnknownVariant;
 use super::{Game, Move, Position, Rules, Side, Variant};
 
 /// Oware, of the abapa family.
@@ -24,7 +23,7 @@ impl Mancala for Oware {
     const KIND: crate::registry::GameKind = crate::registry::GameKind::Oware;
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
-    const READINGS: &'static str = "sheet, abapa, strict";
+    const READINGS: &'static str = "sheet, abapa, strict, each with parameters after a colon (sheet:no-allowed-move=allow-grand-slam)";
     const MAIN_JOB_GAMES: u64 = 1_000_000;
     const CATALOG_TITLE: &'static str = "# Oware";
     const COLUMNS: &'static [&'static str] = &[
@@ -246,12 +245,6 @@ fn letter(written: &str) -> Result<(Side, Move), String> {
             "{}: expected one move letter A-F (South) or a-f (North)",
             quoted(written)
         )),
-    }
-}
-
-impl From<UnknownVariant> for EngineError {
-    fn from(e: UnknownVariant) -> EngineError {
-        EngineError::Reading(e.to_string())
     }
 }
 

@@ -31,7 +31,7 @@ pub fn reading(variant: &Variant) -> Result<String, OpenReading> {
     };
     let none = match variant.no_allowed_move {
         NoAllowedMove::EachTakesOwn => "each-takes-own",
-        NoAllowedMove::AllowGrandSlamWithoutCapture => "grand-slam-without-capture",
+        NoAllowedMove::AllowGrandSlamWithoutCapture => "allow-grand-slam",
         NoAllowedMove::Open => unreachable!("an open reading is refused above"),
     };
     Ok(format!("grand-slam={slam},no-allowed-move={none}"))
