@@ -84,6 +84,26 @@ fn oware_grand_slam_worked_by_hand_parts_the_readings() {
     let b = board(&[0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]);
     assert_eq!(build(&oware("sheet"), 2).value(&b), Some(0));
     assert_eq!(build(&oware("abapa"), 2).value(&b), Some(-2));
+    // The sheet with O.4.2's other choice: no move is allowed while both rows hold seeds, so the
+    // grand slam F becomes allowed and captures nothing; North is then as under abapa: -2.
+    let other = oware("sheet:no-allowed-move=allow-grand-slam");
+    assert_eq!(build(&other, 2).value(&b), Some(-2));
+}
+
+#[test]
+fn oware_no_allowed_move_choice_changes_nothing_under_abapa() {
+    // Under abapa a grand slam is a legal move that captures nothing (O.4.1), so while both rows
+    // hold seeds every nonempty pit may be sown: O.4.2's case (no allowed move with seeds on both
+    // rows) never arises, and its two choices give the same values on every board.
+    let each_takes_own = build(&oware("abapa"), 10);
+    let allow = build(&oware("abapa:no-allowed-move=allow-grand-slam"), 10);
+    for level in 0..=10 {
+        assert_eq!(
+            each_takes_own.level(level),
+            allow.level(level),
+            "level {level}"
+        );
+    }
 }
 
 #[test]
