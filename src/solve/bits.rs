@@ -100,7 +100,6 @@ impl<'a> Chunk<'a> {
         Ranks {
             words: self.words.iter(),
             next: self.first,
-            base: self.first,
             set: 0,
             take,
         }
@@ -111,10 +110,8 @@ impl<'a> Chunk<'a> {
 pub struct Ranks<'a> {
     /// The words not read yet.
     words: std::slice::Iter<'a, AtomicU64>,
-    /// The rank of the next word's first bit.
+    /// The rank of the next word's first bit (the word being read starts 64 before it).
     next: u64,
-    /// The rank of the word being read's first bit.
-    base: u64,
     /// That word's boards not yielded yet.
     set: u64,
     /// Whether a word read is cleared in the set.
@@ -133,10 +130,9 @@ impl Iterator for Ranks<'_> {
             } else {
                 word.load(Ordering::Relaxed)
             };
-            self.base = self.next;
             self.next += 64;
         }
-        let rank = self.base + u64::from(self.set.trailing_zeros());
+        let rank = self.next - 64 + u64::from(self.set.trailing_zeros());
         self.set &= self.set - 1;
         Some(rank)
     }
