@@ -310,6 +310,12 @@ pub trait Game: Sync {
     }
     /// The ending, once the game is over (no legal move, or a rule ended it).
     fn ending(&self, s: &Self::State) -> Option<Ending>;
+    /// For a game over by its history, not its position alone (a repetition): the seeds each
+    /// side had captured before that end, any sweep left out (the endgame databases count the
+    /// seeds then on the board as shared evenly); `None` otherwise, and for every game by default.
+    fn history_end(&self, _s: &Self::State) -> Option<[u32; 2]> {
+        None
+    }
     /// The byte a move adds to a game's `moves_hash` (see [`crate::playout::moves_hash_step`]):
     /// Bao the move's ring index (bits 0-3), hand (bit 4: `>`) and house play (bit 5: `+`);
     /// Oware the pit, 0 to 5 from the mover's left.

@@ -195,6 +195,21 @@ fn judging_is_the_same_for_any_thread_count_and_refuses_missing_levels() {
         text.lines().nth(2).unwrap().starts_with("greedy\t500\t"),
         "{text}"
     );
+    // Kalah's history ends no game: the searching policies met no repetition, and their moves
+    // on the boards without one are all their moves; greedy does not search.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(rows[0].len(), 19, "{text}");
+    assert_eq!(rows[0][12], "history-boards");
+    assert_eq!(rows[1][12..], ["-"; 7], "{text}");
+    for row in &rows[2..] {
+        assert_eq!(row[12], "0", "{text}");
+        assert_eq!(row[13..16], row[3..6], "{text}");
+        assert_eq!(row[16..19], row[9..12], "{text}");
+    }
 
     // Oware: judged on its own levels, perfect play loses nothing on either engine (the boards,
     // the moves and the levels line up; Oware's repetitions keep a plain minimax out).

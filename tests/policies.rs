@@ -374,3 +374,70 @@ fn policy_texts_read_back_as_written() {
         assert!(e.contains(message), "{text}: {e}");
     }
 }
+
+/// Plays the only legal move until the game ends; the moves made.
+fn play_out<G: Game>(game: &G, s: &mut G::State) -> u32 {
+    let (mut moves, mut plies) = (Vec::new(), 0);
+    while game.ending(s).is_none() {
+        game.legal_moves(s, &mut moves);
+        assert_eq!(moves.len(), 1, "one move a ply");
+        *s = game.play(s, moves[0]).unwrap().state;
+        plies += 1;
+    }
+    plies
+}
+
+/// The O-DB1 witness (spec/findings/oware.md), worked by hand: South holds A=1 and F=1, North's
+/// row is empty, 23 each captured. Every ply has one move and none captures; the start comes
+/// back every 12 plies, and the sheet ends the game at its 4th occurrence (36 plies) with each
+/// side taking its row: South 25, North 23. Both engines say the history ended it and that 23
+/// each had been captured before the sweep; a game no repetition ended says nothing.
+#[test]
+fn a_repetition_end_gives_the_seeds_captured_before_its_sweep() {
+    use mancala_lab::oware::position::Position;
+    let text = "to_move: South\nscores: 23 23\nnorth: 0 0 0 0 0 0\nsouth: 1 0 0 0 0 1\n";
+    let p = Position::parse(text).unwrap();
+    let fast = oware();
+    let mut s = fast.game(p.pits(), [23, 23], 0);
+    assert_eq!(fast.history_end(&s), None);
+    assert_eq!(play_out(&fast, &mut s), 36);
+    assert_eq!(fast.ending(&s).unwrap().clause, "O.6.2");
+    assert_eq!(fast.scores(&s), [25, 23]);
+    assert_eq!(fast.history_end(&s), Some([23, 23]));
+
+    let reference = mancala_lab::oware::rules::Rules::new(mancala_lab::oware::Variant::SHEET);
+    let mut g = reference.game_from(p);
+    assert_eq!(play_out(&reference, &mut g), 36);
+    assert_eq!(reference.scores(&g), [25, 23]);
+    assert_eq!(reference.history_end(&g), Some([23, 23]));
+
+    // A game won by 25 captured seeds (the hand-built position of the test above) is no
+    // repetition's.
+    let text = "to_move: South\nscores: 24 20\nnorth: 1 0 0 0 0 1\nsouth: 1 0 0 0 0 1\n";
+    let p = Position::parse(text).unwrap();
+    let s = fast.game(p.pits(), [24, 20], 0);
+    let mut moves = Vec::new();
+    fast.legal_moves(&s, &mut moves);
+    let f = moves
+        .into_iter()
+        .find(|&m| fast.notation(&s, m) == "F")
+        .unwrap();
+    let won = Game::play(&fast, &s, f).unwrap().state;
+    assert_eq!(fast.ending(&won).unwrap().clause, "O.6.1");
+    assert_eq!(fast.history_end(&won), None);
+}
+
+#[test]
+fn mcts_scores_repetitions_by_the_rules_or_as_the_databases_do() {
+    let p: Policy = "mcts:sims=10,repetition=databases".parse().unwrap();
+    assert_eq!(p.to_string(), "mcts:sims=10,repetition=databases");
+    assert_eq!(
+        "mcts:repetition=rules"
+            .parse::<Policy>()
+            .unwrap()
+            .to_string(),
+        "mcts:sims=1000"
+    );
+    let err = "mcts:repetition=shared".parse::<Policy>().unwrap_err();
+    assert!(err.to_string().contains("rules or databases"), "{err}");
+}

@@ -396,15 +396,27 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
         }
     );
     println!(
-        "policy\tboards\tlosing\tshare\tshare-low\tshare-high\tmean-loss\tmean-loss-low\tmean-loss-high\tworse-result\tworse-low\tworse-high"
+        "policy\tboards\tlosing\tshare\tshare-low\tshare-high\tmean-loss\tmean-loss-low\tmean-loss-high\tworse-result\tworse-low\tworse-high\t\
+         history-boards\tshare-without\tshare-without-low\tshare-without-high\tworse-without\t\
+         worse-without-low\tworse-without-high"
     );
     for (policy, j) in policies(args)?.iter().zip(&judged) {
         let (lo, hi) = j.share_interval();
         let (mlo, mhi) = j.mean_interval();
         let (wlo, whi) = j.worse_interval();
+        let split = match j.without_history {
+            Some(s) => {
+                let ((p, plo, phi), (w, wlo, whi)) = (s.share(), s.worse_share());
+                format!(
+                    "{}\t{p:.4}\t{plo:.4}\t{phi:.4}\t{w:.4}\t{wlo:.4}\t{whi:.4}",
+                    s.history_boards
+                )
+            }
+            None => ["-"; 7].join("\t"),
+        };
         println!(
             "{policy}\t{}\t{}\t{:.4}\t{lo:.4}\t{hi:.4}\t{:.3}\t{mlo:.3}\t{mhi:.3}\t{:.4}\t\
-             {wlo:.4}\t{whi:.4}",
+             {wlo:.4}\t{whi:.4}\t{split}",
             j.boards,
             j.losing,
             j.share(),

@@ -90,6 +90,15 @@ impl crate::game::Game for Rules {
         })
     }
 
+    fn history_end(&self, s: &Game) -> Option<[u32; 2]> {
+        // The repetition rule, O.6.2: the last position since the last capture is the one before
+        // the sweep.
+        let before = s.since_capture.last()?;
+        s.outcome()
+            .filter(|o| o.clause == "O.6.2")
+            .map(|_| [Side::South, Side::North].map(|side| u32::from(before.score(side))))
+    }
+
     fn play_random(&self, s: &mut Game, draw: Draw) -> Option<Result<(Move, PlyFacts), Silent>> {
         // The k-th legal move, k drawn uniformly: the batch engine's draw.
         let legal = Rules::legal_moves(self, s);
@@ -276,6 +285,14 @@ impl crate::game::Game for FastRules {
                 _ => Verdict::Draw,
             },
             clause: s.end_clause,
+        })
+    }
+
+    fn history_end(&self, s: &FastGame) -> Option<[u32; 2]> {
+        // The repetition rule, O.6.2: the scores less what the sweep gave.
+        (s.result.is_some() && s.end_clause == "O.6.2").then(|| {
+            let (scores, swept) = (s.scores(), s.swept);
+            [0, 1].map(|i| u32::from(scores[i] - swept[i]))
         })
     }
 

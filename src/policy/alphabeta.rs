@@ -101,6 +101,8 @@ pub struct Searcher<G: Game> {
     buffers: Vec<Children<G>>,
     /// Nodes visited since the searcher was made.
     pub nodes: u64,
+    /// Of those, game ends the history decided (a repetition).
+    history_ends: u64,
     deadline: Option<Instant>,
     stop: Option<&'static AtomicBool>,
     stopped: bool,
@@ -121,6 +123,9 @@ pub struct Report {
     pub value: Option<i32>,
     /// The moves of that value, among which the draw picked.
     pub best_moves: usize,
+    /// Nodes visited that were game ends the history decided (a repetition,
+    /// [`Game::history_end`]).
+    pub history_ends: u64,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -137,6 +142,7 @@ impl<G: Game> Searcher<G> {
             use_table: true,
             buffers: Vec::new(),
             nodes: 0,
+            history_ends: 0,
             deadline: None,
             stop: None,
             stopped: false,
@@ -170,6 +176,7 @@ impl<G: Game> Searcher<G> {
     ) -> Option<G::Move> {
         self.stop = stop;
         let nodes_before = self.nodes;
+        let history_before = self.history_ends;
         self.last = Report::default();
         let mut root = Vec::new();
         game.successors(s, &mut root);
@@ -197,9 +204,9 @@ impl<G: Game> Searcher<G> {
             order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
             self.last = Report {
                 depth,
-                nodes: 0,
                 value: Some(values[ties[0]]),
                 best_moves: ties.len(),
+                ..Report::default()
             };
             best = ties;
             if values.iter().any(|&v| v.abs() >= WON) && depth >= 2 && deadline.is_some() {
@@ -207,6 +214,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.last.nodes = self.nodes - nodes_before;
+        self.last.history_ends = self.history_ends - history_before;
         if best.is_empty() {
             // Stopped before the first depth completed.
             return Some(root[0].0);
@@ -302,6 +310,7 @@ impl<G: Game> Searcher<G> {
         }
         let mover = game.to_move(s);
         if let Some(ending) = game.ending(s) {
+            self.history_ends += u64::from(game.history_end(s).is_some());
             return match ending.verdict {
                 Verdict::Win(w) if w == mover => WIN - ply as i32,
                 Verdict::Win(_) => -(WIN - ply as i32),

@@ -10,7 +10,7 @@ use crate::game::{game_keys, Draw, Game, Verdict};
 use crate::side::Side;
 
 /// The settings `mcts:` takes.
-pub const KEYS: &str = "sims, ms, c, solve";
+pub const KEYS: &str = "sims, ms, c, solve, repetition";
 /// The simulations per move when no budget is given.
 pub const DEFAULT_SIMS: u32 = 1000;
 /// The most simulations per move. Each adds a node to the tree (about half a kilobyte with its
@@ -45,6 +45,19 @@ pub struct Settings {
     /// Back up proven results (a node whose game end is known): a move that wins at once is
     /// then always taken, and the search stops once the root is proven (OpenSpiel's `solve`).
     pub solve: bool,
+    /// How a game the history ends (a repetition) is scored.
+    pub repetition: Repetition,
+}
+
+/// How the search scores a game its history ends (a repetition, [`Game::history_end`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Repetition {
+    /// As the reading's rules end it (Oware's sheet: each side takes its own row).
+    #[default]
+    Rules,
+    /// As the endgame databases count play that goes round for ever: the seeds then on the
+    /// board shared evenly, so the seeds captured before decide.
+    Databases,
 }
 
 impl Settings {
@@ -53,6 +66,7 @@ impl Settings {
         limit: Limit::Sims(DEFAULT_SIMS),
         c: DEFAULT_C,
         solve: true,
+        repetition: Repetition::Rules,
     };
 
     /// The settings from the `key=value` pairs given (checked for known keys already).
@@ -91,7 +105,24 @@ impl Settings {
                 })
             }
         };
-        Ok(Settings { limit, c, solve })
+        let repetition = match given.iter().find(|(k, _)| *k == "repetition") {
+            None | Some((_, "rules")) => Repetition::Rules,
+            Some((_, "databases")) => Repetition::Databases,
+            Some((_, v)) => {
+                return Err(PolicyError::BadValue {
+                    policy: p,
+                    key: "repetition",
+                    value: v.to_string(),
+                    expected: "rules or databases",
+                })
+            }
+        };
+        Ok(Settings {
+            limit,
+            c,
+            solve,
+            repetition,
+        })
     }
 }
 
@@ -106,6 +137,9 @@ impl fmt::Display for Settings {
         }
         if !self.solve {
             write!(f, ",solve=false")?;
+        }
+        if self.repetition == Repetition::Databases {
+            write!(f, ",repetition=databases")?;
         }
         Ok(())
     }
@@ -127,6 +161,9 @@ struct Node<G: Game> {
     /// The reward for South of a node whose result is known: the game ends there (or the rules
     /// leave it open), or, when solving, a proven result of the moves below.
     proven: Option<f64>,
+    /// The proven result came from a game end the history decided (a repetition), here or,
+    /// when solving, below.
+    by_history: bool,
 }
 
 /// A search tree, its buffers kept between the moves of a game.
@@ -137,6 +174,8 @@ pub struct Tree<G: Game> {
     pub simulations: u64,
     deadline: Option<Instant>,
     stop: Option<&'static AtomicBool>,
+    /// How the search under way scores a game its history ends.
+    repetition: Repetition,
     /// What the last [`Tree::best_move`] did.
     last: Report,
 }
@@ -160,6 +199,9 @@ pub struct Report {
     pub value: f64,
     /// The move's result when the search proved it: 1 won, 0 drawn, -1 lost.
     pub proven: Option<f64>,
+    /// Simulations whose reward came from a game end the history decided (a repetition), in
+    /// the tree or a rollout ([`Game::history_end`]).
+    pub history_ends: u32,
 }
 
 /// South's reward of a game that ended with `verdict`.
@@ -180,6 +222,7 @@ impl<G: Game> Tree<G> {
             simulations: 0,
             deadline: None,
             stop: None,
+            repetition: Repetition::Rules,
             last: Report::default(),
         }
     }
@@ -195,7 +238,10 @@ impl<G: Game> Tree<G> {
         } else {
             game.to_move(&state).opponent()
         };
-        let proven = game.ending(&state).map(|e| reward(e.verdict));
+        let (proven, by_history) = match self.end_reward(game, &state) {
+            Some((r, by_history)) => (Some(r), by_history),
+            None => (None, false),
+        };
         let mut untried = Vec::new();
         if proven.is_none() {
             game.legal_moves(&state, &mut untried);
@@ -211,8 +257,21 @@ impl<G: Game> Tree<G> {
             total: 0.0,
             mover,
             proven,
+            by_history,
         });
         self.nodes.len() - 1
+    }
+
+    /// South's reward of `s` once the game is over, and whether its history ended it.
+    fn end_reward(&self, game: &G, s: &G::State) -> Option<(f64, bool)> {
+        let ending = game.ending(s)?;
+        Some(match (game.history_end(s), self.repetition) {
+            (None, _) => (reward(ending.verdict), false),
+            (Some(_), Repetition::Rules) => (reward(ending.verdict), true),
+            (Some([south, north]), Repetition::Databases) => {
+                (f64::from(south.cmp(&north) as i8), true)
+            }
+        })
     }
 
     /// The move to play in `s`: the root child visited most (then of the highest mean reward,
@@ -232,6 +291,7 @@ impl<G: Game> Tree<G> {
             return self.moves.first().copied();
         }
         self.nodes.clear();
+        self.repetition = settings.repetition;
         self.node(game, s.clone(), None, 0);
         // The rollouts' draws: a counter stream of their own, from this ply's draw.
         let seed = (u64::from(draw.word(1)) << 32) | u64::from(draw.word(2));
@@ -345,13 +405,15 @@ impl<G: Game> Tree<G> {
             }
         }
         // Rollout.
-        let south = match (south, self.nodes[at].proven) {
-            (Some(r), _) | (None, Some(r)) => r,
+        let (south, by_history) = match (south, self.nodes[at].proven) {
+            (Some(r), _) => (r, false),
+            (None, Some(r)) => (r, self.nodes[at].by_history),
             (None, None) => match self.rollout(game, at, keys) {
                 Some(r) => r,
                 None => return false,
             },
         };
+        self.last.history_ends += u32::from(by_history);
         // Back up.
         let mut solved = settings.solve;
         loop {
@@ -388,10 +450,13 @@ impl<G: Game> Tree<G> {
         };
         let mut best: Option<f64> = None;
         let mut all = node.untried.is_empty();
+        let mut by_history = false;
         for &child in &node.children {
             match self.nodes[child].proven {
                 None => all = false,
                 Some(r) => {
+                    // Any proven child the history decided marks the proof: it may rest on it.
+                    by_history |= self.nodes[child].by_history;
                     if best.is_none_or(|b| sign * r > sign * b) {
                         best = Some(r);
                     }
@@ -401,6 +466,7 @@ impl<G: Game> Tree<G> {
         match best {
             Some(r) if all || sign * r == 1.0 => {
                 self.nodes[at].proven = Some(r);
+                self.nodes[at].by_history = by_history;
                 true
             }
             _ => false,
@@ -408,9 +474,9 @@ impl<G: Game> Tree<G> {
     }
 
     /// South's reward of a random game from node `at` to its end (a cut or a point the rules
-    /// leave open: a draw); `None` when the clock or the stop flag cut it short (a Bao rollout
-    /// can take milliseconds).
-    fn rollout(&self, game: &G, at: usize, keys: [u32; 2]) -> Option<f64> {
+    /// leave open: a draw) and whether the history decided that end; `None` when the clock or
+    /// the stop flag cut it short (a Bao rollout can take milliseconds).
+    fn rollout(&self, game: &G, at: usize, keys: [u32; 2]) -> Option<(f64, bool)> {
         let mut s = self.nodes[at].state.clone();
         for ply in 0..ROLLOUT_PLIES {
             if ply > 0 && ply.is_multiple_of(ROLLOUT_CLOCK_EVERY) && self.out_of_time() {
@@ -418,11 +484,11 @@ impl<G: Game> Tree<G> {
             }
             match game.play_random(&mut s, Draw::new(keys, ply)) {
                 None => break,
-                Some(Err(_)) => return Some(0.0),
+                Some(Err(_)) => return Some((0.0, false)),
                 Some(Ok(_)) => {}
             }
         }
-        Some(game.ending(&s).map_or(0.0, |e| reward(e.verdict)))
+        Some(self.end_reward(game, &s).unwrap_or((0.0, false)))
     }
 }
 
@@ -430,5 +496,39 @@ impl<G: Game> Node<G> {
     /// The player to move in this node's state.
     fn state_mover(&self, game: &G) -> Side {
         game.to_move(&self.state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oware::fast::FastRules;
+
+    /// The O-DB1 witness's end (spec/findings/oware.md), worked by hand: 23 each captured, South
+    /// A=1 and F=1; 36 forced plies later the sheet's repetition rule ends the game with each
+    /// side taking its row, 25 to 23. By the rules South wins; as the databases count it, the
+    /// two seeds are shared and it is a draw.
+    #[test]
+    fn a_repetition_end_is_scored_as_asked() {
+        let game = FastRules::new(crate::oware::Variant::SHEET).unwrap();
+        let mut pits = [0; 12];
+        (pits[0], pits[5]) = (1, 1);
+        let mut s = game.game(pits, [23, 23], 0);
+        let mut moves = Vec::new();
+        while game.ending(&s).is_none() {
+            game.legal_moves(&s, &mut moves);
+            s = Game::play(&game, &s, moves[0]).unwrap().state;
+        }
+        let mut tree = Tree::<FastRules>::new();
+        assert_eq!(tree.end_reward(&game, &s), Some((1.0, true)));
+        tree.repetition = Repetition::Databases;
+        assert_eq!(tree.end_reward(&game, &s), Some((0.0, true)));
+        // An end the history did not decide is scored by its verdict either way.
+        let won = game.game([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1], [24, 20], 0);
+        game.legal_moves(&won, &mut moves);
+        let won = Game::play(&game, &won, moves[moves.len() - 1])
+            .unwrap()
+            .state;
+        assert_eq!(tree.end_reward(&game, &won), Some((1.0, false)));
     }
 }

@@ -358,6 +358,16 @@ impl<G: Game> Scratch<G> {
         }
     }
 
+    /// Game ends the history decided (a repetition) that the last search of `policy` met:
+    /// nodes for alphabeta, simulations for mcts; `None` for a policy that does not search.
+    pub fn history_ends(&self, policy: Policy) -> Option<u64> {
+        match policy {
+            Policy::AlphaBeta(_) => Some(self.searcher.as_ref()?.report().history_ends),
+            Policy::Mcts(_) => Some(self.tree.as_ref()?.report().history_ends.into()),
+            _ => None,
+        }
+    }
+
     /// What the last search of `policy` did, as the bot's `info` line says it (`None` for a
     /// policy that does not search).
     pub fn report(&self, policy: Policy) -> Option<String> {

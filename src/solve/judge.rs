@@ -34,6 +34,48 @@ pub struct Judged {
     pub lost: u64,
     /// The squares of the value lost, summed.
     pub lost_squared: u64,
+    /// For a policy that searches: its moves on the boards where its search met no game end
+    /// the history decided (a repetition), where no repetition rule can have swayed it.
+    pub without_history: Option<Split>,
+}
+
+/// A searching policy's moves on the boards where its search met no game end the history
+/// decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// Boards where the search met one (the rest are counted below).
+    pub history_boards: u64,
+    /// Boards where it met none.
+    pub boards: u64,
+    /// Of those, moves worth less than the best.
+    pub losing: u64,
+    /// Of those, moves that worsen the result.
+    pub worse_result: u64,
+}
+
+impl Split {
+    fn add(self, other: Split) -> Split {
+        Split {
+            history_boards: self.history_boards + other.history_boards,
+            boards: self.boards + other.boards,
+            losing: self.losing + other.losing,
+            worse_result: self.worse_result + other.worse_result,
+        }
+    }
+
+    /// The share of losing moves, with its Wilson interval (95%).
+    pub fn share(&self) -> (f64, f64, f64) {
+        let p = self.losing as f64 / self.boards.max(1) as f64;
+        let (lo, hi) = wilson(p, self.boards);
+        (p, lo, hi)
+    }
+
+    /// The share of moves that worsen the result, with its Wilson interval (95%).
+    pub fn worse_share(&self) -> (f64, f64, f64) {
+        let p = self.worse_result as f64 / self.boards.max(1) as f64;
+        let (lo, hi) = wilson(p, self.boards);
+        (p, lo, hi)
+    }
 }
 
 impl Judged {
@@ -43,6 +85,10 @@ impl Judged {
         self.worse_result += other.worse_result;
         self.lost += other.lost;
         self.lost_squared += other.lost_squared;
+        self.without_history = match (self.without_history, other.without_history) {
+            (Some(a), Some(b)) => Some(a.add(b)),
+            (a, b) => a.or(b),
+        };
         self
     }
 
@@ -192,13 +238,28 @@ pub fn judge<G: Game>(
                     return Err(JudgeError::UnknownMove { board, pit });
                 };
                 let lost = u64::from(best.abs_diff(value));
+                let losing = u64::from(lost > 0);
+                // Nothing is won yet on a drawn board: the value's sign is the result.
+                let worse_result = u64::from(value.signum() < best.signum());
+                let without_history = scratch.history_ends(policy).map(|met| match met {
+                    0 => Split {
+                        history_boards: 0,
+                        boards: 1,
+                        losing,
+                        worse_result,
+                    },
+                    _ => Split {
+                        history_boards: 1,
+                        ..Split::default()
+                    },
+                });
                 *judged = Judged {
                     boards: 1,
-                    losing: u64::from(lost > 0),
-                    // Nothing is won yet on a drawn board: the value's sign is the result.
-                    worse_result: u64::from(value.signum() < best.signum()),
+                    losing,
+                    worse_result,
                     lost,
                     lost_squared: lost * lost,
+                    without_history,
                 };
             }
             done();
@@ -234,6 +295,7 @@ mod tests {
             worse_result: 1,
             lost: 4,
             lost_squared: 8,
+            without_history: None,
         };
         let (lo, hi) = j.mean_interval();
         let half = 1.96 * (1.0f64 / 3.0).sqrt();
