@@ -405,6 +405,8 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
         let (mlo, mhi) = j.mean_interval();
         let (wlo, whi) = j.worse_interval();
         let split = match j.without_history {
+            // No board left without a repetition: no share to give.
+            Some(s) if s.boards == 0 => format!("{}{}", s.history_boards, "\t-".repeat(6)),
             Some(s) => {
                 let ((p, plo, phi), (w, wlo, whi)) = (s.share(), s.worse_share());
                 format!(
