@@ -12,7 +12,9 @@
 //! - `legal`: `legal M1 M2 ...`, the legal moves in canonical order.
 //! - `newgame`: `ok`, a fresh game at the start with random choices of its own (the next game
 //!   of the seed).
-//! - `quit` (or the end of input): stop.
+//! - `stop`: ends the search under way, whose `go` answers with the best move so far; no answer
+//!   of its own.
+//! - `quit` (or the end of input): stop, a search under way too.
 
 use std::io::{BufRead, Read, Write};
 
@@ -155,70 +157,200 @@ fn after_moves<G: Game>(
     Ok((s, moves.len() as u32))
 }
 
-/// Serves the protocol on `input` and `output` with `policy` playing `game`; the policy's
-/// random choices come from game 0 of `seed`, ply by ply, so the same position after the same
-/// number of plies gets the same move.
-pub fn serve<G: Game>(
-    game: &G,
-    policy: Policy,
-    seed: u64,
-    mut input: impl BufRead,
-    mut output: impl Write,
-) -> std::io::Result<()> {
-    let mut game_index = 0;
-    let mut keys = game_keys(seed, game_index);
-    let (mut state, mut plies) = (game.start(), 0u32);
-    let mut scratch = Scratch::default();
-    let mut moves = Vec::new();
+/// The longest a search of one `go` runs by default, whatever its budget (`bot --max-ms`).
+pub const DEFAULT_MAX_MS: u32 = 60_000;
+
+/// Why the bot stopped serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The policy cannot play this game (the `perfect` policy without its databases).
+    #[error("{0}")]
+    Policy(String),
+    /// Writing an answer failed (the other program went away: `BrokenPipe`).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A line the reader passes on: a command, an answer it gives itself (a bad line), or the end.
+enum Line {
+    Command(String),
+    Answer(String),
+    End,
+}
+
+/// What the reader and the search share: the `go` commands read and running, the last `go`
+/// a `stop` followed, and whether the input ended; `flag` is the searches' stop flag.
+#[derive(Default)]
+struct Shared {
+    gos_read: u64,
+    running: u64,
+    stop_for: u64,
+    ended: bool,
+}
+
+/// The stop flag of the search of `go` number `k` (counted from 1) and what sets it.
+struct Stopper {
+    shared: std::sync::Mutex<Shared>,
+    flag: &'static std::sync::atomic::AtomicBool,
+}
+
+impl Stopper {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stops the search under way if it is go number `k`.
+    fn stop_if_running(&self, shared: &Shared, k: u64) {
+        if shared.running == k && k > 0 {
+            self.flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// Marks go number `k` as running; its flag is set already if a `stop` after it, or the
+    /// end of input, was read.
+    fn start(&self, k: u64) {
+        let mut shared = self.lock();
+        shared.running = k;
+        let stopped = shared.ended || shared.stop_for >= k;
+        self.flag
+            .store(stopped, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Marks the search as over; whether it was stopped.
+    fn finish(&self) -> bool {
+        let mut shared = self.lock();
+        shared.running = 0;
+        self.flag.swap(false, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// Reads `input` line by line on a thread of its own, so that a `stop`, a `quit` or the end of
+/// input reaches a search under way; every other line is passed on in order.
+fn read_lines(
+    mut input: impl BufRead + Send + 'static,
+    stopper: std::sync::Arc<Stopper>,
+    lines: std::sync::mpsc::Sender<Line>,
+) {
     let mut buf = Vec::new();
+    let end = |stopper: &Stopper| {
+        let mut shared = stopper.lock();
+        shared.ended = true;
+        let running = shared.running;
+        stopper.stop_if_running(&shared, running);
+    };
     loop {
         buf.clear();
         let read = (&mut input)
             .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)?;
+            .read_until(b'\n', &mut buf);
+        // A read error ends the input as its end does.
+        let read: usize = read.unwrap_or_default();
         if read == 0 {
-            return Ok(());
+            end(&stopper);
+            let _ = lines.send(Line::End);
+            return;
         }
-        if buf.len() > MAX_LINE {
+        let said = if buf.len() > MAX_LINE {
             // The rest of the line is read and dropped with it.
             while !buf.ends_with(b"\n") {
                 buf.clear();
-                if (&mut input)
+                match (&mut input)
                     .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut buf)?
-                    == 0
+                    .read_until(b'\n', &mut buf)
                 {
-                    break;
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
                 }
             }
-            writeln!(output, "error a line of more than {} KiB", MAX_LINE >> 10)?;
-            output.flush()?;
-            continue;
-        }
-        let Ok(line) = std::str::from_utf8(&buf) else {
-            writeln!(output, "error not UTF-8 text")?;
-            output.flush()?;
-            continue;
+            Line::Answer(format!("error a line of more than {} KiB", MAX_LINE >> 10))
+        } else if let Ok(line) = std::str::from_utf8(&buf) {
+            // A line break other than LF or CRLF (a CR alone, U+2028, ...) would join commands
+            // into one (and a client waiting for each answer would wait for ever): named, not
+            // taken for a bad command.
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            match crate::text::odd_line_break(body.strip_suffix('\r').unwrap_or(body)) {
+                Some((_, name)) => Line::Answer(format!(
+                    "error {}",
+                    crate::text::odd_line_break_problem(name)
+                )),
+                None => Line::Command(line.to_string()),
+            }
+        } else {
+            Line::Answer("error not UTF-8 text".to_string())
         };
-        // A line break other than LF or CRLF (a CR alone, U+2028, ...) would join commands into
-        // one (and a client waiting for each answer would wait for ever): named, not taken for a
-        // bad command.
-        let body = line.strip_suffix('\n').unwrap_or(line);
-        if let Some((_, name)) =
-            crate::text::odd_line_break(body.strip_suffix('\r').unwrap_or(body))
-        {
-            writeln!(
-                output,
-                "error {}",
-                crate::text::odd_line_break_problem(name)
-            )?;
-            output.flush()?;
-            continue;
+        if let Line::Command(line) = &said {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words[..] {
+                ["stop"] => {
+                    // Answered by the `go` it stops; nothing when no search is under way.
+                    let mut shared = stopper.lock();
+                    shared.stop_for = shared.gos_read;
+                    let last = shared.gos_read;
+                    stopper.stop_if_running(&shared, last);
+                    continue;
+                }
+                ["quit"] => {
+                    end(&stopper);
+                    let _ = lines.send(Line::End);
+                    return;
+                }
+                ["go", ..] => stopper.lock().gos_read += 1,
+                _ => {}
+            }
         }
+        if lines.send(said).is_err() {
+            return;
+        }
+    }
+}
+
+/// Serves the protocol on `input` and `output` with `policy` playing `game`; the policy's
+/// random choices come from game 0 of `seed`, ply by ply, so the same position after the same
+/// number of plies gets the same move. Every search ends after `max_ms` milliseconds whatever
+/// its budget, at a `stop`, at `quit` or at the end of input, and answers with the best move
+/// found so far. Refused before any answer when the policy cannot play `game`.
+pub fn serve<G: Game>(
+    game: &G,
+    policy: Policy,
+    seed: u64,
+    max_ms: u32,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> Result<(), ServeError> {
+    if matches!(policy, Policy::Perfect(_)) {
+        perfect::prepare(game).map_err(ServeError::Policy)?;
+    }
+    // One flag for the bot's life: the searches hold on to it.
+    let flag: &'static std::sync::atomic::AtomicBool =
+        Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
+    let stopper = std::sync::Arc::new(Stopper {
+        shared: std::sync::Mutex::new(Shared::default()),
+        flag,
+    });
+    let (send, lines) = std::sync::mpsc::channel();
+    {
+        let stopper = stopper.clone();
+        std::thread::spawn(move || read_lines(input, stopper, send));
+    }
+    let mut game_index = 0;
+    let mut keys = game_keys(seed, game_index);
+    let (mut state, mut plies) = (game.start(), 0u32);
+    let mut scratch = Scratch::stopping_on(flag);
+    let mut moves = Vec::new();
+    let mut gos = 0u64;
+    loop {
+        let line = match lines.recv() {
+            Ok(Line::Command(line)) => line,
+            Ok(Line::Answer(answer)) => {
+                writeln!(output, "{answer}")?;
+                output.flush()?;
+                continue;
+            }
+            Ok(Line::End) | Err(_) => return Ok(()),
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let answer = match words[..] {
             [] => continue,
-            ["quit"] => return Ok(()),
             ["position", "startpos"] => {
                 (state, plies) = (game.start(), 0);
                 "ok".to_string()
@@ -263,38 +395,77 @@ pub fn serve<G: Game>(
                 game_index += 1;
                 keys = game_keys(seed, game_index);
                 (state, plies) = (game.start(), 0);
-                scratch = Scratch::default();
+                scratch = Scratch::stopping_on(flag);
                 "ok".to_string()
             }
-            ["go", ref budget @ ..] => match (game.ending(&state), budgeted(policy, budget)) {
-                (_, Err(e)) => format!("error {e}"),
-                (Some(e), _) => format!("over {} {}", e.winner(), e.end_clause()),
-                (None, Ok(policy)) => {
-                    let mut played = state.clone();
-                    let draw = Draw::new(keys, plies);
-                    let chosen = choose(game, policy, &mut played, draw, &mut scratch);
-                    if let (Some(Ok(_)), Some(info)) = (&chosen, scratch.report(policy)) {
-                        writeln!(output, "info {info}")?;
-                    }
-                    match chosen {
-                        Some(Ok((mv, _))) => format!("bestmove {}", game.notation(&state, mv)),
-                        Some(Err(silent)) => format!(
-                            "error the move chosen reaches a point the reading leaves open ({})",
-                            silent.0
-                        ),
-                        None => "error no legal move, yet the game is not over".to_string(),
+            ["go", ref budget @ ..] => {
+                gos += 1;
+                match (game.ending(&state), budgeted(policy, budget)) {
+                    (_, Err(e)) => format!("error {e}"),
+                    (Some(e), _) => format!("over {} {}", e.winner(), e.end_clause()),
+                    (None, Ok(policy)) => {
+                        let mut played = state.clone();
+                        let draw = Draw::new(keys, plies);
+                        stopper.start(gos);
+                        let mut search = || choose(game, policy, &mut played, draw, &mut scratch);
+                        let chosen = if policy.searches() {
+                            with_cap(&stopper, gos, max_ms, search)
+                        } else {
+                            search()
+                        };
+                        let stopped = stopper.finish();
+                        if let (Some(Ok(_)), Some(info)) = (&chosen, scratch.report(policy)) {
+                            let mark = if stopped { " stopped" } else { "" };
+                            writeln!(output, "info {info}{mark}")?;
+                        }
+                        match chosen {
+                            Some(Ok((mv, _))) => {
+                                format!("bestmove {}", game.notation(&state, mv))
+                            }
+                            Some(Err(silent)) => format!(
+                                "error the move chosen reaches a point the reading leaves \
+                                 open ({})",
+                                silent.0
+                            ),
+                            None => match scratch.failure() {
+                                Some(why) => format!("error {why}"),
+                                None => "error no legal move, yet the game is not over".into(),
+                            },
+                        }
                     }
                 }
-            },
-            [command @ ("legal" | "quit" | "newgame"), ..] => {
+            }
+            [command @ ("legal" | "newgame" | "stop" | "quit"), ..] => {
                 format!("error '{command}' takes no arguments")
             }
             [command, ..] => format!(
-                "error unknown command {} (known: position, go, legal, newgame, quit)",
+                "error unknown command {} (known: position, go, stop, legal, newgame, quit)",
                 crate::text::quoted(command)
             ),
         };
         writeln!(output, "{answer}")?;
         output.flush()?;
     }
+}
+
+/// Runs `search` (go number `k`), stopping it after `max_ms` milliseconds.
+fn with_cap<T>(
+    stopper: &std::sync::Arc<Stopper>,
+    k: u64,
+    max_ms: u32,
+    search: impl FnOnce() -> T,
+) -> T {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watch = stopper.clone();
+    let cap = std::time::Duration::from_millis(u64::from(max_ms));
+    let watchdog = std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(cap) {
+            let shared = watch.lock();
+            watch.stop_if_running(&shared, k);
+        }
+    });
+    let out = search();
+    drop(done);
+    let _ = watchdog.join();
+    out
 }

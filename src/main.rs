@@ -14,7 +14,58 @@ macro_rules! eprintln {
     }};
 }
 
+/// `println!` that survives a closed standard output: once its reader has gone (`| head`), the
+/// rest of the output is dropped and the job goes on to finish its files ([`stdout_gone`]); any
+/// other failure to write (a full disk) stops the program with exit 2, naming it.
+macro_rules! println {
+    () => {
+        $crate::print_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::print_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` as [`println!`] writes.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::print_out(format_args!($($arg)*))
+    };
+}
+
 mod cli;
+
+/// Set once standard output's reader has gone (a write failed with `BrokenPipe`).
+static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes to standard output, as [`println!`] says.
+fn print_out(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if stdout_gone() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_fmt(args) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            STDOUT_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        Err(e) => {
+            eprintln!("mancala-lab: standard output: {e}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Whether standard output's reader has gone.
+fn stdout_gone() -> bool {
+    STDOUT_GONE.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// The exit status of a job that ran to its end after its standard output closed: 141, what a
+/// shell reports for a program that a closed pipe stopped (128 + SIGPIPE), though this one
+/// finished its work.
+const STDOUT_CLOSED_EXIT: u8 = 141;
 
 use std::process::ExitCode;
 
@@ -105,6 +156,11 @@ fn cutoffs(seed: u64, limits: &[u32]) -> Result<mancala_lab::bao::cutoffs::Cutof
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
+    // The command line's `perfect` players read `db` when MANCALA_LAB_DB names no folder (the
+    // library itself has no default); `solve` names its own `--db`.
+    if !matches!(cli.command, Some(Command::Solve(_))) {
+        cli::default_databases();
+    }
     match cli.command {
         None => cli::coverage::main_job(),
         Some(Command::Coverage(args)) => cli::coverage::run(args),
@@ -240,13 +296,8 @@ fn stdout_was_closed() -> bool {
 }
 
 fn main() -> ExitCode {
-    // Like other Unix tools, stop quietly when the reader of standard output goes away (`| head`)
-    // instead of failing on the next write.
-    #[cfg(unix)]
-    // SAFETY: restoring the default action of a signal, before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // A closed pipe on standard output (`| head`) does not kill the program (Rust ignores
+    // SIGPIPE): a long job stops printing, finishes its files and exits with 141 ([`print_out`]).
     // Any other failure to write standard output (a full disk, a closed terminal) is bad output,
     // reported as such: `print!` panics on it, and this turns that one panic into an error.
     let default_hook = std::panic::take_hook();
@@ -315,7 +366,20 @@ fn main() -> ExitCode {
     } else {
         run(cli)
     };
+    // Whatever was still buffered goes now, or is known not to.
+    if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            STDOUT_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
     match result {
+        Ok(code) if stdout_gone() && code == ExitCode::SUCCESS => {
+            eprintln!(
+                "mancala-lab: standard output was closed before the end (its reader went \
+                 away); the job ran to its end and its files are complete"
+            );
+            ExitCode::from(STDOUT_CLOSED_EXIT)
+        }
         Ok(code) => code,
         Err(message) => {
             eprintln!("mancala-lab: {message}");

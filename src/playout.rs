@@ -165,6 +165,10 @@ fn play_game_with<G: Game>(
             &mut scratch[mover],
             &mut f,
         ) else {
+            // A policy that cannot play (no databases) gives no game, as a stop does.
+            if scratch[mover].failure().is_some() {
+                return None;
+            }
             break;
         };
         if scratch[mover].stopped() {
@@ -354,43 +358,53 @@ impl dyn PlayoutEngine + '_ {
         play: Play,
         seed: u64,
         games: std::ops::Range<u64>,
-        mut each: impl FnMut(Row, EventTotals),
-    ) {
+        each: impl FnMut(Row, EventTotals),
+    ) -> Result<(), String> {
         static NEVER: AtomicBool = AtomicBool::new(false);
-        self.play_until_dyn(play, (seed, games), &NEVER, &mut each);
+        self.play_until(play, (seed, games), &NEVER, each)
+            .map(|_| ())
     }
 
     /// [`PlayoutEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
-    /// (`each` never sees it, nor any game after it). Whether every game was played.
+    /// (`each` never sees it, nor any game after it). Whether every game was played; an error,
+    /// before any game, when a policy cannot play on this engine ([`PlayoutEngine::prepare`]).
     pub fn play_until(
         &self,
         play: Play,
         run: (u64, std::ops::Range<u64>),
         stop: &'static AtomicBool,
         mut each: impl FnMut(Row, EventTotals),
-    ) -> bool {
-        self.play_until_dyn(play, run, stop, &mut each)
+    ) -> Result<bool, String> {
+        self.prepare(play.players)?;
+        Ok(self.play_until_dyn(play, run, stop, &mut each))
     }
 
     /// The rows of games `games` of `seed` played as `play` says, in game order, the games
     /// shared among the threads of the current rayon pool: the rows [`PlayoutEngine::play`]
     /// gives, whatever the thread count.
-    pub fn play_parallel(&self, play: Play, seed: u64, games: std::ops::Range<u64>) -> Vec<Row> {
+    pub fn play_parallel(
+        &self,
+        play: Play,
+        seed: u64,
+        games: std::ops::Range<u64>,
+    ) -> Result<Vec<Row>, String> {
         static NEVER: AtomicBool = AtomicBool::new(false);
-        self.play_parallel_until(play, seed, games, &NEVER)
-            .expect("never stopped")
+        Ok(self
+            .play_parallel_until(play, seed, games, &NEVER)?
+            .expect("never stopped"))
     }
 
-    /// [`PlayoutEngine::play_parallel`], given up (`None`) as soon as `stop` is set: searches
-    /// under way stop at once.
+    /// [`PlayoutEngine::play_parallel`], given up (`Ok(None)`) as soon as `stop` is set:
+    /// searches under way stop at once.
     pub fn play_parallel_until(
         &self,
         play: Play,
         seed: u64,
         games: std::ops::Range<u64>,
         stop: &'static AtomicBool,
-    ) -> Option<Vec<Row>> {
+    ) -> Result<Option<Vec<Row>>, String> {
         use rayon::prelude::*;
+        self.prepare(play.players)?;
         let random = play.players == Players::both(Policy::Random);
         let chunk: u64 = match () {
             _ if play.players.searches() => 1,
@@ -398,17 +412,18 @@ impl dyn PlayoutEngine + '_ {
             _ => 256,
         };
         let n = games.end.saturating_sub(games.start);
-        let parts: Vec<Vec<Row>> = (0..n.div_ceil(chunk))
+        let parts: Option<Vec<Vec<Row>>> = (0..n.div_ceil(chunk))
             .into_par_iter()
             .map(|c| {
                 let from = games.start + c * chunk;
                 let part = from..(from + chunk).min(games.end);
                 let mut rows = Vec::with_capacity((part.end - part.start) as usize);
-                let whole = self.play_until(play, (seed, part), stop, |row, _| rows.push(row));
+                let whole =
+                    self.play_until_dyn(play, (seed, part), stop, &mut |row, _| rows.push(row));
                 whole.then_some(rows)
             })
-            .collect::<Option<_>>()?;
-        Some(parts.concat())
+            .collect::<Option<_>>();
+        Ok(parts.map(|parts| parts.concat()))
     }
 }
 
@@ -443,10 +458,16 @@ mod tests {
                 // batch engine leaves at 0).
                 let rows = |play: Play| {
                     let mut rows = String::new();
-                    engine.play(play, 3, 0..20, |row, _| {
-                        crate::games_csv::RowWriter::new(game, "v", Players::both(Policy::Random))
+                    engine
+                        .play(play, 3, 0..20, |row, _| {
+                            crate::games_csv::RowWriter::new(
+                                game,
+                                "v",
+                                Players::both(Policy::Random),
+                            )
                             .write(&row, &mut rows);
-                    });
+                        })
+                        .unwrap();
                     rows
                 };
                 let opened = |opening, max_plies| Play {

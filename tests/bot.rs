@@ -13,19 +13,97 @@ fn bao() -> mancala_lab::bao::fast::FastRules {
     mancala_lab::bao::fast::FastRules::new(mancala_lab::bao::Variant::DEFAULT).unwrap()
 }
 
+/// A driver's input: the lines given up to the first `quit`, then that `quit` and what follows
+/// (or the end of input) only once the bot has answered every command before it: `quit` and the
+/// end of input stop a search under way, as a driver that goes away does.
+struct Held {
+    data: std::io::Cursor<Vec<u8>>,
+    hold_at: usize,
+    answered: std::sync::mpsc::Receiver<()>,
+}
+
+impl std::io::Read for Held {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::BufRead::fill_buf(self)?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.data.get_ref()[self.data.position() as usize..][..n]);
+        self.data.set_position(self.data.position() + n as u64);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Held {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        let at = self.data.position() as usize;
+        if at == self.hold_at {
+            let _ = self.answered.recv();
+        }
+        let end = if at < self.hold_at {
+            self.hold_at
+        } else {
+            self.data.get_ref().len()
+        };
+        Ok(&self.data.get_ref()[at..end])
+    }
+    fn consume(&mut self, n: usize) {
+        self.data.set_position(self.data.position() + n as u64)
+    }
+}
+
+/// The bot's output, which says when it holds `expected` answers (lines other than `info`).
+struct Answers {
+    out: Vec<u8>,
+    expected: usize,
+    answered: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl std::io::Write for Answers {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        let text = String::from_utf8_lossy(&self.out);
+        if text.lines().filter(|l| !l.starts_with("info")).count() >= self.expected {
+            self.answered.take();
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a bot playing `policy` writes to the lines of `input` (bytes), its first `quit` and
+/// the end of input held back until each line before them but `stop` and blank ones has its
+/// answer.
+fn serve_held<G: Game>(game: &G, policy: Policy, input: &[u8]) -> String {
+    let mut hold_at = 0;
+    let mut expected = 0;
+    for line in input.split_inclusive(|&b| b == b'\n') {
+        let text = String::from_utf8_lossy(line);
+        if text.trim() == "quit" {
+            break;
+        }
+        hold_at += line.len();
+        if !text.trim().is_empty() && text.trim() != "stop" {
+            expected += 1;
+        }
+    }
+    let (answered, held) = std::sync::mpsc::channel();
+    let input = Held {
+        data: std::io::Cursor::new(input.to_vec()),
+        hold_at,
+        answered: held,
+    };
+    let mut out = Answers {
+        out: Vec::new(),
+        expected,
+        answered: (expected > 0).then_some(answered),
+    };
+    serve(game, policy, 1, 60_000, input, &mut out).unwrap();
+    String::from_utf8(out.out).unwrap()
+}
+
 /// The answers of a bot playing `policy` to the lines of `input`.
 fn answers<G: Game>(game: &G, policy: &str, input: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    serve(
-        game,
-        policy.parse::<Policy>().unwrap(),
-        1,
-        input.as_bytes(),
-        &mut out,
-    )
-    .unwrap();
-    String::from_utf8(out)
-        .unwrap()
+    serve_held(game, policy.parse::<Policy>().unwrap(), input.as_bytes())
         .lines()
         .map(String::from)
         .collect()
@@ -249,9 +327,7 @@ fn the_same_seed_gives_the_same_answers_and_bad_lines_are_answered() {
     let mut input = b"\xff\xfe\n".to_vec();
     input.extend(std::iter::repeat_n(b'x', mancala_lab::bot::MAX_LINE + 10));
     input.extend(b"\nlegal\n");
-    let mut out = Vec::new();
-    serve(&game, Policy::Random, 1, &input[..], &mut out).unwrap();
-    let out = String::from_utf8(out).unwrap();
+    let out = serve_held(&game, Policy::Random, &input);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "error not UTF-8 text");
     assert!(
@@ -375,4 +451,205 @@ fn position_text_sets_up_any_position_on_one_line() {
         got,
         ["ok".to_string(), format!("legal {}", expected.join(" "))]
     );
+}
+
+/// The bot binary serving `args`, its standard input and output piped.
+fn spawn_bot(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .arg("bot")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Whether `child` exits within a minute (a search of depth 40 from the Oware start runs for
+/// days): its status, or `None` after the minute, the child then killed.
+fn exits_soon(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    for _ in 0..600 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[test]
+fn stop_ends_a_search_with_the_best_move_so_far() {
+    use std::io::{BufRead, Write};
+    let mut bot = spawn_bot(&["--game", "oware", "--policy", "alphabeta"]);
+    let mut input = bot.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(bot.stdout.take().unwrap());
+    writeln!(input, "go depth=40").unwrap();
+    // Let the search complete a few depths, then stop it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    writeln!(input, "stop").unwrap();
+    let mut info = String::new();
+    output.read_line(&mut info).unwrap();
+    let mut best = String::new();
+    output.read_line(&mut best).unwrap();
+    assert!(
+        info.starts_with("info depth ") && info.trim_end().ends_with(" stopped"),
+        "{info}"
+    );
+    // A depth completed before the stop: its best move, not the first legal move by default.
+    let depth: u32 = info.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((1..40).contains(&depth), "{info}");
+    assert!(best.starts_with("bestmove "), "{best}");
+    // A stop with no search under way has no answer; the bot goes on.
+    writeln!(input, "stop\nlegal").unwrap();
+    let mut legal = String::new();
+    output.read_line(&mut legal).unwrap();
+    assert_eq!(legal, "legal A B C D E F\n");
+    // The next search is not stopped by the stop before it.
+    writeln!(input, "go depth=2").unwrap();
+    let mut info = String::new();
+    output.read_line(&mut info).unwrap();
+    assert!(info.starts_with("info depth 2 nodes "), "{info}");
+    assert!(!info.contains("stopped"), "{info}");
+    drop(input);
+    assert!(exits_soon(&mut bot).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn the_end_of_input_and_quit_end_a_search() {
+    use std::io::Write;
+    for last in ["", "quit\n"] {
+        let mut bot = spawn_bot(&["--game", "oware", "--policy", "alphabeta"]);
+        let mut input = bot.stdin.take().unwrap();
+        write!(input, "go depth=40\n{last}").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(input);
+        let status = exits_soon(&mut bot);
+        assert!(status.is_some_and(|s| s.success()), "{last:?}: {status:?}");
+    }
+}
+
+#[test]
+fn a_search_is_capped_in_time_whatever_its_budget() {
+    use std::io::{BufRead, Write};
+    for policy in ["alphabeta", "mcts:sims=100000"] {
+        let mut bot = spawn_bot(&["--game", "oware", "--policy", policy, "--max-ms", "300"]);
+        let mut input = bot.stdin.take().unwrap();
+        let mut output = std::io::BufReader::new(bot.stdout.take().unwrap());
+        let budget = if policy == "alphabeta" {
+            "depth=64"
+        } else {
+            ""
+        };
+        writeln!(input, "go {budget}").unwrap();
+        let mut info = String::new();
+        output.read_line(&mut info).unwrap();
+        assert!(info.trim_end().ends_with(" stopped"), "{policy}: {info}");
+        let mut best = String::new();
+        output.read_line(&mut best).unwrap();
+        assert!(best.starts_with("bestmove "), "{policy}: {best}");
+        if policy.starts_with("mcts") {
+            // The move visited most by the simulations run, not the first legal move unvisited.
+            let visits: u32 = info.split_whitespace().nth(4).unwrap().parse().unwrap();
+            assert!(visits > 0, "{info}");
+        }
+        drop(input);
+        assert!(exits_soon(&mut bot).is_some());
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["bot", "--game", "oware", "--max-ms", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-ms"));
+}
+
+/// A driver killed mid-search (SIGKILL: no chance to say `quit`) leaves no bot running.
+#[cfg(unix)]
+#[test]
+fn a_bot_whose_driver_dies_exits() {
+    let dir = std::env::temp_dir().join(format!("mancala-lab-bot-driver-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // The driver: starts the bot reading a pipe the driver alone holds open, asks for a deep
+    // search, writes the bot's pid, and waits; then it is killed.
+    let script = format!(
+        "mkfifo '{d}/in'; '{bin}' bot --game oware --policy alphabeta < '{d}/in' > /dev/null & \
+         echo $! > '{d}/pid.tmp'; mv '{d}/pid.tmp' '{d}/pid'; exec 3> '{d}/in'; \
+         echo 'go depth=40' >&3; exec sleep 600",
+        d = dir.display(),
+        bin = env!("CARGO_BIN_EXE_mancala-lab")
+    );
+    let mut driver = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .spawn()
+        .unwrap();
+    let pid_file = dir.join("pid");
+    let mut waited = 0;
+    while !pid_file.exists() && waited < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    assert!(alive(pid), "the bot is searching");
+    driver.kill().unwrap();
+    driver.wait().unwrap();
+    let mut gone = false;
+    for _ in 0..600 {
+        if !alive(pid) {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if !gone {
+        let _ = std::process::Command::new("kill")
+            .arg(pid.to_string())
+            .status();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(gone, "bot {pid} still runs a minute after its driver died");
+}
+
+#[test]
+fn the_perfect_policy_without_databases_is_refused_before_any_answer() {
+    // No database folder named for the library: refused, as the command line refuses.
+    let game = mancala_lab::kalah::fast::FastRules::new(mancala_lab::kalah::Variant::OPENSPIEL);
+    let policy: Policy = "perfect".parse().unwrap();
+    let (_keep, held) = std::sync::mpsc::channel::<()>();
+    let input = Held {
+        data: std::io::Cursor::new(b"go\n".to_vec()),
+        hold_at: 3,
+        answered: held,
+    };
+    let mut out = Vec::new();
+    let e = serve(&game, policy, 1, 60_000, input, &mut out).unwrap_err();
+    assert!(e.to_string().contains("policy perfect"), "{e}");
+    assert!(out.is_empty());
+    // The command line: an empty folder named in MANCALA_LAB_DB.
+    let empty = std::env::temp_dir().join(format!("mancala-lab-bot-nodb-{}", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .env(mancala_lab::policy::perfect::DB_VARIABLE, &empty)
+        .args(["bot", "--game", "kalah", "--policy", "perfect"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no levels in"));
+    assert!(out.stdout.is_empty());
 }

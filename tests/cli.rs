@@ -598,8 +598,8 @@ fn diff_rows_compares_the_stats_rows_of_both_engines() {
 }
 
 #[test]
-fn a_closed_standard_output_stops_a_command_quietly() {
-    // The reader goes away before the command writes: the command must stop without a panic.
+fn a_closed_standard_output_is_survived_and_named() {
+    // The reader goes away before the command writes: the command must not panic.
     let start = stdout(&run(&["bao", "start"], None));
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
         .args(["bao", "moves", "--position", "-"])
@@ -617,8 +617,9 @@ fn a_closed_standard_output_stops_a_command_quietly() {
         .unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(o.status.signal(), Some(13), "{:?}", o.status);
+    // It ran to its end, printing nothing more, and says so (141: as a closed pipe's signal).
+    assert_eq!(o.status.code(), Some(141), "{:?}", o.status);
+    assert!(stderr(&o).contains("standard output was closed before the end"));
 }
 
 #[test]
@@ -1870,6 +1871,36 @@ fn the_main_job_keeps_another_study_in_its_folder() {
     // Run from src/bao, the job wrote its report to the project's out/, none there.
     assert!(dir.join("out/coverage/bao.html").is_file());
     assert!(!dir.join("src/bao/out").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The main job whose standard output closes after its first line (`| head -1`) plays all three
+/// studies to their end, stops printing, and exits with 141 and a note on standard error.
+#[test]
+fn the_main_job_plays_every_study_after_its_output_closes() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("mancala-main-closed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_project(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(line.starts_with("clause coverage: "), "{line}");
+    assert_eq!(out.status.code(), Some(141), "{}", stderr(&out));
+    assert!(stderr(&out).contains("standard output was closed before the end"));
+    // Each study whole: the summary is written once its games are.
+    for game in ["bao", "oware", "kalah"] {
+        let summary = dir.join("out").join(game).join("summary.csv");
+        assert!(summary.is_file(), "{game}: {}", stderr(&out));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -14,7 +14,7 @@ fn the_policy_plays_from_levels_it_is_lent() {
     let empty = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("mancala-lab-share-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
-    perfect::use_root(empty);
+    perfect::use_root(empty).unwrap();
     let game = kalah::rules::Rules::new("empty-capture:pits=2,seeds=2".parse().unwrap());
     assert!(Player::new(&game).is_err(), "no level files, nothing lent");
 

@@ -135,13 +135,17 @@ fn parallel_playouts_are_the_sequential_ones() {
         for policy in [Policy::Random, Policy::Greedy] {
             let play = Play::new(policy, 2000);
             let mut one = Vec::new();
-            engine.play(play, 5, 10..700, |row, _| one.push(row));
+            engine
+                .play(play, 5, 10..700, |row, _| one.push(row))
+                .unwrap();
             for threads in [1, 2] {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .build()
                     .unwrap();
-                let rows = pool.install(|| engine.play_parallel(play, 5, 10..700));
+                let rows = pool
+                    .install(|| engine.play_parallel(play, 5, 10..700))
+                    .unwrap();
                 assert_eq!(rows.len(), one.len());
                 // Oware's batch engine leaves stage plies, which Oware rows do not have, at 0.
                 for (a, b) in rows.iter().zip(&one) {
@@ -305,4 +309,41 @@ fn a_move_the_rules_are_silent_on_ends_the_game_without_a_result() {
         }
     }
     panic!("only {found} strict games of 2000 stopped where the rules are silent");
+}
+
+/// A perfect player without databases plays no game under its name: the library's playouts
+/// refuse it before any game, whichever front end asks (no database folder is named here, and
+/// Bao has no databases at all).
+#[test]
+fn the_perfect_policy_without_databases_plays_no_game() {
+    use mancala_lab::playout::Play;
+    use mancala_lab::policy::Players;
+    if std::env::var_os(mancala_lab::policy::perfect::DB_VARIABLE).is_some() {
+        eprintln!("MANCALA_LAB_DB is set: the case of no folder named is not run");
+        return;
+    }
+    for (game, variant, says) in [
+        (
+            GameKind::Kalah,
+            "openspiel:pits=4,seeds=3",
+            "no folder of endgame databases",
+        ),
+        (GameKind::Oware, "sheet", "no folder of endgame databases"),
+        (GameKind::Bao, "default", "no endgame databases"),
+    ] {
+        let engine = TextGame::new(game, variant, None, None)
+            .unwrap()
+            .playout_engine();
+        let players: Players = "perfect/random".parse().unwrap();
+        let e = engine
+            .play_parallel(Play::new(players, 2000), 1, 0..10)
+            .unwrap_err();
+        assert!(e.contains(says), "{game:?}: {e}");
+        let mut seen = 0;
+        let e = engine
+            .play(Play::new(players, 2000), 1, 0..10, |_, _| seen += 1)
+            .unwrap_err();
+        assert!(e.contains(says), "{game:?}: {e}");
+        assert_eq!(seen, 0);
+    }
 }

@@ -1,6 +1,7 @@
 """The game object shared by both games, and batch playouts."""
 
 import numbers
+import os
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -71,10 +72,15 @@ class Batch:
 
 
 def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
-                   max_plies: int = 2000, first: int = 0) -> Batch:
+                   max_plies: int = 2000, first: int = 0, db=None) -> Batch:
     """Plays games ``first .. first + n`` of ``seed`` under ``policy`` (as ``mancala-lab stats
     --policy`` reads it, South's and North's as ``P/Q``) on every core, and returns them as numpy
-    arrays: the very games ``mancala-lab stats`` plays with the same seed and policy."""
+    arrays: the very games ``mancala-lab stats`` plays with the same seed and policy.
+
+    ``db`` is the folder of the endgame databases (``mancala-lab solve --build --db DIR``) that
+    the ``perfect`` policy reads; without it, the folder ``MANCALA_LAB_DB`` names. A ``perfect``
+    policy with neither, or with a folder holding no levels of the game and reading, raises
+    ``ValueError``; one process reads one folder."""
     if not isinstance(game, Game):
         raise TypeError(f"game: expected a mancala_lab.bao.Game, oware.Game or kalah.Game, "
                         f"not {type(game).__name__}")
@@ -91,9 +97,11 @@ def batch_playouts(game: Game, n: int, seed: int, policy: str = "random",
     n, seed, first, max_plies = checked["n"], checked["seed"], checked["first"], checked["max_plies"]
     if not isinstance(policy, str):
         raise TypeError(f"policy: expected a policy text such as 'random', not {type(policy).__name__}")
+    if db is not None and not isinstance(db, (str, os.PathLike)):
+        raise TypeError(f"db: expected a folder (str or path), not {type(db).__name__}")
     plies, winner, codes, south, north, clauses = _native.batch_playouts(
         game.name, game.variant, n, seed, policy, engine=game.engine, max_plies=max_plies,
-        first=first, **game.reading)
+        first=first, db=None if db is None else os.fspath(db), **game.reading)
     names = np.array(clauses if clauses else [""], dtype=str)
     return Batch(
         game=np.arange(first, first + n, dtype=np.uint64),

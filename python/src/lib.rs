@@ -358,7 +358,7 @@ impl Gathered {
 /// seed and policy) on every core, without holding the interpreter; the rows as numpy arrays.
 /// Ctrl-C stops it (KeyboardInterrupt), searches under way included.
 #[pyfunction]
-#[pyo3(signature = (game, variant, n, seed, policy="random", infinite=None, engine=None, max_plies=DEFAULT_MAX_PLIES, first=0))]
+#[pyo3(signature = (game, variant, n, seed, policy="random", infinite=None, engine=None, max_plies=DEFAULT_MAX_PLIES, first=0, db=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_playouts<'py>(
     py: Python<'py>,
@@ -371,8 +371,14 @@ fn batch_playouts<'py>(
     engine: Option<&str>,
     max_plies: u32,
     first: u64,
+    db: Option<std::path::PathBuf>,
 ) -> PyResult<Columns<'py>> {
     let players: Players = policy.parse().map_err(value_error)?;
+    // The perfect policy's folder: the one given, else MANCALA_LAB_DB; never a folder of its
+    // own (the library refuses a perfect player with neither).
+    if let Some(db) = db {
+        mancala_lab::policy::perfect::use_root(db).map_err(value_error)?;
+    }
     // A forced path the processor cannot run, or no path at all, is refused, not passed over.
     BatchPath::from_env().map_err(|e| PyValueError::new_err(format!("{PATH_VARIABLE}: {e}")))?;
     if max_plies == 0 {
@@ -392,6 +398,9 @@ fn batch_playouts<'py>(
         .map_err(value_error)?;
     let engine = text_game.playout_engine();
     let play = Play::new(players, max_plies);
+    // A policy that cannot play this game (perfect without its databases) is refused here,
+    // before any game, as the command line refuses it.
+    engine.prepare(players).map_err(value_error)?;
     STOP.store(false, Ordering::SeqCst);
     let mut gathered = Gathered::default();
     let mut from = first;
@@ -429,6 +438,7 @@ fn batch_playouts<'py>(
         }
         let rows = rows
             .map_err(|_| PyValueError::new_err("a game panicked; please report it"))?
+            .map_err(value_error)?
             .ok_or_else(|| PyValueError::new_err("stopped"))?;
         gathered.add(&rows);
     }

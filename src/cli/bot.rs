@@ -25,6 +25,11 @@ pub struct BotArgs {
     /// Seed of the policy's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The longest a search of one `go` runs, in milliseconds, whatever its budget (1 to
+    /// 3600000): it then answers with the best move found so far.
+    #[arg(long, default_value_t = mancala_lab::bot::DEFAULT_MAX_MS,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(mancala_lab::policy::MAX_MS)))]
+    max_ms: u32,
 }
 
 /// Runs `visitor` with the optimized engine of the game and reading, or the reference engine
@@ -56,22 +61,23 @@ pub fn check(args: &BotArgs) -> Result<(), String> {
 pub fn run(args: BotArgs) -> Result<ExitCode, String> {
     /// Serves the protocol on standard input and output with the engine given.
     #[derive(Clone, Copy)]
-    struct Serve(Policy, u64);
+    struct Serve(Policy, u64, u32);
     impl EngineVisitor for Serve {
-        type Output = Result<std::io::Result<()>, String>;
+        type Output = Result<(), mancala_lab::bot::ServeError>;
         fn visit<G: Playouts>(self, engine: G) -> Self::Output {
-            mancala_lab::playout::PlayoutEngine::prepare(&engine, self.0.into())?;
-            let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
-            Ok(mancala_lab::bot::serve(
-                &engine, self.0, self.1, input, output,
-            ))
+            let input = std::io::BufReader::new(std::io::stdin());
+            let output = std::io::stdout().lock();
+            mancala_lab::bot::serve(&engine, self.0, self.1, self.2, input, output)
         }
     }
-    let served = with_bot_engine(&args, Serve(args.policy, args.seed))??;
-    match served {
+    use mancala_lab::bot::ServeError;
+    match with_bot_engine(&args, Serve(args.policy, args.seed, args.max_ms))? {
         Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(ServeError::Policy(e)) => Err(e),
         // The other program went away: nothing more to answer.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(format!("bot: {e}")),
+        Err(ServeError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(ServeError::Io(e)) => Err(format!("bot: {e}")),
     }
 }

@@ -326,7 +326,7 @@ fn clause_counts(kind: GameKind, games: u64) -> Result<ClauseCounts, String> {
                 _ => {}
             }
         },
-    );
+    )?;
     bar.finish_and_clear();
     let mut counted: Vec<&'static str> = engine.counted_events().to_vec();
     counted.extend(counts.keys());

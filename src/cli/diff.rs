@@ -269,6 +269,10 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         let [a, b] = engines;
         return Err(a.and(b).err().unwrap_or_default());
     };
+    // A policy that cannot play (perfect without databases) is refused before any game.
+    for engine in [&reference, &optimized] {
+        engine.prepare(args.policy)?;
+    }
     let end = args.first + args.games;
     let max_plies = u32::try_from(args.max_plies).map_err(|_| "--max-plies is too large")?;
     let started = std::time::Instant::now();
@@ -290,7 +294,8 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
                 text.push_str(&format!("  events: {:?}\n", events.sorted()));
             },
         );
-        played.then_some(text)
+        // Prepared above: an error here cannot be, and drops the game as a stop does.
+        played.is_ok_and(|whole| whole).then_some(text)
     };
     let mut failure = None;
     let mut done = 0;

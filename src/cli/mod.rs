@@ -241,11 +241,22 @@ pub fn uninterrupted<T>(work: impl FnOnce() -> T) -> T {
 /// A progress bar over `games` games on standard error (drawn on a terminal only).
 pub fn games_bar(games: u64) -> Result<ProgressBar, String> {
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(games_style()?);
     Ok(bar)
+}
+
+/// The style of a bar over games: the rate in whole games a second.
+pub fn games_style() -> Result<ProgressStyle, String> {
+    Ok(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {rate} eta {eta}")
+            .map_err(|e| e.to_string())?
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            ),
+    )
 }
 
 /// A progress bar over `games` games and a thread pool over every core.
@@ -325,6 +336,16 @@ pub fn in_order<T: Send>(
 
 /// Refuses what a game reads from the environment and cannot use (e.g. a batch path forced that
 /// this processor cannot run), before any command plays.
+/// The folder the `perfect` policy reads in `stats`, `match`, `bot` and `diff`: `$MANCALA_LAB_DB`,
+/// else `db` (the `--db` default of `solve`).
+pub fn default_databases() {
+    use mancala_lab::policy::perfect::{use_root, DB_VARIABLE};
+    if std::env::var_os(DB_VARIABLE).is_none_or(|d| d.is_empty()) {
+        // The first folder named in this process: nothing was named before.
+        let _ = use_root(std::path::PathBuf::from("db"));
+    }
+}
+
 pub fn check_environment() -> Result<(), String> {
     struct Check;
     impl mancala_lab::registry::GameVisitor for Check {

@@ -53,25 +53,56 @@ fn divide<R: Game, F: Game<Move = R::Move>>(
             return Err(ExitCode::FAILURE);
         }
     }
-    // Drawn on a terminal only: one step per first move counted.
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(plies.len() as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
+    // Drawn on a terminal only: one step per reply to a first move counted, by each engine.
+    let mut replies = Vec::new();
+    let subtrees: u64 = plies
+        .iter()
+        .filter_map(|(_, ply)| ply.as_ref().ok())
+        .map(|p| {
+            fast.successors(&p.state, &mut replies);
+            replies.len() as u64
+        })
+        .sum();
+    let engines = if fast_only { 1 } else { 2 };
+    let length = (depth > 1).then_some(subtrees * engines);
+    let bar =
+        indicatif::ProgressBar::with_draw_target(length, indicatif::ProgressDrawTarget::stderr())
+            .with_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} subtrees, eta {eta}")
+                    .expect("a fixed template"),
+            );
     let lines = plies
         .iter()
         .map(|(mv, ply)| {
-            let n = ply.as_ref().map_or(0, |p| perft(fast, &p.state, depth));
+            let n = ply
+                .as_ref()
+                .map_or(0, |p| counted(fast, &p.state, depth, &bar));
             let r = (!fast_only).then(|| match reference.play(rs, *mv) {
-                Ok(p) => perft(reference, &p.state, depth),
+                Ok(p) => counted(reference, &p.state, depth, &bar),
                 Err(_) => 0,
             });
             (fast.notation(fs, *mv), n, r)
         })
-        .inspect(|_| bar.inc(1))
         .collect();
     bar.finish_and_clear();
     Ok(lines)
+}
+
+/// [`perft`] of `s` to `depth`, one step of `bar` per move from `s` counted.
+fn counted<G: Game>(game: &G, s: &G::State, depth: u32, bar: &indicatif::ProgressBar) -> u64 {
+    if depth <= 1 {
+        return perft(game, s, depth);
+    }
+    let mut plies = Vec::new();
+    game.successors(s, &mut plies);
+    plies
+        .iter()
+        .map(|(_, ply)| {
+            let n = ply.as_ref().map_or(0, |p| perft(game, &p.state, depth - 1));
+            bar.inc(1);
+            n
+        })
+        .sum()
 }
 
 fn report(lines: Vec<(String, u64, Option<u64>)>, divide: bool) -> ExitCode {

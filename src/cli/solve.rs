@@ -339,7 +339,7 @@ fn judge_on<G: Game>(
 fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
     let seeds = args.seeds.expect("clap requires --seeds with --judge");
     // A judged `perfect` reads the levels judged with.
-    mancala_lab::policy::perfect::use_root(args.db.clone());
+    mancala_lab::policy::perfect::use_root(args.db.clone())?;
     let db = std::sync::Arc::new(load(retro, folder, seeds)?);
     // ... and shares them, rather than reading a second copy.
     mancala_lab::policy::perfect::share(retro, db.clone());

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use mancala_lab::game::EventTotals;
 use mancala_lab::games_csv::{header, RowWriter};
 use mancala_lab::playout::{EngineKind, Play, PlayoutEngine, DEFAULT_MAX_PLIES};
@@ -348,7 +348,9 @@ fn play_chunk(
         c.events.merge(&events);
         c.rows += 1;
     });
-    whole.then_some(c)
+    // The job prepared its policies before any chunk: an error here cannot be, and drops the
+    // chunk as a stop does.
+    whole.is_ok_and(|whole| whole).then_some(c)
 }
 
 /// Prints `summary` under `label`, each ending with its clause's title in `game`'s spec.
@@ -420,10 +422,7 @@ pub fn run_job(
     } else {
         ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
     };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(super::games_style()?);
     bar.set_position(manifest.games_done);
     let start = first + manifest.games_done;
     let note = format!(

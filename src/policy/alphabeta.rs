@@ -165,7 +165,8 @@ impl<G: Game> Searcher<G> {
 
     /// The move to play in `s`: among the moves of the best value at the deepest search
     /// completed, the one `draw` picks; `None` when no move is legal. Once `stop` is set the
-    /// search gives up at once and returns the first legal move.
+    /// search gives up at once and returns the best move of the deepest depth completed (the
+    /// first legal move before depth 1 completes).
     pub fn best_move(
         &mut self,
         game: &G,

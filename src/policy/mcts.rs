@@ -276,7 +276,8 @@ impl<G: Game> Tree<G> {
 
     /// The move to play in `s`: the root child visited most (then of the highest mean reward,
     /// then first in canonical order); `None` when no move is legal. Once `stop` is set the
-    /// search gives up at once and returns the first legal move.
+    /// search gives up at once and returns the best move of the simulations completed (the
+    /// first legal move before any).
     pub fn best_move(
         &mut self,
         game: &G,
@@ -321,7 +322,8 @@ impl<G: Game> Tree<G> {
         self.last.sims = ran;
         self.last.capped =
             matches!(settings.limit, Limit::Millis(_)) && ran == MAX_SIMS && !self.out_of_time();
-        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        // Stopped before any simulation completed: nothing to choose by.
+        if ran == 0 {
             return self.moves.first().copied();
         }
         let root = &self.nodes[0];

@@ -408,6 +408,12 @@ impl<G: Game> Scratch<G> {
         }
     }
 
+    /// Why a policy could not choose at all (the `perfect` policy without its databases), if so:
+    /// [`choose`] then returned `None`, which is not the end of the game.
+    pub fn failure(&self) -> Option<&str> {
+        self.perfect.as_ref()?.as_ref().err().map(String::as_str)
+    }
+
     /// Whether the stop flag given to [`Scratch::stopping_on`] is set.
     pub fn stopped(&self) -> bool {
         self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
@@ -439,7 +445,8 @@ fn play_into<G: Game>(
     }))
 }
 
-/// Plays the move `policy` chooses in `s`, in place; `None` when no move is legal.
+/// Plays the move `policy` chooses in `s`, in place; `None` when no move is legal, or when the
+/// policy cannot play here at all ([`Scratch::failure`] names why).
 pub fn choose<G: Game>(
     game: &G,
     policy: Policy,
@@ -476,10 +483,9 @@ pub fn choose_into<G: Game>(
             let player = scratch
                 .perfect
                 .get_or_insert_with(|| perfect::Player::new(game));
-            let exact = match player {
-                Ok(p) => p.best_move(game, s, settings, draw),
-                Err(_) => None,
-            };
+            // No databases, no move: a perfect player never plays another policy's moves under
+            // its name ([`Scratch::failure`] says why; the front ends refuse before they play).
+            let exact = player.as_mut().ok()?.best_move(game, s, settings, draw);
             let mv = match exact {
                 Some(mv) => mv,
                 None => {

@@ -15,7 +15,8 @@ use crate::solve::{level_file, Database, Retro};
 pub const KEYS: &str = "budget, depth";
 /// The boards a search beyond the databases expands at most, by default.
 pub const DEFAULT_BUDGET: u32 = 1_000_000;
-/// The environment variable naming the folder of the level files (`solve --db`); `db` if unset.
+/// The environment variable naming the folder of the level files (`solve --db`); the library
+/// never falls back to a folder of its own when it is unset.
 pub const DB_VARIABLE: &str = "MANCALA_LAB_DB";
 
 /// The perfect policy's settings.
@@ -72,22 +73,37 @@ impl fmt::Display for Settings {
     }
 }
 
-/// The folder a command named for this process (`solve --judge`'s `--db`), if any.
+/// The folder a front end named for this process (`solve --judge`'s `--db`, Python's `db=`).
 static ROOT: OnceLock<PathBuf> = OnceLock::new();
 
-/// Reads the level files from `dir` in this process, whatever [`DB_VARIABLE`] says (the first
-/// call wins).
-pub fn use_root(dir: PathBuf) {
-    let _ = ROOT.set(dir);
+/// Reads the level files from `dir` in this process, whatever [`DB_VARIABLE`] says; refused
+/// (naming the folder in use) once another folder was named: a process reads one folder.
+pub fn use_root(dir: PathBuf) -> Result<(), String> {
+    let held = ROOT.get_or_init(|| dir.clone());
+    if *held == dir {
+        Ok(())
+    } else {
+        Err(format!(
+            "policy perfect: this process reads its databases from {} already, not {}",
+            crate::text::shown_path(held),
+            crate::text::shown_path(&dir)
+        ))
+    }
 }
 
-/// The folder the level files are read from: the one [`use_root`] named, else `$MANCALA_LAB_DB`,
-/// else `db`.
-pub fn root() -> PathBuf {
+/// The folder the level files are read from: the one [`use_root`] named, else
+/// `$MANCALA_LAB_DB`; an error when neither names one (never the current folder by accident).
+pub fn root() -> Result<PathBuf, String> {
     if let Some(dir) = ROOT.get() {
-        return dir.clone();
+        return Ok(dir.clone());
     }
-    std::env::var_os(DB_VARIABLE).map_or_else(|| PathBuf::from("db"), PathBuf::from)
+    match std::env::var_os(DB_VARIABLE) {
+        Some(dir) if !dir.is_empty() => Ok(PathBuf::from(dir)),
+        _ => Err(format!(
+            "policy perfect: no folder of endgame databases is named (set {DB_VARIABLE} to the \
+             --db of mancala-lab solve --build)"
+        )),
+    }
 }
 
 /// The databases read so far in this process, by folder: a job's threads share one copy.
@@ -99,7 +115,7 @@ fn loaded() -> &'static Mutex<HashMap<PathBuf, Arc<Database>>> {
 /// The levels of `retro`'s game and reading in [`root`], read once per process; an error names
 /// the folder when it holds none, or a level that is damaged or of another reading.
 fn database(retro: &dyn Retro) -> Result<Arc<Database>, String> {
-    let folder = level_file::folder(&root(), retro.game(), &retro.reading());
+    let folder = level_file::folder(&root()?, retro.game(), &retro.reading());
     let mut cache = loaded()
         .lock()
         .map_err(|_| "the databases' cache broke".to_string())?;
@@ -111,7 +127,7 @@ fn database(retro: &dyn Retro) -> Result<Arc<Database>, String> {
     if db.levels() == 0 {
         return Err(format!(
             "policy perfect: no levels in {} (build them with mancala-lab solve --game {} \
-             --build --seeds N --db DIR, and name DIR in {DB_VARIABLE}; it is 'db' by default)",
+             --build --seeds N --db DIR, and name DIR in {DB_VARIABLE})",
             crate::text::shown_path(&folder),
             retro.game()
         ));
@@ -124,7 +140,8 @@ fn database(retro: &dyn Retro) -> Result<Arc<Database>, String> {
 /// Lends the policy in this process the levels of `retro`'s game and reading that a command has
 /// read from [`root`] already (`solve --judge`), so that they are not held twice.
 pub fn share(retro: &dyn Retro, db: Arc<Database>) {
-    let folder = level_file::folder(&root(), retro.game(), &retro.reading());
+    let Ok(root) = root() else { return };
+    let folder = level_file::folder(&root, retro.game(), &retro.reading());
     if let Ok(mut cache) = loaded().lock() {
         cache.insert(folder, db);
     }
