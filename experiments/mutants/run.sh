@@ -110,8 +110,9 @@ if [ "$canary" = 1 ]; then
         printf '\n// mutation canary: a comment, which changes no behaviour\n' >>"$tree/$f"
     done < <(cargo mutants "${config[@]}" "${files[@]}" --list-files)
     set +e
+    # The log is written from here, where a relative --out is meant, not from the copy.
     (cd "$tree" && MANCALA_LAB_MUTATION_RUN=1 CARGO_TARGET_DIR="$root/target/canary" \
-        cargo test --no-fail-fast >"$out/canary.log" 2>&1)
+        cargo test --no-fail-fast) >"$out/canary.log" 2>&1
     status=$?
     set -e
     if [ "$status" -ne 0 ]; then
