@@ -40,17 +40,34 @@ pub enum Stage {
     Suite,
 }
 
-/// The tests that fail on any change at all to a file with recorded mutants (its checksum goes
-/// stale): a mutant they alone catch is missed. experiments/mutants/run.sh makes them stand aside
-/// (`MANCALA_LAB_MUTATION_RUN`); a result that names one anyway was recorded without that.
-pub const ANY_CHANGE_TESTS: &[&str] = &["tests/coverage.rs::the_committed_snapshots_are_current"];
+/// The tests that fail on a change of no behaviour to a file with recorded mutants: on any change
+/// at all (the snapshot: the file's checksum goes stale), or when the file's `// spec:`
+/// annotations are deleted, as a mutant that replaces a function's body deletes those inside it
+/// (the tests that read the annotations; they run no engine code). A mutant they alone catch is
+/// missed. experiments/mutants/run.sh makes them stand aside (`MANCALA_LAB_MUTATION_RUN`), and its
+/// canary proves that no other test fails on such changes; a result that names one anyway was
+/// recorded without that.
+pub const ANY_CHANGE_TESTS: &[&str] = &[
+    "tests/coverage.rs::the_committed_snapshots_are_current",
+    "tests/coverage.rs::the_html_report_links_to_the_annotations",
+    "tests/coverage.rs::coverage_reads_the_project_it_is_run_in",
+    "tests/coverage.rs::the_html_report_replaces_only_an_earlier_report",
+];
 
-/// The first test a cargo test log reports failed, as `TARGET::NAME` (`tests/cli.rs::name`,
-/// `src/lib.rs::module::name`), with the test target named by the `Running` line above it; or,
-/// where a test binary was ended by a signal before any test failed (e.g. killed when a mutant
-/// ran out of memory), that binary's target and the signal (`src/lib.rs (signal: 9, SIGKILL)`).
-pub fn first_failing_test(log: &str) -> Option<String> {
-    named_failing_test(log).or_else(|| ended_by_signal(log))
+/// The test that caught a mutant, by its cargo test log, as `TARGET::NAME` (`tests/cli.rs::name`,
+/// `src/lib.rs::module::name`), with the test target named by the `Running` line above it: the
+/// first test reported failed that is not one of the [`ANY_CHANGE_TESTS`]; else, where a test
+/// binary was ended by a signal (e.g. killed when a mutant ran out of memory), that binary's target
+/// and the signal (`src/lib.rs (signal: 9, SIGKILL)`); else the first of the [`ANY_CHANGE_TESTS`]
+/// that failed, which catches nothing ([`Mutant::decided`]).
+pub fn catching_test(log: &str) -> Option<String> {
+    let failed = failing_tests(log);
+    failed
+        .iter()
+        .find(|t| !ANY_CHANGE_TESTS.contains(&t.as_str()))
+        .cloned()
+        .or_else(|| ended_by_signal(log))
+        .or_else(|| failed.into_iter().next())
 }
 
 /// The target of the first test binary cargo reports ended by a signal, with the signal.
@@ -71,8 +88,9 @@ fn ended_by_signal(log: &str) -> Option<String> {
     })
 }
 
-/// [`first_failing_test`] where a test is named failed.
-fn named_failing_test(log: &str) -> Option<String> {
+/// The tests a cargo test log reports failed, in its order, as `TARGET::NAME`.
+fn failing_tests(log: &str) -> Vec<String> {
+    let mut failed = Vec::new();
     let mut target = String::new();
     for line in log.lines() {
         let line = line.trim();
@@ -100,10 +118,10 @@ fn named_failing_test(log: &str) -> Option<String> {
             .strip_prefix("test ")
             .and_then(|l| l.strip_suffix(" ... FAILED"))
         {
-            return Some(format!("{target}::{name}"));
+            failed.push(format!("{target}::{name}"));
         }
     }
-    None
+    failed
 }
 
 /// One mutant cargo-mutants tested.
@@ -123,7 +141,7 @@ pub struct Mutant {
     pub outcome: Outcome,
     /// The stage that decided the outcome.
     pub stage: Stage,
-    /// The first test that failed on the mutant (`TARGET::NAME`), if one did.
+    /// The test that failed on the mutant (`TARGET::NAME`, [`catching_test`]), if one did.
     pub caught_by: String,
 }
 
@@ -218,8 +236,8 @@ pub fn read_outcomes(path: &str, text: &str) -> Result<Vec<Mutant>, MutantsError
     read_outcomes_with_logs(path, text, |_| None)
 }
 
-/// [`read_outcomes`], each mutant with its stage (as run.sh marked it) and the first test that
-/// failed on it, read from its log (`log` gives a log's text by its `log_path`).
+/// [`read_outcomes`], each mutant with its stage (as run.sh marked it) and the test that caught
+/// it ([`catching_test`]), read from its log (`log` gives a log's text by its `log_path`).
 pub fn read_outcomes_with_logs(
     path: &str,
     text: &str,
@@ -257,7 +275,7 @@ pub fn read_outcomes_with_logs(
                 .log_path
                 .as_deref()
                 .and_then(&log)
-                .and_then(|l| first_failing_test(&l)),
+                .and_then(|l| catching_test(&l)),
             _ => None,
         };
         out.push(
@@ -593,7 +611,7 @@ pub struct RecordedMutant {
     /// The stage that decided the outcome (empty where it was not recorded).
     #[serde(default)]
     pub stage: Stage,
-    /// The first test that failed on the mutant (`TARGET::NAME`; empty if none did).
+    /// The test that failed on the mutant (`TARGET::NAME`, [`catching_test`]; empty if none did).
     #[serde(default)]
     pub caught_by: String,
 }
@@ -1130,15 +1148,15 @@ fn fifth() {
     #[test]
     fn the_first_failing_test_is_named_with_its_target() {
         assert_eq!(
-            first_failing_test(&log(&["a_changed_snapshot_is_found", "b"])).as_deref(),
+            catching_test(&log(&["a_changed_snapshot_is_found", "b"])).as_deref(),
             Some("tests/coverage.rs::a_changed_snapshot_is_found")
         );
         let unit = "     Running unittests src/lib.rs (x)\ntest oware::rules::t ... FAILED\n";
         assert_eq!(
-            first_failing_test(unit).as_deref(),
+            catching_test(unit).as_deref(),
             Some("src/lib.rs::oware::rules::t")
         );
-        assert_eq!(first_failing_test(&log(&[])), None);
+        assert_eq!(catching_test(&log(&[])), None);
         // As cargo-mutants logs it (cargo -v): compiler lines, then each test binary.
         let verbose = "     Running `/root/bin/rustc --crate-name cli tests/cli.rs`\n\
              \x20    Running `/tmp/m/target/debug/deps/mancala_lab-ce28`\n\
@@ -1146,12 +1164,12 @@ fn fifth() {
              \x20    Running `/tmp/m/target/debug/deps/oware_batch-f633`\n\
              test scalar_draws ... FAILED\n";
         assert_eq!(
-            first_failing_test(verbose).as_deref(),
+            catching_test(verbose).as_deref(),
             Some("tests/oware_batch.rs::scalar_draws")
         );
         let unit = verbose.replace("test a ... ok", "test oware::t ... FAILED");
         assert_eq!(
-            first_failing_test(&unit).as_deref(),
+            catching_test(&unit).as_deref(),
             Some("src/lib.rs::oware::t")
         );
         // A test binary killed (out of memory) before any test failed: its target, the signal.
@@ -1162,12 +1180,12 @@ fn fifth() {
              \x20 process didn't exit successfully: `/tmp/m/target/debug/deps/mancala_lab-c61c` \
              (signal: 9, SIGKILL: kill)\n";
         assert_eq!(
-            first_failing_test(killed).as_deref(),
+            catching_test(killed).as_deref(),
             Some("src/lib.rs (signal: 9, SIGKILL)")
         );
         let tests = killed.replace("mancala_lab-c61c", "oware_batch-f633");
         assert_eq!(
-            first_failing_test(&tests).as_deref(),
+            catching_test(&tests).as_deref(),
             Some("tests/oware_batch.rs (signal: 9, SIGKILL)")
         );
     }
@@ -1215,6 +1233,77 @@ fn fifth() {
             "2 mutants: 1 caught (1 by the quick tests, 0 by the rest of the suite), 0 unviable, \
              0 excused, 1 missed"
         );
+    }
+
+    /// A mutant that replaces a function's body deletes the `// spec:` annotations in it, which
+    /// fails the tests that read them whatever the code then does: caught by those alone, it is
+    /// missed; with another test failing too, it is caught by that one, whichever failed first.
+    #[test]
+    fn a_mutant_only_the_annotation_readers_catch_is_missed() {
+        let mutant = |line: usize, log: &str| {
+            format!(
+                r#"{{"scenario": {{"Mutant": {{"name": "src/x.rs:{line}:5: replace f with ()",
+                  "file": "src/x.rs", "span": {{"start": {{"line": {line}, "column": 5}}}}}}}},
+                 "summary": "CaughtMutant", "log_path": "{log}", "stage": "suite"}}"#
+            )
+        };
+        let json = format!(
+            r#"{{"outcomes": [{}, {}, {}]}}"#,
+            mutant(3, "a"),
+            mutant(4, "b"),
+            mutant(5, "c")
+        );
+        let readers = [
+            "coverage_reads_the_project_it_is_run_in",
+            "the_html_report_links_to_the_annotations",
+        ];
+        let logs = |p: &str| match p {
+            "a" => Some(log(&readers)),
+            "b" => Some(log(&[readers[1], "a_changed_snapshot_is_found"])),
+            "c" => Some(
+                "     Running tests/docs.rs (target/debug/deps/docs-3)\n\
+                 test console_examples_run ... FAILED\n"
+                    .to_string(),
+            ),
+            _ => None,
+        };
+        let found = read_outcomes_with_logs("o.json", &json, logs).unwrap();
+        let decided: Vec<(Outcome, &str)> = found
+            .iter()
+            .map(|m| (m.outcome, m.caught_by.as_str()))
+            .collect();
+        assert_eq!(
+            decided,
+            [
+                (
+                    Outcome::Missed,
+                    "tests/coverage.rs::coverage_reads_the_project_it_is_run_in"
+                ),
+                (
+                    Outcome::Caught,
+                    "tests/coverage.rs::a_changed_snapshot_is_found"
+                ),
+                // The docs' examples run the engines; only their `coverage` ones read the
+                // annotations, and those are not run in a mutation run.
+                (Outcome::Caught, "tests/docs.rs::console_examples_run"),
+            ]
+        );
+    }
+
+    /// Each test a catch by which is a miss exists, and stands aside in a mutation run.
+    #[test]
+    fn the_any_change_tests_exist_and_stand_aside_in_a_mutation_run() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for test in ANY_CHANGE_TESTS {
+            let (file, name) = test.split_once("::").unwrap();
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let body = text
+                .split_once(&format!("\nfn {name}() {{\n"))
+                .unwrap_or_else(|| panic!("{test}: no such test"))
+                .1;
+            let body = &body[..body.find("\n}\n").unwrap()];
+            assert!(body.contains("mutation_run()"), "{test}: runs in full");
+        }
     }
 
     #[test]

@@ -29,6 +29,14 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Whether mutants are meeting the whole suite (experiments/mutants/run.sh sets
+/// `MANCALA_LAB_MUTATION_RUN`): `coverage`'s verdict counts the `// spec:` annotations, which a
+/// mutant that replaces a function's body deletes, so a test that runs it for something else
+/// takes a FAIL verdict then.
+fn mutation_run() -> bool {
+    std::env::var_os("MANCALA_LAB_MUTATION_RUN").is_some()
+}
+
 #[test]
 fn start_then_moves_from_standard_input() {
     let start = run(&["bao", "start"], None);
@@ -1298,7 +1306,11 @@ fn long_jobs_show_progress_on_a_terminal() {
             .output()
             .unwrap();
         let shown = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{args}: {shown}");
+        let verdict = args.starts_with("coverage") && o.status.code() == Some(1);
+        assert!(
+            o.status.success() || (mutation_run() && verdict),
+            "{args}: {shown}"
+        );
         assert!(
             shown.contains(want) && shown.contains('░'),
             "{args}: {shown}"

@@ -31,12 +31,16 @@
 # tests take under a minute, so a mutant that makes sowing loop is stopped after 150 s (and after
 # 400 s on the whole suite) rather than holding the run for a quarter of an hour.
 #
-# The whole suite runs with MANCALA_LAB_MUTATION_RUN=1: the tests that fail on any change to the
-# code at all (the coverage snapshots, the recorded figures the docs print) stand aside, since
-# they would count every mutant caught. The canary proves it before the mutants run: the examined
-# files with a comment added (a change of no behaviour) must pass the whole suite that way, or the
-# run stops (--no-canary skips it). Each outcome is marked with its stage (quick or suite), and
-# `mancala-lab coverage --record` reads from each mutant's log the first test that failed on it.
+# The whole suite runs with MANCALA_LAB_MUTATION_RUN=1: the tests that fail on a change of no
+# behaviour stand aside, since they would count every such mutant caught: those that fail on any
+# change to the code at all (the coverage snapshots, the recorded figures the docs print), and
+# those that read the `// spec:` annotations (the coverage report's links, the verdicts of the
+# docs' `coverage` examples), which a mutant that replaces a function's body deletes with it. The
+# canary proves it before the mutants run: the examined files with every `// spec:` line deleted
+# and a comment added (changes of no behaviour) must pass the whole suite that way, or the run
+# stops (--no-canary skips it). Each outcome is marked with its stage (quick or suite), and
+# `mancala-lab coverage --record` reads from each mutant's log the test that caught it (the first
+# that failed, past those of mutants::ANY_CHANGE_TESTS, which catch nothing).
 # Needs cargo-mutants (cargo install --locked cargo-mutants) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -98,25 +102,28 @@ mutants() {
     case "$status" in 0 | 2 | 3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit 1 ;; esac
 }
 
-# The canary: a copy of the tree with a comment added to each examined file must pass the whole
-# suite as the mutants meet it; a test that fails on it fails on any change, and would count
-# every mutant caught.
+# The canary: a copy of the tree in which each examined file has its `// spec:` lines deleted (as
+# a mutant that replaces a function's body deletes those inside it) and a comment added must pass
+# the whole suite as the mutants meet it; a test that fails on it fails on changes of no
+# behaviour, and would count every such mutant caught.
 if [ "$canary" = 1 ]; then
-    echo "== canary: the whole suite on the examined files with a comment added"
+    echo "== canary: the whole suite on the examined files with their annotations deleted and a comment added"
     tree="$(mktemp -d)"
     trap 'rm -rf "$tree"' EXIT
     git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tree"
     while read -r f; do
+        sed -i '/^[[:space:]]*\/\/ spec:/d' "$tree/$f"
         printf '\n// mutation canary: a comment, which changes no behaviour\n' >>"$tree/$f"
     done < <(cargo mutants "${config[@]}" "${files[@]}" --list-files)
     set +e
+    # The log is written from here, where a relative --out is meant, not from the copy.
     (cd "$tree" && MANCALA_LAB_MUTATION_RUN=1 CARGO_TARGET_DIR="$root/target/canary" \
-        cargo test --no-fail-fast >"$out/canary.log" 2>&1)
+        cargo test --no-fail-fast) >"$out/canary.log" 2>&1
     status=$?
     set -e
     if [ "$status" -ne 0 ]; then
         grep -E "^test .* FAILED$|Running " "$out/canary.log" | grep -B1 FAILED >&2 || tail -30 "$out/canary.log" >&2
-        echo "canary: the whole suite fails on a change that alters no behaviour (log: $out/canary.log);" >&2
+        echo "canary: the whole suite fails on changes that alter no behaviour (log: $out/canary.log);" >&2
         echo "such a test must stand aside under MANCALA_LAB_MUTATION_RUN, or it counts every mutant caught" >&2
         exit 1
     fi
