@@ -124,6 +124,9 @@ enum Command {
     Bot(cli::bot::BotArgs),
     /// Exact play: build and check endgame databases, print a position's value and best moves.
     Solve(cli::solve::SolveArgs),
+    /// The board in the browser: play, replay and explain moves clause by clause (a local web
+    /// server and its JSON API).
+    Serve(cli::serve::ServeArgs),
 }
 
 // `mancala-lab bao ...`: the commands every game has and Bao's own study.
@@ -158,7 +161,7 @@ fn cutoffs(seed: u64, limits: &[u32]) -> Result<mancala_lab::bao::cutoffs::Cutof
 fn run(cli: Cli) -> Result<ExitCode, String> {
     // The command line's `perfect` players read `db` when MANCALA_LAB_DB names no folder (the
     // library itself has no default); `solve` names its own `--db`.
-    if !matches!(cli.command, Some(Command::Solve(_))) {
+    if !matches!(cli.command, Some(Command::Solve(_) | Command::Serve(_))) {
         cli::default_databases();
     }
     match cli.command {
@@ -183,6 +186,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(Command::Audit(args)) => cli::audit::run(args),
         Some(Command::Bot(args)) => cli::bot::run(args),
         Some(Command::Solve(args)) => cli::solve::run(args),
+        Some(Command::Serve(args)) => cli::serve::run(args),
     }
 }
 
@@ -199,6 +203,7 @@ fn check(cli: &Cli) -> Result<(), String> {
         Some(Command::Audit(args)) => cli::audit::check(args),
         Some(Command::Bot(args)) => cli::bot::check(args),
         Some(Command::Solve(args)) => cli::solve::check(args),
+        Some(Command::Serve(args)) => cli::serve::check(args),
         Some(Command::Bao(BaoCommand::Game(cmd))) => cli::game::check(GameKind::Bao, cmd),
         Some(Command::Bao(BaoCommand::Cutoffs {
             seed, limits, csv, ..

@@ -82,6 +82,12 @@ pub trait Mancala: 'static {
     const DEFAULT_VARIANT: &'static str;
     /// The game's readings as help texts list them (the presets, and how to write others).
     const READINGS: &'static str;
+    /// The preset readings' names, the default first.
+    const PRESETS: &'static [&'static str];
+    /// The parameters a reading may set after its preset (`PRESET:NAME=VALUE,...`).
+    const PARAMETERS: &'static [&'static str];
+    /// The settings [`Mancala::set`] takes beside the reading (Bao's `infinite`).
+    const SETTINGS: &'static [&'static str] = &[];
     /// Random games of the game the main job plays.
     const MAIN_JOB_GAMES: u64;
     /// The game's own games.csv columns, between `end_clause` and `moves_hash`.
@@ -197,6 +203,10 @@ pub trait Mancala: 'static {
     fn stage(_position: &Self::Position) -> Option<String> {
         None
     }
+    /// Where each pit of `position` is on its diagram ([`Mancala::draw`]), so that a page can
+    /// make the pits of the drawing clickable.
+    #[cfg(feature = "diagram")]
+    fn pit_places(position: &Self::Position) -> Vec<PitPlace>;
     /// `state` drawn as SVG and, with a move (and its notation), that move's path and clause
     /// steps on it.
     #[cfg(feature = "diagram")]
@@ -205,6 +215,31 @@ pub trait Mancala: 'static {
         state: &RefState<Self>,
         mv: Option<(Self::Move, &str)>,
     ) -> Result<String, crate::diagram::DiagramError>;
+}
+
+/// A pit's place on a game's diagram, in the drawing's units: its name in the game's notation,
+/// its centre and the radius of the disc that stands for it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PitPlace {
+    /// The pit's name in the game's notation (`A6`, `c`).
+    pub name: String,
+    /// The centre's x.
+    pub x: i32,
+    /// The centre's y.
+    pub y: i32,
+    /// The radius.
+    pub r: i32,
+}
+
+/// The names of a game's readings ([`GameKind::reading_names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReadingNames {
+    /// The preset readings, the default first.
+    pub presets: &'static [&'static str],
+    /// The parameters a reading sets after its preset (`PRESET:NAME=VALUE,...`).
+    pub parameters: &'static [&'static str],
+    /// The settings taken beside the reading (Bao's `infinite`).
+    pub settings: &'static [&'static str],
 }
 
 /// The state of the reference engine of the game `M`.
@@ -263,6 +298,87 @@ pub fn replay<M: Mancala>(
             .state;
     }
     Ok(state)
+}
+
+/// A transcript's first fault, in its text or in play: where it is and what it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct TranscriptFault {
+    /// 1-based line (0: the fault has no place, e.g. an empty transcript).
+    pub line: usize,
+    /// 1-based column (0 with `line`).
+    pub column: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl std::fmt::Display for TranscriptFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(
+                f,
+                "line {}, column {}: {}",
+                self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+impl TranscriptFault {
+    /// A fault of the transcript's text, as the game's parser words it (`line L, column C: ...`).
+    fn of_text(e: String) -> TranscriptFault {
+        let place = e.strip_prefix("line ").and_then(|rest| {
+            let (line, rest) = rest.split_once(", column ")?;
+            let (column, message) = rest.split_once(": ")?;
+            Some((
+                line.parse().ok()?,
+                column.parse().ok()?,
+                message.to_string(),
+            ))
+        });
+        match place {
+            Some((line, column, message)) => TranscriptFault {
+                line,
+                column,
+                message,
+            },
+            None => TranscriptFault {
+                line: 0,
+                column: 0,
+                message: e,
+            },
+        }
+    }
+}
+
+/// Replays the transcript `text` from the start on the reference engine, as played: the first
+/// fault, in the text or in play, ends it. The state reached and the moves in notation.
+pub fn replay_transcript<M: Mancala>(
+    engine: &M::Reference,
+    text: &str,
+) -> Result<(RefState<M>, Vec<String>), TranscriptFault> {
+    let mut state = engine.start();
+    let mut moves = Vec::new();
+    for ply in M::transcript(text) {
+        let ply = ply.map_err(TranscriptFault::of_text)?;
+        let fault = |message: String| TranscriptFault {
+            line: ply.line,
+            column: ply.column,
+            message,
+        };
+        let me = engine.to_move(&state);
+        if engine.ending(&state).is_none() && ply.side != me {
+            return Err(fault(format!("{}: {me} is to move", ply.label)));
+        }
+        let shown = M::play_written(engine, &state, &ply.text).map_err(|e| match e {
+            MoveError::Written(e) => fault(format!("{}: {e}", ply.label)),
+            MoveError::Illegal(e) => fault(format!("{} is illegal: {e}", ply.label)),
+        })?;
+        state = shown.state;
+        moves.push(shown.notation);
+    }
+    Ok((state, moves))
 }
 
 /// The clause trace of `mv` (in notation) played after `moves` from `start` (position text;
@@ -349,6 +465,28 @@ impl GameKind {
             }
         }
         with_game(self, Spec)
+    }
+
+    /// Clause `id` of the game's spec: its title and its entry's text; `None` for no such clause.
+    pub fn clause(self, id: &str) -> Option<(String, String)> {
+        crate::spec::clause_text(self.name(), self.spec_text(), id)
+    }
+
+    /// The game's preset readings, the default first, the parameters a reading may set after
+    /// its preset, and the settings taken beside the reading ([`Mancala::PRESETS`] and on).
+    pub fn reading_names(self) -> ReadingNames {
+        struct Names;
+        impl GameVisitor for Names {
+            type Output = ReadingNames;
+            fn visit<M: Mancala>(self) -> ReadingNames {
+                ReadingNames {
+                    presets: M::PRESETS,
+                    parameters: M::PARAMETERS,
+                    settings: M::SETTINGS,
+                }
+            }
+        }
+        with_game(self, Names)
     }
 
     /// The game's readings as help texts list them ([`Mancala::READINGS`]).

@@ -94,6 +94,32 @@ fn is_clause_id(s: &str) -> bool {
     first_ok && segments.all(|seg| !seg.is_empty() && seg.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// The text of clause `id` in a spec: its title and the lines of its entry (from its heading to
+/// the next heading, trimmed), as the spec writes them; `None` when the spec has no such clause.
+pub fn clause_text(game: &str, text: &str, id: &str) -> Option<(String, String)> {
+    let mut lines = text.lines();
+    let title = lines.by_ref().find_map(|line| {
+        let rest = line
+            .trim()
+            .strip_prefix('#')?
+            .trim_start_matches('#')
+            .trim();
+        let mut words = rest.splitn(3, ' ');
+        (words.next() == Some(game) && words.next() == Some(id)).then(|| {
+            words
+                .next()
+                .unwrap_or("")
+                .trim_start_matches(['—', '-', ' '])
+                .trim()
+                .to_string()
+        })
+    })?;
+    let body: Vec<&str> = lines
+        .take_while(|line| !line.trim_start().starts_with('#'))
+        .collect();
+    Some((title, body.join("\n").trim().to_string()))
+}
+
 /// Reads the clause entries of a spec: each is a Markdown heading `## <game> <id> — title`
 /// followed, before the next heading, by a line `- kind: <kind>`. Linear in the length of the text.
 pub fn parse_spec(game: &str, text: &str) -> Result<Vec<Clause>, SpecError> {

@@ -67,6 +67,8 @@ trait Playing: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn Playing>;
     /// The same engine at the position `text`, or why that is no position of the game.
     fn at(&self, text: &str) -> Result<Box<dyn Playing>, String>;
+    /// The same engine at the game's start.
+    fn restart(&self) -> Box<dyn Playing>;
     /// The engine, for playing many games at once.
     fn playout_engine(&self) -> Box<dyn PlayoutEngine>;
     /// The legal moves and their notation, in the engine's order.
@@ -88,6 +90,21 @@ trait Playing: Send + Sync {
     fn position_text(&self) -> Result<String, String>;
     /// The position as numbers.
     fn observation(&self) -> Result<Vec<f32>, String>;
+    /// Where each pit is on the position's diagram.
+    #[cfg(feature = "diagram")]
+    fn pit_places(&self) -> Result<Vec<crate::registry::PitPlace>, String>;
+    /// The moves of the transcript `text`, replayed from the start on the reference engine.
+    fn transcript(&self, text: &str) -> Result<Vec<String>, crate::registry::TranscriptFault>;
+    /// Each legal move's exact value by the endgame databases, or why there are none.
+    fn move_values(&self, budget: u32) -> Result<Option<Vec<(String, i8)>>, String>;
+    /// The move `policy` chooses here with the draws of ply `ply` of game 0 of `seed`, and what
+    /// its search did; a search gives up once `stop` is set (the best move so far).
+    fn choose(
+        &self,
+        policy: crate::policy::Policy,
+        seed_ply: (u64, u32),
+        stop: &'static std::sync::atomic::AtomicBool,
+    ) -> Result<Chosen, String>;
     /// The clause trace of `mv` after `moves` from `start`, on the reference engine.
     fn explain(
         &self,
@@ -116,6 +133,10 @@ impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
             game: self.game.clone(),
             state: self.game.state_from_text(text)?,
         }))
+    }
+
+    fn restart(&self) -> Box<dyn Playing> {
+        typed::<M, G>(self.variant, self.game.clone())
     }
 
     fn playout_engine(&self) -> Box<dyn PlayoutEngine> {
@@ -177,6 +198,60 @@ impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
         self.game.position(&self.state).map(|p| M::observation(&p))
     }
 
+    #[cfg(feature = "diagram")]
+    fn pit_places(&self) -> Result<Vec<crate::registry::PitPlace>, String> {
+        self.game.position(&self.state).map(|p| M::pit_places(&p))
+    }
+
+    fn transcript(&self, text: &str) -> Result<Vec<String>, crate::registry::TranscriptFault> {
+        let engine = M::reference(self.variant);
+        crate::registry::replay_transcript::<M>(&engine, text).map(|(_, moves)| moves)
+    }
+
+    fn move_values(&self, budget: u32) -> Result<Option<Vec<(String, i8)>>, String> {
+        let mut player = crate::policy::perfect::Player::new(&self.game)?;
+        Ok(player
+            .move_values(&self.game, &self.state, budget)
+            .map(|values| {
+                values
+                    .into_iter()
+                    .map(|(m, v)| (self.game.notation(&self.state, m), v))
+                    .collect()
+            }))
+    }
+
+    fn choose(
+        &self,
+        policy: crate::policy::Policy,
+        (seed, ply): (u64, u32),
+        stop: &'static std::sync::atomic::AtomicBool,
+    ) -> Result<Chosen, String> {
+        use crate::policy::{choose, Policy, Scratch};
+        if matches!(policy, Policy::Perfect(_)) {
+            crate::policy::perfect::prepare(&self.game)?;
+        }
+        let mut scratch = Scratch::stopping_on(stop);
+        let mut played = self.state.clone();
+        let draw = crate::game::Draw::new(crate::game::game_keys(seed, 0), ply);
+        let chosen = choose(&self.game, policy, &mut played, draw, &mut scratch);
+        let info = scratch.report(policy);
+        match chosen {
+            Some(Ok((mv, _))) => Ok(Chosen {
+                mv: self.game.notation(&self.state, mv),
+                info,
+                stopped: stop.load(std::sync::atomic::Ordering::SeqCst),
+            }),
+            Some(Err(silent)) => Err(format!(
+                "the move chosen reaches a point the reading leaves open ({})",
+                silent.0
+            )),
+            None => Err(scratch.failure().map_or(
+                "no legal move: the game is over".to_string(),
+                str::to_string,
+            )),
+        }
+    }
+
     fn explain(
         &self,
         start: Option<&str>,
@@ -207,6 +282,17 @@ impl<M: Mancala, G: EngineOf<M>> Typed<M, G> {
             .map(|m| (m, self.game.notation(&self.state, m)))
             .collect()
     }
+}
+
+/// A policy's move ([`TextGame::choose`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    /// The move, in canonical notation.
+    pub mv: String,
+    /// What the policy's search did, as the bot's `info` line says it (`None`: no search).
+    pub info: Option<String>,
+    /// Whether the stop flag ended the search (the move is then the best found so far).
+    pub stopped: bool,
 }
 
 /// A game under way: its engine and reading, the position it started from, the moves played
@@ -324,6 +410,68 @@ impl TextGame {
             silent: None,
             inner: self.inner.at(text).map_err(bad)?,
         })
+    }
+
+    /// The same game and engine from the start, with the moves of the transcript `text` (the
+    /// game's transcript format, as `replay` reads it) played; its first fault, in the text or
+    /// in play, with its line and column.
+    pub fn from_transcript(
+        &self,
+        text: &str,
+    ) -> Result<TextGame, crate::registry::TranscriptFault> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        crate::text::check_line_ends(text).map_err(|message| crate::registry::TranscriptFault {
+            line: 0,
+            column: 0,
+            message,
+        })?;
+        let moves = self.inner.transcript(text)?;
+        let mut game = TextGame {
+            kind: self.kind,
+            engine: self.engine,
+            start: None,
+            moves: Vec::new(),
+            silent: None,
+            inner: self.inner.boxed_clone(),
+        };
+        game.inner = game.inner.restart();
+        for mv in &moves {
+            game.play(mv)
+                .map_err(|e| crate::registry::TranscriptFault {
+                    line: 0,
+                    column: 0,
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(game)
+    }
+
+    /// The move `policy` would play here (the game does not change), its random choices those
+    /// of ply `moves().len()` of game 0 of `seed`; a search gives up once `stop` is set and
+    /// answers with the best move found so far. An error when the policy cannot play here (no
+    /// legal move, or `perfect` without its databases).
+    pub fn choose(
+        &self,
+        policy: crate::policy::Policy,
+        seed: u64,
+        stop: &'static std::sync::atomic::AtomicBool,
+    ) -> Result<Chosen, String> {
+        if self.silent.is_some() || self.ending().is_some() {
+            return Err("no legal move: the game is over".to_string());
+        }
+        let ply = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+        self.inner.choose(policy, (seed, ply), stop)
+    }
+
+    /// The exact value of each legal move (seeds won from here on by the mover, as the endgame
+    /// databases count them), from the databases the `perfect` policy reads, with a search of
+    /// at most `budget` boards beyond them; `Ok(None)` where they do not reach, an error where
+    /// the game and reading have none.
+    pub fn move_values(&self, budget: u32) -> Result<Option<Vec<(String, i8)>>, String> {
+        if self.silent.is_some() {
+            return Ok(Some(Vec::new()));
+        }
+        self.inner.move_values(budget)
     }
 
     /// The game.
@@ -468,6 +616,32 @@ impl TextGame {
         Ok(self
             .inner
             .diagram(self.start.as_deref(), self.moves_to_position(), mv)?)
+    }
+
+    /// Where each pit is on the diagram [`TextGame::diagram`] draws (the drawing's units).
+    #[cfg(feature = "diagram")]
+    pub fn pit_places(&self) -> Vec<crate::registry::PitPlace> {
+        self.inner
+            .pit_places()
+            .expect("the engine's state is a position of the game")
+    }
+
+    /// The legal moves in canonical order, each with the pit it is played from: the longest
+    /// pit name of the diagram its notation starts with (every game writes a move from its pit).
+    #[cfg(feature = "diagram")]
+    pub fn legal_moves_by_pit(&self) -> Vec<(String, Option<String>)> {
+        let places = self.pit_places();
+        self.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let pit = places
+                    .iter()
+                    .filter(|p| mv.starts_with(&p.name))
+                    .max_by_key(|p| p.name.len())
+                    .map(|p| p.name.clone());
+                (mv, pit)
+            })
+            .collect()
     }
 
     /// The moves that lead to the position: all but a last one the reading is silent on.

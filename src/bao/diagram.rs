@@ -26,6 +26,23 @@ fn bao_centre(side: Side, pit: Pit) -> (i32, i32) {
     )
 }
 
+/// Where each of the 32 pits is on the diagram.
+pub fn bao_pit_places() -> Vec<crate::registry::PitPlace> {
+    Side::BOTH
+        .into_iter()
+        .flat_map(|side| Pit::all().map(move |pit| (side, pit)))
+        .map(|(side, pit)| {
+            let (x, y) = bao_centre(side, pit);
+            crate::registry::PitPlace {
+                name: pit.name(side),
+                x,
+                y,
+                r: 30,
+            }
+        })
+        .collect()
+}
+
 /// The pits a sowing of `seeds` from `first` passes, its last pit last (one lap at most drawn).
 fn sowing_path(first: Pit, seeds: u8, direction: Direction, end: Pit) -> Vec<Pit> {
     let mut path = vec![first];

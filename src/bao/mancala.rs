@@ -23,6 +23,9 @@ impl Mancala for Bao {
     const SPEC: &'static str = include_str!("../../spec/bao.md");
     const DEFAULT_VARIANT: &'static str = "default";
     const READINGS: &'static str = "default, literal-en, engines, strict";
+    const PRESETS: &'static [&'static str] = &super::variant::PRESET_NAMES;
+    const PARAMETERS: &'static [&'static str] = &[];
+    const SETTINGS: &'static [&'static str] = &["infinite"];
     const MAIN_JOB_GAMES: u64 = 100_000;
     const CATALOG_TITLE: &'static str = "# Bao la Kiswahili";
     const COLUMNS: &'static [&'static str] = &[
@@ -216,6 +219,11 @@ impl Mancala for Bao {
 
     fn stage(pos: &Position) -> Option<String> {
         Some(format!("{:?} stage", pos.stage()))
+    }
+
+    #[cfg(feature = "diagram")]
+    fn pit_places(_position: &Position) -> Vec<crate::registry::PitPlace> {
+        super::diagram::bao_pit_places()
     }
 
     #[cfg(feature = "diagram")]

@@ -203,20 +203,9 @@ fn run_in<M: Mancala>(cmd: GameCommand) -> Result<(), String> {
             let text_in = read_input(&file)?;
             let file = super::input_name(&file);
             super::line_ends(&file, &text_in)?;
-            let mut state = engine.start();
             // Read as played: the first fault, in the text or in play, ends the replay.
-            for ply in M::transcript(&text_in) {
-                let ply = ply.map_err(|e| format!("{file}: {e}"))?;
-                let place = format!(
-                    "{file}: line {}, column {}: {}",
-                    ply.line, ply.column, ply.label
-                );
-                let me = engine.to_move(&state);
-                if engine.ending(&state).is_none() && ply.side != me {
-                    return Err(format!("{place}: {me} is to move"));
-                }
-                state = play::<M>(&engine, &state, &ply.text, &place)?.state;
-            }
+            let (state, _) = mancala_lab::registry::replay_transcript::<M>(&engine, &text_in)
+                .map_err(|e| format!("{file}: {e}"))?;
             print!("{}", text::<M>(&engine, &state)?);
             println!("{}", result_line::<M>(&engine, &state));
         }

@@ -14,6 +14,7 @@ pub mod matches;
 pub mod parse_only;
 pub mod perft;
 pub mod plot;
+pub mod serve;
 pub mod solve;
 pub mod stats;
 

@@ -42,6 +42,24 @@ fn centre(m: usize, place: usize) -> (i32, i32) {
     }
 }
 
+/// Where each pit of a board of `m` pits a row is on the diagram (the stores are no pits).
+pub fn pit_places(m: usize) -> Vec<crate::registry::PitPlace> {
+    (0..2 * m + 2)
+        .filter(|&place| place != m && place != 2 * m + 1)
+        .map(|place| {
+            let (x, y) = centre(m, place);
+            let side = if place < m { Side::South } else { Side::North };
+            let pit = if place < m { place } else { place - m - 1 };
+            crate::registry::PitPlace {
+                name: super::Move { pit: pit as u8 }.letter(side).to_string(),
+                x,
+                y,
+                r: 36,
+            }
+        })
+        .collect()
+}
+
 /// The places a sowing of `seeds` from South's or North's pit `pit` passes, in order (the
 /// opponent's store skipped, the emptied pit sown into on a lap: K.2.2, K.2.3).
 fn sowing(m: usize, side: Side, pit: usize, seeds: usize) -> Vec<usize> {

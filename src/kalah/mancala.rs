@@ -23,6 +23,8 @@ impl Mancala for Kalah {
     const SPEC: &'static str = include_str!("../../spec/kalah.md");
     const DEFAULT_VARIANT: &'static str = "openspiel";
     const READINGS: &'static str = "openspiel, empty-capture, starvation, sweep-to-emptier, no-sweep, each with parameters after a colon (openspiel:pits=4,seeds=3)";
+    const PRESETS: &'static [&'static str] = &super::variant::PRESET_NAMES;
+    const PARAMETERS: &'static [&'static str] = &super::variant::PARAMETER_NAMES;
     const MAIN_JOB_GAMES: u64 = 1_000_000;
     const CATALOG_TITLE: &'static str = "# Kalah";
     const COLUMNS: &'static [&'static str] = &[
@@ -204,6 +206,11 @@ impl Mancala for Kalah {
                     })
                 }),
         )
+    }
+
+    #[cfg(feature = "diagram")]
+    fn pit_places(position: &Position) -> Vec<crate::registry::PitPlace> {
+        super::diagram::pit_places(usize::from(position.pits()))
     }
 
     #[cfg(feature = "diagram")]

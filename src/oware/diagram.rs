@@ -44,6 +44,21 @@ fn oware_centre(pit: usize) -> (i32, i32) {
     }
 }
 
+/// Where each of the 12 pits is on the diagram.
+pub fn oware_pit_places() -> Vec<crate::registry::PitPlace> {
+    (0..12)
+        .map(|i| {
+            let (x, y) = oware_centre(i);
+            crate::registry::PitPlace {
+                name: crate::oware::rules::pit_name(i).to_string(),
+                x,
+                y,
+                r: 36,
+            }
+        })
+        .collect()
+}
+
 /// A move drawn on an Oware diagram: the pit emptied, the seeds it captured, its steps.
 pub struct OwareMove<'a> {
     /// Pit index 0–11 emptied by the move.

@@ -24,6 +24,8 @@ impl Mancala for Oware {
     const SPEC: &'static str = include_str!("../../spec/oware.md");
     const DEFAULT_VARIANT: &'static str = "sheet";
     const READINGS: &'static str = "sheet, abapa, strict, each with parameters after a colon (sheet:no-allowed-move=allow-grand-slam)";
+    const PRESETS: &'static [&'static str] = &super::variant::PRESET_NAMES;
+    const PARAMETERS: &'static [&'static str] = &super::variant::PARAMETER_NAMES;
     const MAIN_JOB_GAMES: u64 = 1_000_000;
     const CATALOG_TITLE: &'static str = "# Oware";
     const COLUMNS: &'static [&'static str] = &[
@@ -204,6 +206,11 @@ impl Mancala for Oware {
                     })
                 }),
         )
+    }
+
+    #[cfg(feature = "diagram")]
+    fn pit_places(_position: &Position) -> Vec<crate::registry::PitPlace> {
+        super::diagram::oware_pit_places()
     }
 
     #[cfg(feature = "diagram")]

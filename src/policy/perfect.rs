@@ -190,6 +190,32 @@ impl Player {
         self.report
     }
 
+    /// The exact value of each legal move of `s` (seeds won from here on by the mover, as the
+    /// databases count them), in the engine's move order; `None` where the databases and a
+    /// search of `budget` boards do not reach.
+    pub fn move_values<G: Game>(
+        &mut self,
+        game: &G,
+        s: &G::State,
+        budget: u32,
+    ) -> Option<Vec<(G::Move, i8)>> {
+        let board = game.board(s)?;
+        let mut search = Search::new(self.retro.as_ref(), &self.db, u64::from(budget));
+        let values = search.moves(&board, self.cycles).ok()?;
+        let mut moves = Vec::new();
+        game.legal_moves(s, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| {
+                let code = game.move_code(m);
+                values
+                    .iter()
+                    .find(|&&(pit, _)| pit == code)
+                    .map(|&(_, v)| (m, v))
+            })
+            .collect()
+    }
+
     /// A move of the best value in `s` (ties broken by `draw`), or `None` where the databases
     /// and a search of `settings.budget` boards do not reach: the caller then plays alphabeta.
     pub fn best_move<G: Game>(
