@@ -203,6 +203,9 @@ pub trait Mancala: 'static {
     fn stage(_position: &Self::Position) -> Option<String> {
         None
     }
+    /// The moves `moves` (canonical notation, in play order from the start) as a transcript
+    /// that `replay` reads back.
+    fn print_transcript(moves: &[String]) -> String;
     /// Where each pit of `position` is on its diagram ([`Mancala::draw`]), so that a page can
     /// make the pits of the drawing clickable.
     #[cfg(feature = "diagram")]

@@ -93,6 +93,8 @@ trait Playing: Send + Sync {
     /// Where each pit is on the position's diagram.
     #[cfg(feature = "diagram")]
     fn pit_places(&self) -> Result<Vec<crate::registry::PitPlace>, String>;
+    /// `moves` as the game's transcript.
+    fn print_transcript(&self, moves: &[String]) -> String;
     /// The moves of the transcript `text`, replayed from the start on the reference engine.
     fn transcript(&self, text: &str) -> Result<Vec<String>, crate::registry::TranscriptFault>;
     /// Each legal move's exact value by the endgame databases, or why there are none.
@@ -201,6 +203,10 @@ impl<M: Mancala, G: EngineOf<M>> Playing for Typed<M, G> {
     #[cfg(feature = "diagram")]
     fn pit_places(&self) -> Result<Vec<crate::registry::PitPlace>, String> {
         self.game.position(&self.state).map(|p| M::pit_places(&p))
+    }
+
+    fn print_transcript(&self, moves: &[String]) -> String {
+        M::print_transcript(moves)
     }
 
     fn transcript(&self, text: &str) -> Result<Vec<String>, crate::registry::TranscriptFault> {
@@ -472,6 +478,23 @@ impl TextGame {
             return Ok(Some(Vec::new()));
         }
         self.inner.move_values(budget)
+    }
+
+    /// The moves played as the game's transcript (what `replay` and
+    /// [`TextGame::from_transcript`] read); a game started from a position gives that position
+    /// first as comment lines, which a replay from the start does not read.
+    pub fn transcript(&self) -> String {
+        let moves = self.inner.print_transcript(&self.moves);
+        match &self.start {
+            None => moves,
+            Some(start) => {
+                let mut out = String::from("# started from this position, not the game's start:\n");
+                for line in start.lines() {
+                    out.push_str(&format!("# {line}\n"));
+                }
+                out + &moves
+            }
+        }
     }
 
     /// The game.

@@ -221,6 +221,10 @@ impl Mancala for Bao {
         Some(format!("{:?} stage", pos.stage()))
     }
 
+    fn print_transcript(moves: &[String]) -> String {
+        super::transcript::Transcript::print_moves(moves)
+    }
+
     #[cfg(feature = "diagram")]
     fn pit_places(_position: &Position) -> Vec<crate::registry::PitPlace> {
         super::diagram::bao_pit_places()

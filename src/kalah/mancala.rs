@@ -208,6 +208,18 @@ impl Mancala for Kalah {
         )
     }
 
+    fn print_transcript(moves: &[String]) -> String {
+        let letters: Vec<(Side, super::Move)> = moves
+            .iter()
+            .filter_map(|m| {
+                m.chars()
+                    .next()
+                    .and_then(|c| super::Move::from_letter(c, super::variant::MAX_PITS))
+            })
+            .collect();
+        super::transcript::print_transcript(&letters)
+    }
+
     #[cfg(feature = "diagram")]
     fn pit_places(position: &Position) -> Vec<crate::registry::PitPlace> {
         super::diagram::pit_places(usize::from(position.pits()))

@@ -208,6 +208,14 @@ impl Mancala for Oware {
         )
     }
 
+    fn print_transcript(moves: &[String]) -> String {
+        let letters: Vec<(Side, Move)> = moves
+            .iter()
+            .filter_map(|m| m.chars().next().and_then(Move::from_letter))
+            .collect();
+        super::notation::print_transcript(&letters)
+    }
+
     #[cfg(feature = "diagram")]
     fn pit_places(_position: &Position) -> Vec<crate::registry::PitPlace> {
         super::diagram::oware_pit_places()
