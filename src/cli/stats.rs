@@ -551,31 +551,6 @@ fn duration_text(secs: f64) -> String {
     }
 }
 
-/// The bytes free to an unprivileged writer on the file system of `dir` (or of the nearest
-/// folder above it that exists), if the system says.
-fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let mut at = dir;
-    while !at.as_os_str().is_empty() && !at.is_dir() {
-        at = at.parent()?;
-    }
-    let at = if at.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        at
-    };
-    let path = std::ffi::CString::new(at.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statvfs is plain data, for which all zero bytes is a value.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: `path` is a NUL-terminated string and `st` a statvfs the call fills in.
-    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    // The fields' widths differ between systems (32 bits on some).
-    #[allow(clippy::useless_conversion)]
-    Some(u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize)))
-}
-
 /// Says, before a long job (a minute or a gigabyte) starts, what it will write and how long it
 /// will take, from its games `start..`; refuses one whose files would not fit the free space
 /// where --out is (unless --no-space-check). Quiet jobs (the bench's) are not checked.
@@ -607,7 +582,7 @@ fn check_size(
     if args.no_space_check {
         return Ok(());
     }
-    match free_bytes(&args.out) {
+    match mancala_lab::disk::free_bytes(&args.out).map_err(|e| e.to_string())? {
         Some(free) if bytes > free as f64 => Err(format!(
             "--out {}: the study's files would take about {} and its file system has {} free; \
              free some space, play fewer --games (or split them with --shard), or give \
