@@ -1,8 +1,10 @@
 //! A level on disk: one header line naming game, reading, board, seed count, format version and a
-//! checksum, then one byte per board in rank order; written atomically (a temporary file renamed).
+//! checksum, then one byte per board in rank order; written atomically (a temporary file of its
+//! own, renamed).
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::text::shown_path;
 
@@ -92,12 +94,27 @@ fn io(path: &Path, e: std::io::Error) -> LevelError {
     }
 }
 
+/// Temporary files written so far by this process, for their names.
+static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
+
+/// The name of a level's temporary file begins so (then its level, the process and a count)...
+const PARTIAL_PREFIX: &str = ".level-";
+/// ... and ends so.
+const PARTIAL_SUFFIX: &str = ".partial";
+
 /// Writes a level to its file in `folder` (made if missing) through a temporary file renamed
-/// into place, so the file is whole or absent whatever stops the program.
+/// into place, so the file is whole or absent whatever stops the program. The temporary file's
+/// name is this write's own (the level, the process and a count), so that two writers never
+/// share one; a write that fails removes it.
 pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, LevelError> {
     std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
     let target = path(folder, header.seeds);
-    let temporary = folder.join(format!(".level-{:02}.partial", header.seeds));
+    let temporary = folder.join(format!(
+        "{PARTIAL_PREFIX}{:02}.{}-{}{PARTIAL_SUFFIX}",
+        header.seeds,
+        std::process::id(),
+        TEMPORARIES.fetch_add(1, Ordering::Relaxed)
+    ));
     let bytes: &[u8] = bytemuck_i8(values);
     let crc = crc32fast::hash(bytes);
     let write = || -> std::io::Result<()> {
@@ -106,9 +123,14 @@ pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, L
         file.write_all(bytes)?;
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
+        drop(file);
         std::fs::rename(&temporary, &target)
     };
-    write().map_err(|e| io(&temporary, e))?;
+    write().map_err(|e| {
+        // Whatever failed (a full disk, a file or folder in the way), nothing is left behind.
+        let _ = std::fs::remove_file(&temporary);
+        io(&temporary, e)
+    })?;
     Ok(target)
 }
 
