@@ -423,6 +423,39 @@ fn a_failed_write_removes_its_temporary_file() {
     assert!(in_the_way.join("mine").exists());
 }
 
+/// A build's lock removes the temporary files a build stopped part way left (the level files'
+/// own names only), and keeps a second build out until it is let go.
+#[test]
+fn a_build_s_lock_clears_what_a_stopped_build_left_and_keeps_a_second_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("levels");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        ".level-05.123-0.partial",
+        ".level-05.partial",
+        "notes.partial",
+    ] {
+        std::fs::write(folder.join(name), "left").unwrap();
+    }
+    let lock = level_file::lock(&folder).unwrap();
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".lock", "notes.partial"]);
+    let e = level_file::lock(&folder).err().unwrap();
+    assert!(matches!(e, LevelError::Locked { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains(&format!("process {} on ", std::process::id())),
+        "{e}"
+    );
+    drop(lock);
+    drop(level_file::lock(&folder).unwrap());
+    assert!(!folder.join(".lock").exists());
+}
+
 /// The value of `game` under the reading's own rules, history and all (O.6.2 ends a game at a
 /// repetition and each side takes its row): every line searched to its end, from `me`'s side.
 /// The scores are 23 each at the start, so the difference of the final scores is the value.

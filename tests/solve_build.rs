@@ -1,7 +1,11 @@
-//! `solve --build` on disk: no temporary file left by a write that fails.
+//! `solve --build` on disk: the folder's lock (a second build at the same time is refused, naming
+//! the first), and no temporary file left by a write that fails.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use mancala_lab::solve::level_file;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
@@ -27,6 +31,15 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Runs `c`, which must be refused (exit 2) without writing to standard output; its message.
+fn refused(mut c: Command) -> String {
+    let out = c.output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(text(&out.stdout), "", "{err}");
+    err
+}
+
 fn succeeds(mut c: Command) -> Output {
     let out = c.output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -46,6 +59,72 @@ fn names(folder: &Path) -> Vec<String> {
 /// `level-00.bin` to `level-NN.bin`.
 fn levels_to(most: u32) -> Vec<String> {
     (0..=most).map(|n| format!("level-{n:02}.bin")).collect()
+}
+
+#[test]
+fn a_build_into_a_folder_another_holds_is_refused_naming_the_holder() {
+    let db = tempfile::tempdir().unwrap();
+    let folder = oware_folder(db.path());
+    // This process holds the folder as a build does.
+    let lock = level_file::lock(&folder).unwrap();
+    let err = refused(build(db.path(), 4, &[]));
+    assert!(
+        err.contains("is being built by another process (lock "),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("process {} on ", std::process::id())),
+        "{err}"
+    );
+    assert!(err.contains("another --db"), "{err}");
+    assert_eq!(names(&folder), [".lock"], "nothing built meanwhile");
+    drop(lock);
+    // Let go: the same command builds, and lets go in turn.
+    succeeds(build(db.path(), 4, &[]));
+    assert_eq!(names(&folder), levels_to(4));
+}
+
+/// The case: two builds into one folder at once. The second is refused while the first
+/// runs, naming its process; once the first is killed, its lock holds nothing.
+#[test]
+fn of_two_builds_at_once_the_second_is_refused() {
+    let db = tempfile::tempdir().unwrap();
+    let folder = oware_folder(db.path());
+    // Levels to 20 take a minute or more; this one is killed long before.
+    let mut first = build(db.path(), 20, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = first.id().to_string();
+    let began = Instant::now();
+    while std::fs::read_to_string(folder.join(".lock"))
+        .map_or(true, |t| t.split_whitespace().next() != Some(pid.as_str()))
+    {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first build ended early"
+        );
+        assert!(began.elapsed() < Duration::from_secs(60), "no lock taken");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let err = refused(build(db.path(), 20, &[]));
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first still builds"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(err.contains(&format!("process {pid} on ")), "{err}");
+    // The killed build's lock file may be left; it holds nothing, and any temporary file that
+    // build left part way is removed by the next.
+    succeeds(build(db.path(), 5, &[]));
+    let left = names(&folder);
+    assert!(
+        left.iter()
+            .all(|n| n.starts_with("level-") && n.ends_with(".bin")),
+        "{left:?}"
+    );
 }
 
 /// A write that fails part way (the file size limit, as a full disk would) leaves the levels

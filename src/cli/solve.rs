@@ -19,7 +19,7 @@ use mancala_lab::solve::forced::check_forced;
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
-use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
+use mancala_lab::solve::{build_level, seeds, Board, Database, LevelError, Report, Retro};
 use mancala_lab::{kalah, oware};
 
 #[derive(Args, Clone)]
@@ -431,6 +431,13 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
 
 fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
     let most = args.seeds.expect("clap requires --seeds with --build");
+    // Held to the end: a second build into the folder meanwhile is refused.
+    let _lock = level_file::lock(folder).map_err(|e| match e {
+        LevelError::Locked { .. } => {
+            format!("{e}; wait for it to finish, or build into another --db")
+        }
+        e => e.to_string(),
+    })?;
     let stop = super::interrupt_on_ctrl_c_with(String::new);
     let mut db = Database::new(retro.pits(), most);
     let bar = Bar::new();

@@ -1,11 +1,12 @@
 //! A level on disk: one header line naming game, reading, board, seed count, format version and a
 //! checksum, then one byte per board in rank order; written atomically (a temporary file of its
-//! own, renamed).
+//! own, renamed). A build holds its folder's lock ([`lock`]) while it writes.
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::disk::{FolderLock, LockError};
 use crate::text::shown_path;
 
 /// The format version written in headers; a file of another version is refused.
@@ -40,6 +41,16 @@ pub enum LevelError {
         path: String,
         /// What does not match.
         message: String,
+    },
+    /// Another process holds the folder's lock: it is building levels there.
+    #[error("{folder} is being built by another process (lock {lock}, process {holder})")]
+    Locked {
+        /// The folder.
+        folder: String,
+        /// Its lock file.
+        lock: String,
+        /// The process id and host the lock names.
+        holder: String,
     },
 }
 
@@ -132,6 +143,43 @@ pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, L
         io(&temporary, e)
     })?;
     Ok(target)
+}
+
+/// A build's hold on its folder: no other build writes there meanwhile. Let go when dropped.
+pub struct BuildLock {
+    /// The folder's lock.
+    _lock: FolderLock,
+}
+
+/// Makes `folder` if missing and takes its lock ([`crate::disk::FolderLock`]), or names the
+/// process that holds it; then removes the temporary files a build stopped part way left there
+/// (a killed build's: under the lock no other build is writing one).
+pub fn lock(folder: &Path) -> Result<BuildLock, LevelError> {
+    std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+    let lock = FolderLock::take(folder).map_err(|e| match e {
+        LockError::Busy { dir, lock, holder } => LevelError::Locked {
+            folder: shown_path(dir),
+            lock: shown_path(lock),
+            holder,
+        },
+        LockError::Io { path, source } => io(&path, source),
+        LockError::NotTaken(path) => LevelError::Io {
+            path: shown_path(path),
+            message: "could not take the lock".to_string(),
+        },
+    })?;
+    for entry in std::fs::read_dir(folder).map_err(|e| io(folder, e))? {
+        let entry = entry.map_err(|e| io(folder, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(PARTIAL_PREFIX)
+            && name.ends_with(PARTIAL_SUFFIX)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            std::fs::remove_file(entry.path()).map_err(|e| io(&entry.path(), e))?;
+        }
+    }
+    Ok(BuildLock { _lock: lock })
 }
 
 /// The values as bytes.
