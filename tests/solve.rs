@@ -456,6 +456,42 @@ fn a_build_s_lock_clears_what_a_stopped_build_left_and_keeps_a_second_out() {
     assert!(!folder.join(".lock").exists());
 }
 
+/// Levels past the seeds a game has in all are refused: Oware's 48 (four in each of twelve
+/// pits), Kalah(m,n)'s 2mn; and past 100 seeds, what a level file holds, for any game.
+#[test]
+fn a_build_past_the_game_s_seeds_is_refused() {
+    use mancala_lab::solve::{check_build, SeedsError};
+    let past = |retro: &dyn Retro, most: u32| match check_build(retro, most) {
+        Err(SeedsError::PastTheGame { most, game, .. }) => Some((most, game)),
+        Err(e) => panic!("{e}"),
+        Ok(()) => None,
+    };
+    for preset in ["sheet", "abapa"] {
+        assert_eq!(past(&oware(preset), 48), None);
+        assert_eq!(past(&oware(preset), 49), Some((48, "Oware".to_string())));
+    }
+    assert_eq!(past(&kalah("openspiel"), 48), None);
+    assert_eq!(
+        past(&kalah("openspiel"), 49),
+        Some((48, "Kalah(6,4)".to_string()))
+    );
+    assert_eq!(past(&kalah("openspiel:seeds=6"), 72), None);
+    assert_eq!(
+        past(&kalah("openspiel:seeds=6"), 73),
+        Some((72, "Kalah(6,6)".to_string()))
+    );
+    assert_eq!(
+        past(&kalah("empty-capture:pits=4,seeds=3"), 25),
+        Some((24, "Kalah(4,3)".to_string()))
+    );
+    // Kalah(6,12) has 144 seeds: the files stop it first.
+    assert_eq!(past(&kalah("openspiel:seeds=12"), 100), None);
+    assert_eq!(
+        check_build(&kalah("openspiel:seeds=12"), 101),
+        Err(SeedsError::PastTheFiles)
+    );
+}
+
 /// The value of `game` under the reading's own rules, history and all (O.6.2 ends a game at a
 /// repetition and each side takes its row): every line searched to its end, from `me`'s side.
 /// The scores are 23 each at the start, so the difference of the final scores is the value.

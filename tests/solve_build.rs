@@ -1,5 +1,5 @@
 //! `solve --build` on disk: the folder's lock (a second build at the same time is refused, naming
-//! the first), and no temporary file left by a write that fails.
+//! the first), no temporary file left by a write that fails, and the levels a game can have.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -162,4 +162,61 @@ fn a_write_that_fails_leaves_no_temporary_file() {
     let out = succeeds(build(db.path(), 6, &[]));
     assert_eq!(text(&out.stdout).matches("read back").count(), 4);
     assert_eq!(names(&folder), levels_to(6));
+}
+
+/// No board of Oware holds more than its 48 seeds, nor of Kalah(m,n) more than 2mn; levels above
+/// are refused before anything is read or made.
+#[test]
+fn levels_past_the_game_s_seeds_are_refused() {
+    let db = tempfile::tempdir().unwrap();
+    let err = refused(build(db.path(), 49, &[]));
+    assert!(
+        err.contains("--seeds 49: at most 48 (Oware has 48 seeds in all"),
+        "{err}"
+    );
+    let kalah = |variant: &str, seeds: u32| {
+        let mut c = bin();
+        c.args(["solve", "--game", "kalah", "--variant", variant, "--build"])
+            .args(["--seeds", &seeds.to_string(), "--db"])
+            .arg(db.path());
+        c
+    };
+    // The default reading, OpenSpiel's: Kalah(6,4).
+    let err = refused(kalah("openspiel", 49));
+    assert!(
+        err.contains("--seeds 49: at most 48 (Kalah(6,4) has 48 seeds in all"),
+        "{err}"
+    );
+    let err = refused(kalah("openspiel:seeds=6", 73));
+    assert!(
+        err.contains("--seeds 73: at most 72 (Kalah(6,6) has 72 seeds in all"),
+        "{err}"
+    );
+    assert!(err.contains("seeds=n"), "{err}");
+    let err = refused(kalah("empty-capture:pits=3,seeds=2", 13));
+    assert!(err.contains("--seeds 13: at most 12 (Kalah(3,2)"), "{err}");
+    // Past what a level file holds, whatever the game.
+    let err = refused(kalah("openspiel:seeds=12", 101));
+    assert!(err.contains("--seeds 101: at most 100"), "{err}");
+    assert_eq!(names(db.path()), Vec::<String>::new(), "nothing made");
+    // The largest levels are accepted (checked only: their build would take terabytes).
+    for args in [
+        &["--game", "oware", "--seeds", "48"][..],
+        &["--game", "kalah", "--seeds", "48"],
+        &[
+            "--game",
+            "kalah",
+            "--variant",
+            "openspiel:seeds=6",
+            "--seeds",
+            "72",
+        ],
+    ] {
+        let out = bin()
+            .args(["--parse-only", "solve", "--build"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
 }

@@ -160,11 +160,14 @@ fn kalah_variant(name: Option<&str>) -> Result<kalah::variant::Variant, String> 
 
 /// What `solve` refuses before it reads or builds anything (also for `--parse-only`).
 pub fn check(args: &SolveArgs) -> Result<(), String> {
-    moves_of(args)?;
+    let (retro, _) = moves_of(args)?;
     if let Some(n) = args.seeds {
-        if n > MAX_SEEDS {
-            return Err(format!("--seeds {n}: at most {MAX_SEEDS}"));
-        }
+        let checked = if args.build {
+            mancala_lab::solve::check_build(retro.as_ref(), n)
+        } else {
+            mancala_lab::solve::check_seeds(n)
+        };
+        checked.map_err(|e| format!("--seeds {n}: {e}"))?;
     }
     if args.per_pit.is_some() && args.game != GameKind::Oware {
         return Err("--per-pit is for oware; Kalah's reading sets its seeds (seeds=N)".to_string());
