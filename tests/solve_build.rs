@@ -1,5 +1,6 @@
 //! `solve --build` on disk: the folder's lock (a second build at the same time is refused, naming
-//! the first), no temporary file left by a write that fails, and the levels a game can have.
+//! the first), no temporary file left by a write that fails, the levels a game can have, and what
+//! a build says it takes before it starts (and its refusal when the disk is too small).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -61,6 +62,12 @@ fn levels_to(most: u32) -> Vec<String> {
     (0..=most).map(|n| format!("level-{n:02}.bin")).collect()
 }
 
+/// Bytes as `solve` shows them (KiB with one decimal below a MiB).
+fn kib(bytes: u64) -> String {
+    assert!(bytes < 1 << 20);
+    format!("{:.1} KiB", bytes as f64 / 1024.0)
+}
+
 #[test]
 fn a_build_into_a_folder_another_holds_is_refused_naming_the_holder() {
     let db = tempfile::tempdir().unwrap();
@@ -91,7 +98,7 @@ fn of_two_builds_at_once_the_second_is_refused() {
     let db = tempfile::tempdir().unwrap();
     let folder = oware_folder(db.path());
     // Levels to 20 take a minute or more; this one is killed long before.
-    let mut first = build(db.path(), 20, &[])
+    let mut first = build(db.path(), 20, &["--no-space-check"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -108,7 +115,7 @@ fn of_two_builds_at_once_the_second_is_refused() {
         assert!(began.elapsed() < Duration::from_secs(60), "no lock taken");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let err = refused(build(db.path(), 20, &[]));
+    let err = refused(build(db.path(), 20, &["--no-space-check"]));
     assert!(
         first.try_wait().unwrap().is_none(),
         "the first still builds"
@@ -219,4 +226,115 @@ fn levels_past_the_game_s_seeds_are_refused() {
             .unwrap();
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     }
+}
+
+#[test]
+fn a_build_says_what_it_takes_before_it_starts() {
+    let db = tempfile::tempdir().unwrap();
+    let folder = oware_folder(db.path());
+    let out = succeeds(build(db.path(), 6, &[]));
+    let err = text(&out.stderr);
+    // Boards of n seeds over 12 pits: C(n + 11, 11); 1 + 12 + 78 + 364 + 1,365 + 4,368 +
+    // 12,376 = C(18, 12) = 18,564 to 6 seeds.
+    assert!(
+        err.contains("estimate: 7 of the 7 levels to build (18564 boards): "),
+        "{err}"
+    );
+    // The files: as many bytes as those written.
+    let written: u64 = levels_to(6)
+        .iter()
+        .map(|n| std::fs::metadata(folder.join(n)).unwrap().len())
+        .sum();
+    assert!(
+        err.contains(&format!("boards): {} of files, ", kib(written))),
+        "{err}"
+    );
+    // The memory at the most: level 6's build, with the 6,188 boards below it, its 12,376 and
+    // its two bit sets a board (3,094 bytes): 21,658 bytes.
+    assert!(
+        err.contains(&format!("files, {} in memory at the most; ", kib(21_658))),
+        "{err}"
+    );
+    assert!(
+        err.contains("under a second (at 1.5 million boards a second"),
+        "{err}"
+    );
+    // Again, one level more: only that one is to build (C(19, 11) = 31,824 boards).
+    let out = succeeds(build(db.path(), 7, &[]));
+    assert!(
+        text(&out.stderr).contains(
+            "estimate: 1 of the 8 levels to build (31824 boards; the other 7 are read back): "
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    // Nothing left: the levels in memory, 18,564 + 31,824 bytes.
+    let out = succeeds(build(db.path(), 7, &[]));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "estimate: no level to build, the 8 are in {} (read back: {} in memory)",
+            folder.display(),
+            kib(50_388)
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A build whose files would not fit the disk is refused before it makes anything, naming both
+/// figures (the free space faked by MANCALA_LAB_FREE_SPACE); levels already built do not count,
+/// and --no-space-check builds anyway.
+#[test]
+fn a_build_too_big_for_the_disk_is_refused_with_both_figures() {
+    let db = tempfile::tempdir().unwrap();
+    let db = db.path().join("not-made-yet");
+    let folder = oware_folder(&db);
+    let free = |c: &mut Command, bytes: &str| {
+        c.env(mancala_lab::disk::FREE_SPACE_VARIABLE, bytes);
+    };
+    // Levels 0 to 6: 19,565 bytes of files (their headers and 18,564 boards); 1,000 bytes free.
+    let mut c = build(&db, 6, &[]);
+    free(&mut c, "1000");
+    let err = refused(c);
+    assert!(
+        err.contains(&format!(
+            "the levels to build would take {} in {} and its file system has {} free",
+            kib(19_565),
+            folder.display(),
+            kib(1000)
+        )),
+        "{err}"
+    );
+    assert!(err.contains("--no-space-check"), "{err}");
+    assert!(!db.exists(), "nothing made");
+    let mut c = build(&db, 6, &["--no-space-check"]);
+    free(&mut c, "1000");
+    succeeds(c);
+    assert_eq!(names(&folder), levels_to(6));
+    // Level 7 alone: its header line and 31,824 boards.
+    let header = "mancala-lab-level format=1 game=oware \
+                  reading=grand-slam=forbidden,no-allowed-move=each-takes-own pits=12 seeds=7 \
+                  positions=31824 crc32=01234567\n";
+    let bytes = header.len() as u64 + 31_824;
+    let mut c = build(&db, 7, &[]);
+    free(&mut c, &(bytes - 1).to_string());
+    let err = refused(c);
+    assert!(err.contains(&format!("take {} in ", kib(bytes))), "{err}");
+    let mut c = build(&db, 7, &[]);
+    free(&mut c, &bytes.to_string());
+    succeeds(c);
+    assert_eq!(
+        std::fs::metadata(folder.join("level-07.bin"))
+            .unwrap()
+            .len(),
+        bytes
+    );
+    // A figure that is not one.
+    let mut c = build(&db, 8, &[]);
+    free(&mut c, "lots");
+    let err = refused(c);
+    assert!(
+        err.contains("MANCALA_LAB_FREE_SPACE: \"lots\" is not a number of bytes"),
+        "{err}"
+    );
 }

@@ -541,7 +541,7 @@ fn bytes_text(n: f64) -> String {
 }
 
 /// A duration as a person reads it (`3 min`, `2.5 h`, `41 days`).
-fn duration_text(secs: f64) -> String {
+pub(super) fn duration_text(secs: f64) -> String {
     match secs {
         s if s < 90.0 => format!("{s:.0} s"),
         s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),

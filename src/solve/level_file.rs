@@ -70,6 +70,11 @@ pub struct Header {
 }
 
 impl Header {
+    /// The bytes of the level's file: the header line and a byte a board.
+    pub fn file_bytes(&self) -> u64 {
+        self.line(0).len() as u64 + self.positions
+    }
+
     fn line(&self, crc: u32) -> String {
         format!(
             "{MAGIC} format={FORMAT} game={} reading={} pits={} seeds={} positions={} crc32={crc:08x}\n",
