@@ -17,6 +17,7 @@ pub mod coverage;
 #[cfg(feature = "diagram")]
 pub mod diagram;
 pub mod diff;
+pub mod disk;
 pub mod engine;
 pub mod game;
 pub mod game_study;

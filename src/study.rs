@@ -2,12 +2,13 @@
 //! rows of games.csv against the manifest that resuming and merging rely on.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::disk::{FolderLock, LockError};
 use crate::games_csv::{columns, header};
 use crate::registry::{GameKind, UnknownGame};
 use crate::stats::{Summary, UnknownWinner};
@@ -79,7 +80,7 @@ pub const MANIFEST: &str = "manifest.json";
 /// The rows' file name.
 pub const GAMES: &str = "games.csv";
 /// The lock's file name.
-pub const LOCK: &str = ".lock";
+pub use crate::disk::LOCK;
 
 /// Why a study folder could not be read, written or used.
 #[derive(Debug, thiserror::Error)]
@@ -378,11 +379,11 @@ pub fn canonical_shard(s: &str) -> Result<String, StudyError> {
 
 /// Holds `DIR/.lock` while a job writes DIR; a second job on the same folder is refused. The
 /// lock is the operating system's (`flock`), so it ends with its process however that process
-/// ends: a lock file left behind by a killed job holds nothing, and the next job takes it.
+/// ends: a lock file left behind by a killed job holds nothing, and the next job takes it
+/// ([`crate::disk::FolderLock`]).
 pub struct DirLock {
-    path: PathBuf,
-    /// The open, locked file; closing it releases the lock.
-    _file: File,
+    /// The lock, let go (and its file removed) when dropped.
+    _lock: FolderLock,
 }
 
 impl DirLock {
@@ -392,75 +393,23 @@ impl DirLock {
             dir,
             &[LOCK, MANIFEST, "games.csv", "clauses.csv", "summary.csv"],
         )?;
-        let path = dir.join(LOCK);
-        for _ in 0..3 {
-            match try_lock_file(&path, Hold::Alone).map_err(io(&path))? {
-                Attempt::Held(file) => {
-                    let lock = DirLock { path, _file: file };
-                    // A swap a killed job left part way is undone first: the folder is as it was.
-                    recover_swap(dir)?;
-                    return Ok(lock);
-                }
-                Attempt::Busy => {
-                    return Err(StudyError::Locked {
-                        dir: dir.to_path_buf(),
-                        holder: lock_holder(&path),
-                        lock: path,
-                    })
-                }
-                Attempt::Replaced => continue,
-            }
-        }
-        Err(StudyError::LockNotTaken(path))
+        let lock = FolderLock::take(dir).map_err(|e| match e {
+            LockError::Busy { dir, lock, holder } => StudyError::Locked { dir, lock, holder },
+            LockError::Io { path, source } => StudyError::Io { path, source },
+            LockError::NotTaken(path) => StudyError::LockNotTaken(path),
+        })?;
+        // A swap a killed job left part way is undone first: the folder is as it was.
+        recover_swap(dir)?;
+        Ok(DirLock { _lock: lock })
     }
-}
-
-/// How many names (hard links) the file of `meta` has; 1 where the system does not say.
-fn links(meta: &fs::Metadata) -> u64 {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        meta.nlink()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        1
-    }
-}
-
-/// True when the open `file` is the one at `path` (not one a link there points to).
-fn same_file(file: &File, path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), fs::symlink_metadata(path)) {
-            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (file, path);
-        true
-    }
-}
-
-fn host_name() -> String {
-    fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| fs::read_to_string("/etc/hostname"))
-        .map(|h| h.trim().to_string())
-        .ok()
-        .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
-        .unwrap_or_else(|| "unknown-host".into())
 }
 
 /// A shared hold on `DIR/.lock` while a job reads DIR (a merge its shards): a job that would
 /// write DIR is refused meanwhile, as this one is while a job writes DIR. Unlike [`DirLock`] it
 /// leaves the lock file in place, as other readers may hold it too.
 pub struct ReadLock {
-    /// The open file, locked shared; closing it lets go.
-    _file: File,
+    /// The shared hold; dropping it lets go.
+    _lock: FolderLock,
 }
 
 impl ReadLock {
@@ -468,137 +417,26 @@ impl ReadLock {
     /// process may not write is read without a hold (`None`): no job writes it either; nor is
     /// one that is not there (its reader says so).
     pub fn take(dir: &Path) -> Result<Option<ReadLock>, StudyError> {
-        let path = dir.join(LOCK);
-        for _ in 0..3 {
-            match try_lock_file(&path, Hold::Shared) {
-                Ok(Attempt::Held(file)) => return Ok(Some(ReadLock { _file: file })),
-                Ok(Attempt::Busy) => {
-                    return Err(StudyError::BeingWritten {
-                        dir: dir.to_path_buf(),
-                        holder: lock_holder(&path),
-                        lock: path,
-                    })
-                }
-                Ok(Attempt::Replaced) => continue,
-                // A folder that is not there is named by the reading that follows.
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::PermissionDenied
-                            | std::io::ErrorKind::ReadOnlyFilesystem
-                            | std::io::ErrorKind::NotFound
-                            | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
-                    return Ok(None)
-                }
-                Err(e) => return Err(io(&path)(e)),
+        match FolderLock::share(dir) {
+            Ok(lock) => Ok(Some(ReadLock { _lock: lock })),
+            Err(LockError::Busy { dir, lock, holder }) => {
+                Err(StudyError::BeingWritten { dir, lock, holder })
             }
+            // A folder that is not there is named by the reading that follows.
+            Err(LockError::Io { source, .. })
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::PermissionDenied
+                        | std::io::ErrorKind::ReadOnlyFilesystem
+                        | std::io::ErrorKind::NotFound
+                        | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(LockError::Io { path, source }) => Err(StudyError::Io { path, source }),
+            Err(LockError::NotTaken(path)) => Err(StudyError::LockNotTaken(path)),
         }
-        Err(StudyError::LockNotTaken(path))
-    }
-}
-
-/// How a lock file is held: by one job writing the folder, or shared by jobs reading it.
-#[derive(Clone, Copy)]
-enum Hold {
-    Alone,
-    Shared,
-}
-
-/// What one try at a lock file gave.
-enum Attempt {
-    /// Locked, and naming this process.
-    Held(File),
-    /// Another process holds it in a way that excludes this hold.
-    Busy,
-    /// The file was removed or replaced meanwhile (its holder removes it before it lets go): try
-    /// again.
-    Replaced,
-}
-
-/// Opens (making it if need be) and locks the lock file `path` as `hold` says; once locked, the
-/// file names this process and host, so that a job refused meanwhile can say who holds it.
-fn try_lock_file(path: &Path, hold: Hold) -> std::io::Result<Attempt> {
-    // A link, or a file with other names (a hard link), is no lock this tool made: writing the
-    // holder into it would empty a file of the user's. Refused before it is opened.
-    if let Ok(meta) = fs::symlink_metadata(path) {
-        if !meta.is_file() || links(&meta) > 1 {
-            return Err(std::io::Error::other(
-                "a symbolic link, not a regular file, or a file with other names (hard links): \
-                 not a lock this tool made; remove it",
-            ));
-        }
-        // A file of the user's that happens to be named so is not taken (and later removed).
-        if !names_a_holder(path) {
-            return Err(std::io::Error::other(
-                "not a lock this tool made (it holds other text than 'PROCESS HOST'); move it \
-                 away",
-            ));
-        }
-    }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
-    let locked = match hold {
-        Hold::Alone => file.try_lock(),
-        Hold::Shared => file.try_lock_shared(),
-    };
-    match locked {
-        Ok(()) => {}
-        Err(fs::TryLockError::WouldBlock) => return Ok(Attempt::Busy),
-        Err(fs::TryLockError::Error(e)) => return Err(e),
-    }
-    if !same_file(&file, path) {
-        return Ok(Attempt::Replaced);
-    }
-    file.set_len(0)?;
-    // One write: a reader never sees the line half made (as "PROCESS " without its host).
-    let holder = format!("{} {}\n", std::process::id(), host_name());
-    file.write_all(holder.as_bytes())?;
-    Ok(Attempt::Held(file))
-}
-
-/// Whether the lock file at `path` reads as one this tool writes: empty (being made), or the
-/// process number and, once written whole, the host (a line being written by an older build,
-/// one part at a time, may stop after the space).
-fn names_a_holder(path: &Path) -> bool {
-    let mut text = String::new();
-    let read = File::open(path).and_then(|f| f.take(256).read_to_string(&mut text));
-    if read.is_err() || text.len() >= 256 {
-        return false;
-    }
-    let line = text.strip_suffix('\n').unwrap_or(&text);
-    let (pid, host) = match line.split_once(' ') {
-        Some((pid, "")) => (pid, "x"),
-        Some(parts) => parts,
-        None => (line, "x"),
-    };
-    line.is_empty()
-        || (!pid.is_empty()
-            && pid.bytes().all(|b| b.is_ascii_digit())
-            && !host.is_empty()
-            && !host.contains(char::is_whitespace))
-}
-
-/// The process (and host) a lock file names.
-fn lock_holder(path: &Path) -> String {
-    let text = fs::read_to_string(path).unwrap_or_default();
-    let mut words = text.split_whitespace();
-    match (words.next(), words.next()) {
-        (Some(pid), Some(host)) => format!("{pid} on {host}"),
-        (Some(pid), None) => pid.to_string(),
-        _ => "unknown, the lock is being made".into(),
-    }
-}
-
-impl Drop for DirLock {
-    fn drop(&mut self) {
-        // Removed while still locked (the file closes after this): see `take`.
-        let _ = fs::remove_file(&self.path);
     }
 }
 

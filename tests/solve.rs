@@ -357,6 +357,141 @@ fn level_files_round_trip_and_refuse_damage_and_other_levels() {
     assert_eq!(names, vec!["level-02.bin".to_string()]);
 }
 
+/// Writers of one level at once each write through a temporary file of their own: every write
+/// succeeds, and the file is whole. (With one temporary name for the level, a writer's rename
+/// could find its file already renamed by another: "No such file or directory".)
+#[test]
+fn writers_of_one_level_at_once_do_not_share_a_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = Header {
+        game: "oware".to_string(),
+        reading: "r".to_string(),
+        pits: 12,
+        seeds: 4,
+        positions: 1365,
+    };
+    let values: Vec<i8> = (0..1365).map(|i| (i % 9) as i8 - 4).collect();
+    std::thread::scope(|s| {
+        let writers: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..20)
+                        .map(|_| level_file::write(dir.path(), &header, &values))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap().unwrap();
+        }
+    });
+    assert_eq!(level_file::read(dir.path(), &header).unwrap(), Some(values));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["level-04.bin"]);
+}
+
+/// A write that fails after its temporary file is written (a folder in the level file's place,
+/// so the rename fails) removes it, and says which file failed.
+#[test]
+fn a_failed_write_removes_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = Header {
+        game: "oware".to_string(),
+        reading: "r".to_string(),
+        pits: 12,
+        seeds: 2,
+        positions: 78,
+    };
+    let in_the_way = level_file::path(dir.path(), 2);
+    std::fs::create_dir(&in_the_way).unwrap();
+    std::fs::write(in_the_way.join("mine"), "x").unwrap();
+    let e = level_file::write(dir.path(), &header, &[0; 78]).unwrap_err();
+    assert!(matches!(e, LevelError::Io { .. }), "{e}");
+    assert!(e.to_string().contains("/.level-02."), "{e}");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["level-02.bin"],
+        "only the folder in the way is left"
+    );
+    assert!(in_the_way.join("mine").exists());
+}
+
+/// A build's lock removes the temporary files a build stopped part way left (the level files'
+/// own names only), and keeps a second build out until it is let go.
+#[test]
+fn a_build_s_lock_clears_what_a_stopped_build_left_and_keeps_a_second_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("levels");
+    std::fs::create_dir(&folder).unwrap();
+    for name in [
+        ".level-05.123-0.partial",
+        ".level-05.partial",
+        "notes.partial",
+    ] {
+        std::fs::write(folder.join(name), "left").unwrap();
+    }
+    let lock = level_file::lock(&folder).unwrap();
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".lock", "notes.partial"]);
+    let e = level_file::lock(&folder).err().unwrap();
+    assert!(matches!(e, LevelError::Locked { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains(&format!("process {} on ", std::process::id())),
+        "{e}"
+    );
+    drop(lock);
+    drop(level_file::lock(&folder).unwrap());
+    assert!(!folder.join(".lock").exists());
+}
+
+/// Levels past the seeds a game has in all are refused: Oware's 48 (four in each of twelve
+/// pits), Kalah(m,n)'s 2mn; and past 100 seeds, what a level file holds, for any game.
+#[test]
+fn a_build_past_the_game_s_seeds_is_refused() {
+    use mancala_lab::solve::{check_build, SeedsError};
+    let past = |retro: &dyn Retro, most: u32| match check_build(retro, most) {
+        Err(SeedsError::PastTheGame { most, game, .. }) => Some((most, game)),
+        Err(e) => panic!("{e}"),
+        Ok(()) => None,
+    };
+    for preset in ["sheet", "abapa"] {
+        assert_eq!(past(&oware(preset), 48), None);
+        assert_eq!(past(&oware(preset), 49), Some((48, "Oware".to_string())));
+    }
+    assert_eq!(past(&kalah("openspiel"), 48), None);
+    assert_eq!(
+        past(&kalah("openspiel"), 49),
+        Some((48, "Kalah(6,4)".to_string()))
+    );
+    assert_eq!(past(&kalah("openspiel:seeds=6"), 72), None);
+    assert_eq!(
+        past(&kalah("openspiel:seeds=6"), 73),
+        Some((72, "Kalah(6,6)".to_string()))
+    );
+    assert_eq!(
+        past(&kalah("empty-capture:pits=4,seeds=3"), 25),
+        Some((24, "Kalah(4,3)".to_string()))
+    );
+    // Kalah(6,12) has 144 seeds: the files stop it first.
+    assert_eq!(past(&kalah("openspiel:seeds=12"), 100), None);
+    assert_eq!(
+        check_build(&kalah("openspiel:seeds=12"), 101),
+        Err(SeedsError::PastTheFiles)
+    );
+}
+
 /// The value of `game` under the reading's own rules, history and all (O.6.2 ends a game at a
 /// repetition and each side takes its row): every line searched to its end, from `me`'s side.
 /// The scores are 23 each at the start, so the difference of the final scores is the value.

@@ -1633,6 +1633,38 @@ fn a_job_too_big_for_the_disk_is_refused_with_both_figures() {
     assert!(!out.exists(), "the folder is not made");
 }
 
+/// MANCALA_LAB_FREE_SPACE stands for the free space of the disk: a small job is refused where it
+/// says too little is free, and starts with --no-space-check; a value that is not a number of
+/// bytes is refused.
+#[test]
+fn the_free_space_a_job_sees_can_be_set() {
+    let out = tmp("free-space");
+    let job = |free: &str, extra: &[&str]| {
+        bin()
+            .args(["stats", "--game", "oware", "--games", "100"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .env(mancala_lab::disk::FREE_SPACE_VARIABLE, free)
+            .output()
+            .unwrap()
+    };
+    let o = job("10", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("its file system has 10 bytes free"), "{err}");
+    assert!(!out.exists(), "the folder is not made");
+    let o = job("lots", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("MANCALA_LAB_FREE_SPACE: \"lots\" is not a number of bytes"),
+        "{err}"
+    );
+    let o = job("10", &["--no-space-check"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// A deterministic policy playing itself repeats its games: summary.csv counts the distinct ones
 /// (by the hash of their moves, so two games with the same moves are one), standard error warns
 /// and says what to do, and the count is the same over shards merged as over one run.

@@ -19,7 +19,7 @@ use mancala_lab::solve::forced::check_forced;
 use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
-use mancala_lab::solve::{build_level, seeds, Board, Database, Report, Retro};
+use mancala_lab::solve::{build_level, seeds, Board, Database, LevelError, Report, Retro};
 use mancala_lab::{kalah, oware};
 
 #[derive(Args, Clone)]
@@ -47,6 +47,10 @@ pub struct SolveArgs {
     /// The largest seed count to build, verify or use.
     #[arg(long)]
     seeds: Option<u32>,
+    /// Build even when the files of the levels to build would pass the free space of the disk
+    /// where --db is.
+    #[arg(long, requires = "build")]
+    no_space_check: bool,
     /// Check the levels in --db: every value the best over its moves, and every value of the
     /// levels up to --independent against a solve of the level by another method.
     #[arg(long, conflicts_with = "build")]
@@ -160,11 +164,14 @@ fn kalah_variant(name: Option<&str>) -> Result<kalah::variant::Variant, String> 
 
 /// What `solve` refuses before it reads or builds anything (also for `--parse-only`).
 pub fn check(args: &SolveArgs) -> Result<(), String> {
-    moves_of(args)?;
+    let (retro, _) = moves_of(args)?;
     if let Some(n) = args.seeds {
-        if n > MAX_SEEDS {
-            return Err(format!("--seeds {n}: at most {MAX_SEEDS}"));
-        }
+        let checked = if args.build {
+            mancala_lab::solve::check_build(retro.as_ref(), n)
+        } else {
+            mancala_lab::solve::check_seeds(n)
+        };
+        checked.map_err(|e| format!("--seeds {n}: {e}"))?;
     }
     if args.per_pit.is_some() && args.game != GameKind::Oware {
         return Err("--per-pit is for oware; Kalah's reading sets its seeds (seeds=N)".to_string());
@@ -429,8 +436,84 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
     Ok(ExitCode::SUCCESS)
 }
 
+/// Says what building levels 0 to `most` into `folder` takes (the levels to build, their files,
+/// the memory, roughly the time), on standard error; refuses a build whose files would not fit
+/// the free space where `folder` is (unless --no-space-check).
+fn check_space(
+    args: &SolveArgs,
+    retro: &dyn Retro,
+    folder: &Path,
+    most: u32,
+) -> Result<(), String> {
+    let plan = mancala_lab::solve::build::plan(retro, folder, most);
+    let all = most + 1;
+    if plan.levels.is_empty() {
+        eprintln!(
+            "estimate: no level to build, the {all} are in {} (read back: {} in memory)",
+            mancala_lab::text::shown_path(folder),
+            size(plan.memory)
+        );
+        return Ok(());
+    }
+    let time = match plan.seconds {
+        Some(secs) => format!(
+            "{} (at {:.1} million boards a second, the rate docs/performance.md measured on 2 \
+             cores; this machine may be faster or slower)",
+            if secs < 1.0 {
+                "under a second".to_string()
+            } else {
+                format!("roughly {}", super::stats::duration_text(secs))
+            },
+            if retro.acyclic() {
+                mancala_lab::solve::build::ONE_PASS_RATE
+            } else {
+                mancala_lab::solve::build::FIXPOINT_RATE
+            } / 1e6
+        ),
+        None => "its time is not estimated (the reference engine evaluates every board on every \
+                 pass, many times slower than the optimized one)"
+            .to_string(),
+    };
+    let built = plan.levels.len() as u32;
+    let others = match all - built {
+        0 => String::new(),
+        1 => "; the other is read back".to_string(),
+        n => format!("; the other {n} are read back"),
+    };
+    eprintln!(
+        "estimate: {built} of the {all} levels to build ({} boards{others}): {} of files, {} in \
+         memory at the most; {time}",
+        plan.boards,
+        size(plan.disk),
+        size(plan.memory)
+    );
+    if args.no_space_check {
+        return Ok(());
+    }
+    match mancala_lab::disk::free_bytes(folder).map_err(|e| e.to_string())? {
+        Some(free) if plan.disk > free => Err(format!(
+            "--db {}: the levels to build would take {} in {} and its file system has {} free; \
+             free some space, build fewer levels (--seeds), or give --no-space-check to build \
+             anyway",
+            mancala_lab::text::shown_path(&args.db),
+            size(plan.disk),
+            mancala_lab::text::shown_path(folder),
+            size(free)
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn build(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode, String> {
     let most = args.seeds.expect("clap requires --seeds with --build");
+    check_space(args, retro, folder, most)?;
+    // Held to the end: a second build into the folder meanwhile is refused.
+    let _lock = level_file::lock(folder).map_err(|e| match e {
+        LevelError::Locked { .. } => {
+            format!("{e}; wait for it to finish, or build into another --db")
+        }
+        e => e.to_string(),
+    })?;
     let stop = super::interrupt_on_ctrl_c_with(String::new);
     let mut db = Database::new(retro.pits(), most);
     let bar = Bar::new();

@@ -540,7 +540,7 @@ fn bytes_text(n: f64) -> String {
 }
 
 /// A duration as a person reads it (`3 min`, `2.5 h`, `41 days`).
-fn duration_text(secs: f64) -> String {
+pub(super) fn duration_text(secs: f64) -> String {
     match secs {
         s if s < 90.0 => format!("{s:.0} s"),
         s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
@@ -548,31 +548,6 @@ fn duration_text(secs: f64) -> String {
         s if s < 3.0 * 365.0 * 86400.0 => format!("{:.0} days", s / 86400.0),
         s => format!("{:.0} years", s / (365.0 * 86400.0)),
     }
-}
-
-/// The bytes free to an unprivileged writer on the file system of `dir` (or of the nearest
-/// folder above it that exists), if the system says.
-fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let mut at = dir;
-    while !at.as_os_str().is_empty() && !at.is_dir() {
-        at = at.parent()?;
-    }
-    let at = if at.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        at
-    };
-    let path = std::ffi::CString::new(at.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statvfs is plain data, for which all zero bytes is a value.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: `path` is a NUL-terminated string and `st` a statvfs the call fills in.
-    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    // The fields' widths differ between systems (32 bits on some).
-    #[allow(clippy::useless_conversion)]
-    Some(u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize)))
 }
 
 /// Says, before a long job (a minute or a gigabyte) starts, what it will write and how long it
@@ -606,7 +581,7 @@ fn check_size(
     if args.no_space_check {
         return Ok(());
     }
-    match free_bytes(&args.out) {
+    match mancala_lab::disk::free_bytes(&args.out).map_err(|e| e.to_string())? {
         Some(free) if bytes > free as f64 => Err(format!(
             "--out {}: the study's files would take about {} and its file system has {} free; \
              free some space, play fewer --games (or split them with --shard), or give \

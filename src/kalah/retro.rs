@@ -30,6 +30,11 @@ pub fn reading(variant: &Variant) -> String {
     )
 }
 
+/// The seeds of Kalah(m,n) in all: n in each of the 2m pits.
+fn seeds_in_all(variant: &Variant) -> u32 {
+    2 * u32::from(variant.pits) * u32::from(variant.seeds)
+}
+
 /// The reading the databases play: no ply cap.
 fn uncapped(variant: Variant) -> Variant {
     Variant {
@@ -100,6 +105,9 @@ impl Retro for ReferenceRetro {
     }
     fn pits(&self) -> usize {
         2 * usize::from(self.rules.variant.pits)
+    }
+    fn seeds_in_all(&self) -> Option<u32> {
+        Some(seeds_in_all(&self.rules.variant))
     }
 
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
@@ -173,6 +181,9 @@ impl Retro for FastRetro {
     }
     fn pits(&self) -> usize {
         2 * self.m
+    }
+    fn seeds_in_all(&self) -> Option<u32> {
+        Some(seeds_in_all(&self.rules.variant()))
     }
 
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {

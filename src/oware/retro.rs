@@ -88,6 +88,9 @@ impl Retro for ReferenceRetro {
     fn pits(&self) -> usize {
         12
     }
+    fn seeds_in_all(&self) -> Option<u32> {
+        Some(super::position::TOTAL_SEEDS)
+    }
 
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {
         // South to move, no seeds captured yet: a single move captures at most 18, so the end at
@@ -173,6 +176,9 @@ impl Retro for FastRetro {
     }
     fn pits(&self) -> usize {
         12
+    }
+    fn seeds_in_all(&self) -> Option<u32> {
+        Some(super::position::TOTAL_SEEDS)
     }
 
     fn expand(&self, board: &Board, out: &mut Vec<(u8, Edge)>) -> Option<i8> {

@@ -605,6 +605,71 @@ pub fn build_memory<R: Retro + ?Sized>(retro: &R, db: &Database, seeds: u32) -> 
     db.bytes() + positions + bits
 }
 
+/// Boards a second the optimized engine built Oware's level 30 at, the largest level measured
+/// (docs/performance.md, "Oware to 30 seeds": 1.55 million on 2 cores; smaller levels go
+/// faster): the rate [`plan`] estimates a fixpoint build's time with.
+pub const FIXPOINT_RATE: f64 = 1.5e6;
+
+/// Boards a second the one-pass build of an acyclic game reached on its largest level measured
+/// (docs/performance.md, "Kalah(6,5) under `openspiel`": level 29, 3.1 million on 2 cores):
+/// the rate [`plan`] estimates its time with.
+pub const ONE_PASS_RATE: f64 = 3.0e6;
+
+/// What building levels 0 to `most` takes, from their sizes alone, before it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The levels to build: those whose files are not in the folder (the others are read back).
+    pub levels: Vec<u32>,
+    /// Boards in those levels.
+    pub boards: u64,
+    /// Bytes of their files (written through a temporary file each, renamed: no more at once).
+    pub disk: u64,
+    /// Bytes in memory at the most: every level once read or built, or the build of a level
+    /// ([`build_memory`]), whichever is more.
+    pub memory: u64,
+    /// Seconds the build takes, roughly: its boards at [`FIXPOINT_RATE`] or [`ONE_PASS_RATE`].
+    /// `None` for the reference engine, whose build evaluates every board on every pass and is
+    /// many times slower (no rate measured).
+    pub seconds: Option<f64>,
+}
+
+/// The [`Plan`] of building `retro`'s levels 0 to `most` into `folder`.
+pub fn plan<R: Retro + ?Sized>(retro: &R, folder: &std::path::Path, most: u32) -> Plan {
+    let ranks = Ranks::new(retro.pits(), most);
+    let (mut levels, mut boards, mut disk) = (Vec::new(), 0, 0);
+    let (mut below, mut memory) = (0u64, 0u64);
+    for seeds in 0..=most {
+        let positions = ranks.count(seeds);
+        if !super::level_file::path(folder, seeds).exists() {
+            let header = super::level_file::Header {
+                game: retro.game().to_string(),
+                reading: retro.reading(),
+                pits: retro.pits(),
+                seeds,
+                positions,
+            };
+            levels.push(seeds);
+            boards += positions;
+            disk += header.file_bytes();
+            let bits = if retro.acyclic() { 0 } else { positions / 4 };
+            memory = memory.max(below + positions + bits);
+        }
+        below += positions;
+    }
+    let rate = if retro.acyclic() {
+        ONE_PASS_RATE
+    } else {
+        FIXPOINT_RATE
+    };
+    Plan {
+        levels,
+        boards,
+        disk,
+        memory: memory.max(below),
+        seconds: (retro.engine() != "reference").then(|| boards as f64 / rate),
+    }
+}
+
 /// Builds level `seeds` (the levels below must be in `db`): the value of every board of that
 /// many seeds for its player to move. Play that never captures again is worth 0 (the remaining
 /// seeds shared evenly). Every value starts at 0; passes over the level set each board to the

@@ -1,9 +1,12 @@
 //! A level on disk: one header line naming game, reading, board, seed count, format version and a
-//! checksum, then one byte per board in rank order; written atomically (a temporary file renamed).
+//! checksum, then one byte per board in rank order; written atomically (a temporary file of its
+//! own, renamed). A build holds its folder's lock ([`lock`]) while it writes.
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::disk::{FolderLock, LockError};
 use crate::text::shown_path;
 
 /// The format version written in headers; a file of another version is refused.
@@ -39,6 +42,16 @@ pub enum LevelError {
         /// What does not match.
         message: String,
     },
+    /// Another process holds the folder's lock: it is building levels there.
+    #[error("{folder} is being built by another process (lock {lock}, process {holder})")]
+    Locked {
+        /// The folder.
+        folder: String,
+        /// Its lock file.
+        lock: String,
+        /// The process id and host the lock names.
+        holder: String,
+    },
 }
 
 /// What a level file is about: every field of its header but the checksum.
@@ -57,6 +70,11 @@ pub struct Header {
 }
 
 impl Header {
+    /// The bytes of the level's file: the header line and a byte a board.
+    pub fn file_bytes(&self) -> u64 {
+        self.line(0).len() as u64 + self.positions
+    }
+
     fn line(&self, crc: u32) -> String {
         format!(
             "{MAGIC} format={FORMAT} game={} reading={} pits={} seeds={} positions={} crc32={crc:08x}\n",
@@ -92,12 +110,27 @@ fn io(path: &Path, e: std::io::Error) -> LevelError {
     }
 }
 
+/// Temporary files written so far by this process, for their names.
+static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
+
+/// The name of a level's temporary file begins so (then its level, the process and a count)...
+const PARTIAL_PREFIX: &str = ".level-";
+/// ... and ends so.
+const PARTIAL_SUFFIX: &str = ".partial";
+
 /// Writes a level to its file in `folder` (made if missing) through a temporary file renamed
-/// into place, so the file is whole or absent whatever stops the program.
+/// into place, so the file is whole or absent whatever stops the program. The temporary file's
+/// name is this write's own (the level, the process and a count), so that two writers never
+/// share one; a write that fails removes it.
 pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, LevelError> {
     std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
     let target = path(folder, header.seeds);
-    let temporary = folder.join(format!(".level-{:02}.partial", header.seeds));
+    let temporary = folder.join(format!(
+        "{PARTIAL_PREFIX}{:02}.{}-{}{PARTIAL_SUFFIX}",
+        header.seeds,
+        std::process::id(),
+        TEMPORARIES.fetch_add(1, Ordering::Relaxed)
+    ));
     let bytes: &[u8] = bytemuck_i8(values);
     let crc = crc32fast::hash(bytes);
     let write = || -> std::io::Result<()> {
@@ -106,10 +139,52 @@ pub fn write(folder: &Path, header: &Header, values: &[i8]) -> Result<PathBuf, L
         file.write_all(bytes)?;
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
+        drop(file);
         std::fs::rename(&temporary, &target)
     };
-    write().map_err(|e| io(&temporary, e))?;
+    write().map_err(|e| {
+        // Whatever failed (a full disk, a file or folder in the way), nothing is left behind.
+        let _ = std::fs::remove_file(&temporary);
+        io(&temporary, e)
+    })?;
     Ok(target)
+}
+
+/// A build's hold on its folder: no other build writes there meanwhile. Let go when dropped.
+pub struct BuildLock {
+    /// The folder's lock.
+    _lock: FolderLock,
+}
+
+/// Makes `folder` if missing and takes its lock ([`crate::disk::FolderLock`]), or names the
+/// process that holds it; then removes the temporary files a build stopped part way left there
+/// (a killed build's: under the lock no other build is writing one).
+pub fn lock(folder: &Path) -> Result<BuildLock, LevelError> {
+    std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+    let lock = FolderLock::take(folder).map_err(|e| match e {
+        LockError::Busy { dir, lock, holder } => LevelError::Locked {
+            folder: shown_path(dir),
+            lock: shown_path(lock),
+            holder,
+        },
+        LockError::Io { path, source } => io(&path, source),
+        LockError::NotTaken(path) => LevelError::Io {
+            path: shown_path(path),
+            message: "could not take the lock".to_string(),
+        },
+    })?;
+    for entry in std::fs::read_dir(folder).map_err(|e| io(folder, e))? {
+        let entry = entry.map_err(|e| io(folder, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(PARTIAL_PREFIX)
+            && name.ends_with(PARTIAL_SUFFIX)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            std::fs::remove_file(entry.path()).map_err(|e| io(&entry.path(), e))?;
+        }
+    }
+    Ok(BuildLock { _lock: lock })
 }
 
 /// The values as bytes.
