@@ -918,9 +918,10 @@ fn solve(
         .num_threads(usize::from(args.threads))
         .build()
         .map_err(|e| format!("cannot start {} search threads: {e}", args.threads))?;
+    // The levels read are those the board can reach; the folder may hold more.
     let built = match db.levels() {
         0 => "no databases".to_string(),
-        k => format!("databases to {} seeds", k - 1),
+        k => format!("levels 0 to {} of the databases read", k - 1),
     };
     let head = format!(
         "{} under {}, {}, {} to move, {n} seeds on the board; {built}",

@@ -240,7 +240,7 @@ pub fn read(folder: &Path, want: &Header) -> Result<Option<Vec<i8>>, LevelError>
         };
         if word != wanted {
             return Err(header_error(format!(
-                "header says {word}, this build needs {wanted}"
+                "header says {word}, the game and reading asked for need {wanted}"
             )));
         }
     }
