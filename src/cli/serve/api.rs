@@ -306,6 +306,8 @@ struct StateView {
     ending: Option<EndView>,
     svg: String,
     pits: Vec<PitPlace>,
+    /// The moves as the game's transcript (what `replay` and POST /api/transcript read).
+    transcript: String,
 }
 
 fn state_view(game: &TextGame, variant: &str) -> Result<StateView, ApiError> {
@@ -324,6 +326,7 @@ fn state_view(game: &TextGame, variant: &str) -> Result<StateView, ApiError> {
         ending: game.ending().map(|e| end_view(game.kind(), e)),
         svg: game.diagram(None).map_err(ApiError::refused)?,
         pits: game.pit_places(),
+        transcript: game.transcript(),
     })
 }
 
