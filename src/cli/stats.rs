@@ -353,9 +353,11 @@ fn play_chunk(
     whole.is_ok_and(|whole| whole).then_some(c)
 }
 
-/// Prints `summary` under `label`, each ending with its clause's title in `game`'s spec.
-fn print_summary(label: &str, summary: &Summary, game: &str) {
-    let titles = game
+/// Prints `summary` of `job` under `label`, each ending with its clause's title in the game's
+/// spec, and the warning of games that repeat, with what the job could do about it.
+fn print_summary(label: &str, summary: &Summary, job: &Job) {
+    let titles = job
+        .game
         .parse::<GameKind>()
         .map(GameKind::clause_titles)
         .unwrap_or_default();
@@ -372,8 +374,46 @@ fn print_summary(label: &str, summary: &Summary, game: &str) {
         }
     }
     if let Some(warning) = summary.repeated_warning() {
-        eprintln!("warning: {warning}");
+        eprintln!(
+            "warning: {warning}; {}",
+            opening_advice(job.max_plies, job.opening)
+        );
     }
+}
+
+/// How a job of ply limit `max_plies` that opens with `opening` random plies can measure the
+/// game more broadly: open with more random plies, fewer than the ply limit (as a job must), or,
+/// where the limit leaves no room for more, raise the limit too.
+fn opening_advice(max_plies: u32, opening: u32) -> String {
+    let wanted = (u64::from(opening) * 2).max(4);
+    let k = wanted.min(u64::from(max_plies).saturating_sub(1));
+    let plies = if opening == 0 {
+        "the first plies".to_string()
+    } else {
+        format!("more than the job's {opening} first plies")
+    };
+    if k > u64::from(opening) {
+        let below = if k < wanted {
+            format!(", below the ply limit of {max_plies}")
+        } else {
+            String::new()
+        };
+        return format!(
+            "to measure the game more broadly, play {plies} at random with --opening K (e.g. \
+             --opening {k}{below})"
+        );
+    }
+    // A limit the option takes, well past the opening.
+    let limit = (wanted * 2).max(u64::from(DEFAULT_MAX_PLIES));
+    let example = if u32::try_from(limit).is_ok() {
+        format!(" (e.g. --max-plies {limit} --opening {wanted})")
+    } else {
+        String::new()
+    };
+    format!(
+        "to measure the game more broadly, play {plies} at random with --opening K, which must \
+         be below the ply limit of {max_plies}: raise it too{example}"
+    )
 }
 
 /// What a stats job says on standard error.
@@ -934,7 +974,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     print_summary(
         &format!("merged {} shards into {}", shards.len(), shown_path(out)),
         &merged.summary,
-        &merged.game,
+        &merged.job,
     );
     if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!(
@@ -950,8 +990,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
 /// that played them.
 pub(super) struct Merged {
     pub summary: Summary,
-    /// The game of the shards.
-    pub game: String,
+    /// The job of the shards, as one (the first shard's, without its shard).
+    pub job: Job,
     pub commits: std::collections::BTreeSet<String>,
 }
 
@@ -1127,7 +1167,10 @@ pub(super) fn merge_shards(
     .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
     Ok(Some(Merged {
         summary,
-        game: base.job.game.clone(),
+        job: Job {
+            shard: None,
+            ..base.job.clone()
+        },
         commits,
     }))
 }
@@ -1240,7 +1283,7 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
             }
         }
         let (code, summary) = run_job(&args, interrupt, Report::Study)?;
-        let Some((summary, _)) = summary else {
+        let Some((summary, m)) = summary else {
             return Ok(code);
         };
         print_summary(
@@ -1250,7 +1293,7 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
                 shown_path(&args.out)
             ),
             &summary,
-            game.name(),
+            &m.job,
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -1334,7 +1377,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
                 shown_path(&args.run.out)
             ),
             &summary,
-            &m.job.game,
+            &m.job,
         );
     }
     Ok(code)
