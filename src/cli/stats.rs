@@ -1299,22 +1299,30 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses an `--out` inside a match's `pairs` folder: the match plays its pairings there, and
-/// a study of its own would replace one or lie beside them unseen.
-fn not_in_a_match(out: &Path) -> Result<(), String> {
+/// The folder of the match whose `pairs` folder holds `out` (where it plays its pairings), if any.
+pub(super) fn match_of_pairing(out: &Path) -> Option<PathBuf> {
     let abs = super::resolved(out);
     let pairs = abs
         .parent()
-        .filter(|p| p.file_name().is_some_and(|n| n == "pairs"));
-    if let Some(matched) = pairs.and_then(Path::parent) {
-        if matched.join("match.json").symlink_metadata().is_ok() {
-            return Err(format!(
-                "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
-                 match --resume), a study needs a folder of its own",
-                shown_path(out),
-                shown_path(matched)
-            ));
-        }
+        .filter(|p| p.file_name().is_some_and(|n| n == "pairs"))?;
+    let matched = pairs.parent()?;
+    matched
+        .join("match.json")
+        .symlink_metadata()
+        .is_ok()
+        .then(|| matched.to_path_buf())
+}
+
+/// Refuses an `--out` inside a match's `pairs` folder: the match plays its pairings there, and
+/// a study of its own would replace one or lie beside them unseen.
+fn not_in_a_match(out: &Path) -> Result<(), String> {
+    if let Some(matched) = match_of_pairing(out) {
+        return Err(format!(
+            "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
+             match --resume), a study needs a folder of its own",
+            shown_path(out),
+            shown_path(&matched)
+        ));
     }
     Ok(())
 }
