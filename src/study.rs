@@ -918,7 +918,7 @@ pub fn starts_with_header(path: &Path, header: &str) -> bool {
 
 /// Whether the file `name` of a study folder `dir` is the study's own: a manifest that reads as
 /// one, or a table with its header (games.csv of either game, possibly still empty).
-fn is_study_file(dir: &Path, name: &str) -> bool {
+pub fn is_study_file(dir: &Path, name: &str) -> bool {
     let path = dir.join(name);
     match name {
         // A manifest of this build or an older one: the fields every format has.

@@ -161,6 +161,25 @@ fn bad_records_are_named_and_the_others_still_audited() {
     assert_eq!(games.lines().count(), 2, "{games}");
     assert!(games.contains("records.jsonl:1,31,agrees,"), "{games}");
     assert!(out.join("summary.csv").is_file());
+    // One game, that agrees; lines 2 to 5 are bad records. Counts of one in the singular.
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.starts_with("audited 1 game under the reading default: 1 agrees, 0 deviate in play"),
+        "{said}"
+    );
+    assert!(said.contains("; 4 bad records;"), "{said}");
+    let one_bad = dir.join("one-bad.jsonl");
+    std::fs::write(&one_bad, format!("{good}\n{good}\nnot json\n")).unwrap();
+    let o = run_audit(
+        &["--format", "abstractplay"],
+        &dir.join("one-bad-audit"),
+        &[&one_bad],
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(said.starts_with("audited 2 games under"), "{said}");
+    assert!(said.contains(": 2 agree, 0 deviate in play"), "{said}");
+    assert!(said.contains("; 1 bad record;"), "{said}");
 
     // An audit already there is not replaced without --force.
     let o = run_audit(&["--format", "abstractplay"], &out, &[&input]);

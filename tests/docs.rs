@@ -659,3 +659,29 @@ fn blocks_that_show_a_file_match_it() {
     }
     assert!(shown > 0);
 }
+
+/// The crate's description in Cargo.toml names the games the command line's help names, and each
+/// game has its name there.
+#[test]
+fn the_crates_description_names_every_game() {
+    let games = |text: &str| -> String {
+        let (_, rest) = text.split_once("mancala games (").unwrap();
+        rest.split(')').next().unwrap().to_string()
+    };
+    let toml = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let description = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("description = "))
+        .unwrap();
+    let help = Command::new(bin()).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let named = games(description);
+    assert_eq!(named, games(help.lines().next().unwrap()));
+    let names = [
+        (GameKind::Bao, "Bao la Kiswahili"),
+        (GameKind::Oware, "Oware"),
+        (GameKind::Kalah, "Kalah"),
+    ];
+    assert_eq!(names.map(|(g, _)| g), GameKind::ALL);
+    assert_eq!(named, names.map(|(_, n)| n).join(", "));
+}

@@ -830,6 +830,35 @@ fn a_study_is_not_written_among_a_matchs_pairings() {
     assert!(!dir.join("pairs/9-9").exists());
 }
 
+/// A match refused a folder names what is there as what it is: a match's pairing folder as the
+/// match's, a file of the user's that a stats study would also name so as a file, not a study.
+#[test]
+fn a_match_names_what_holds_its_folder() {
+    let dir = tmp("names");
+    ok(&SMALL, &dir);
+    let pairing = dir.join("pairs/1-2");
+    let games = read(&pairing.join("games.csv"));
+    for force in [&[][..], &["--force"]] {
+        let err = refused(&[&SMALL[..], force].concat(), &pairing);
+        assert!(err.contains("a pairing folder of the match in"), "{err}");
+        assert!(!err.contains("stats study"), "{err}");
+    }
+    assert_eq!(read(&pairing.join("games.csv")), games);
+    let notes = tmp("notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    for name in ["summary.csv", "clauses.csv", "manifest.json"] {
+        std::fs::write(notes.join(name), "my notes\n").unwrap();
+        let err = refused(&SMALL, &notes);
+        assert!(
+            err.contains(&format!("holds {name}, a file no match writes")),
+            "{err}"
+        );
+        assert!(!err.contains("stats study"), "{err}");
+        assert_eq!(read(&notes.join(name)), "my notes\n");
+        std::fs::remove_file(notes.join(name)).unwrap();
+    }
+}
+
 /// A file or folder of the user's at the place of one of a match's own (match.json, games.csv,
 /// ratings.csv, pairs) is never removed, by `--force` or by `merge --force`: it stops the job.
 #[test]

@@ -1259,6 +1259,44 @@ fn an_opening_varies_a_deterministic_players_games() {
     assert!(err.contains("every ply of a game would be random"), "{err}");
 }
 
+/// The warning of games that repeat offers only options a job accepts: an opening shorter than
+/// the ply limit, or a higher limit with it. Each job here repeats its games (Oware has six first
+/// moves, greedy play repeats itself), and the options the warning offers run as a job.
+#[test]
+fn the_repeated_games_warning_offers_options_a_job_accepts() {
+    let out = tmp("advice");
+    for job in [
+        &["--max-plies", "1"][..],
+        &["--max-plies", "3", "--policy", "greedy"],
+        &["--max-plies", "3", "--opening", "2", "--policy", "greedy"],
+    ] {
+        let base = [&["--game", "oware", "--games", "100"][..], job].concat();
+        let o = stats(&[&base[..], &["--force"]].concat(), &out);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("warning: only "), "{job:?}: {err}");
+        let offered: Vec<&str> = err
+            .split_once("(e.g. ")
+            .and_then(|(_, rest)| rest.split([',', ';', ')']).next())
+            .unwrap_or_else(|| panic!("{job:?}: no options offered: {err}"))
+            .split(' ')
+            .collect();
+        // The job's options, those offered in place of their own.
+        let mut again = vec!["--force"];
+        for pair in base.chunks(2) {
+            if !offered.contains(&pair[0]) {
+                again.extend(pair);
+            }
+        }
+        again.extend(&offered);
+        let o = run_stats(&again, &out);
+        assert!(
+            o.status.success(),
+            "{job:?}: {offered:?} offered, refused: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
 /// A merge never writes inside one of its shards, nor reads a shard inside the folder it
 /// writes (which --force would clear).
 #[test]

@@ -354,15 +354,17 @@ fn audit<M: Mancala>(args: &AuditArgs) -> Result<ExitCode, String> {
         .count();
     let marks: usize = audits.iter().map(|a| a.notation.len()).sum();
     println!(
-        "audited {} games under the reading {}{}: {} agree, {deviating} deviate in play ({explained} \
-         explained by another reading); {marks} marks written otherwise; {bad} bad records; \
-         tables in {}",
-        audits.len(),
+        "audited {} under the reading {}{}: {}, {} in play ({explained} explained by another \
+         reading); {} written otherwise; {}; tables in {}",
+        counted(audits.len(), "game", "games"),
         args.variant.as_deref().unwrap_or(M::DEFAULT_VARIANT),
         args.infinite
             .as_ref()
             .map_or(String::new(), |i| format!(" (infinite {i})")),
-        audits.len() - deviating,
+        counted(audits.len() - deviating, "agrees", "agree"),
+        counted(deviating, "deviates", "deviate"),
+        counted(marks, "mark", "marks"),
+        counted(bad, "bad record", "bad records"),
         shown_path(&args.out)
     );
     Ok(if stopped() {
@@ -405,4 +407,10 @@ fn write(dir: &Path, audits: &[GameAudit]) -> Result<(), String> {
         mancala_lab::study::write_atomic(&path, &text).map_err(|e| fail(&path, &e))?;
     }
     Ok(())
+}
+
+/// `n` and the word for that many: `one` for 1, `many` otherwise (0 included).
+fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let word = if n == N::from(1) { one } else { many };
+    format!("{n} {word}")
 }

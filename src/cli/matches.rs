@@ -345,21 +345,35 @@ fn players_of(m: &Match, dir: &Path) -> Result<Vec<Policy>, String> {
 }
 
 /// Makes `out` a match's folder and locks it (held to the end: one match at a time in a folder;
-/// each pairing's job locks its own). A stats study there is refused; temporary files a second
-/// Ctrl-C left while results were written are removed.
+/// each pairing's job locks its own). A match's pairing folder, a stats study or a file of a
+/// study's name there is refused; temporary files a second Ctrl-C left while results were
+/// written are removed.
 fn take_folder(out: &Path) -> Result<DirLock, String> {
     if out.as_os_str() == "-" {
         return Err("--out -: a match is a folder of files; name one".into());
     }
+    if let Some(matched) = super::stats::match_of_pairing(out) {
+        return Err(format!(
+            "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
+             match --resume --out {}), a match needs a folder of its own",
+            shown_path(out),
+            shown_path(&matched),
+            shell_word(&matched)
+        ));
+    }
     // A stats study's files (its manifest, or what its results leave): never taken for a
-    // match's, with --force or without.
+    // match's, with --force or without; a file of the user's named so is not called a study.
     let study = [mancala_lab::study::MANIFEST, "summary.csv", "clauses.csv"]
         .into_iter()
         .find(|f| out.join(f).symlink_metadata().is_ok());
     if let Some(file) = study {
+        let held = if mancala_lab::study::is_study_file(out, file) {
+            format!("a stats study ({file}), not a match")
+        } else {
+            format!("{file}, a file no match writes")
+        };
         return Err(format!(
-            "--out {} holds a stats study ({file}), not a match; a match needs a folder of its \
-             own",
+            "--out {} holds {held}; a match needs a folder of its own",
             shown_path(out)
         ));
     }

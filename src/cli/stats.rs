@@ -353,9 +353,11 @@ fn play_chunk(
     whole.is_ok_and(|whole| whole).then_some(c)
 }
 
-/// Prints `summary` under `label`, each ending with its clause's title in `game`'s spec.
-fn print_summary(label: &str, summary: &Summary, game: &str) {
-    let titles = game
+/// Prints `summary` of `job` under `label`, each ending with its clause's title in the game's
+/// spec, and the warning of games that repeat, with what the job could do about it.
+fn print_summary(label: &str, summary: &Summary, job: &Job) {
+    let titles = job
+        .game
         .parse::<GameKind>()
         .map(GameKind::clause_titles)
         .unwrap_or_default();
@@ -372,8 +374,46 @@ fn print_summary(label: &str, summary: &Summary, game: &str) {
         }
     }
     if let Some(warning) = summary.repeated_warning() {
-        eprintln!("warning: {warning}");
+        eprintln!(
+            "warning: {warning}; {}",
+            opening_advice(job.max_plies, job.opening)
+        );
     }
+}
+
+/// How a job of ply limit `max_plies` that opens with `opening` random plies can measure the
+/// game more broadly: open with more random plies, fewer than the ply limit (as a job must), or,
+/// where the limit leaves no room for more, raise the limit too.
+fn opening_advice(max_plies: u32, opening: u32) -> String {
+    let wanted = (u64::from(opening) * 2).max(4);
+    let k = wanted.min(u64::from(max_plies).saturating_sub(1));
+    let plies = if opening == 0 {
+        "the first plies".to_string()
+    } else {
+        format!("more than the job's {opening} first plies")
+    };
+    if k > u64::from(opening) {
+        let below = if k < wanted {
+            format!(", below the ply limit of {max_plies}")
+        } else {
+            String::new()
+        };
+        return format!(
+            "to measure the game more broadly, play {plies} at random with --opening K (e.g. \
+             --opening {k}{below})"
+        );
+    }
+    // A limit the option takes, well past the opening.
+    let limit = (wanted * 2).max(u64::from(DEFAULT_MAX_PLIES));
+    let example = if u32::try_from(limit).is_ok() {
+        format!(" (e.g. --max-plies {limit} --opening {wanted})")
+    } else {
+        String::new()
+    };
+    format!(
+        "to measure the game more broadly, play {plies} at random with --opening K, which must \
+         be below the ply limit of {max_plies}: raise it too{example}"
+    )
 }
 
 /// What a stats job says on standard error.
@@ -909,7 +949,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     print_summary(
         &format!("merged {} shards into {}", shards.len(), shown_path(out)),
         &merged.summary,
-        &merged.game,
+        &merged.job,
     );
     if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!(
@@ -925,8 +965,8 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
 /// that played them.
 pub(super) struct Merged {
     pub summary: Summary,
-    /// The game of the shards.
-    pub game: String,
+    /// The job of the shards, as one (the first shard's, without its shard).
+    pub job: Job,
     pub commits: std::collections::BTreeSet<String>,
 }
 
@@ -1102,7 +1142,10 @@ pub(super) fn merge_shards(
     .map_err(|e| format!("{e}; nothing merged into {}", shown_path(out)))?;
     Ok(Some(Merged {
         summary,
-        game: base.job.game.clone(),
+        job: Job {
+            shard: None,
+            ..base.job.clone()
+        },
         commits,
     }))
 }
@@ -1215,7 +1258,7 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
             }
         }
         let (code, summary) = run_job(&args, interrupt, Report::Study)?;
-        let Some((summary, _)) = summary else {
+        let Some((summary, m)) = summary else {
             return Ok(code);
         };
         print_summary(
@@ -1225,28 +1268,36 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
                 shown_path(&args.out)
             ),
             &summary,
-            game.name(),
+            &m.job,
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses an `--out` inside a match's `pairs` folder: the match plays its pairings there, and
-/// a study of its own would replace one or lie beside them unseen.
-fn not_in_a_match(out: &Path) -> Result<(), String> {
+/// The folder of the match whose `pairs` folder holds `out` (where it plays its pairings), if any.
+pub(super) fn match_of_pairing(out: &Path) -> Option<PathBuf> {
     let abs = super::resolved(out);
     let pairs = abs
         .parent()
-        .filter(|p| p.file_name().is_some_and(|n| n == "pairs"));
-    if let Some(matched) = pairs.and_then(Path::parent) {
-        if matched.join("match.json").symlink_metadata().is_ok() {
-            return Err(format!(
-                "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
-                 match --resume), a study needs a folder of its own",
-                shown_path(out),
-                shown_path(matched)
-            ));
-        }
+        .filter(|p| p.file_name().is_some_and(|n| n == "pairs"))?;
+    let matched = pairs.parent()?;
+    matched
+        .join("match.json")
+        .symlink_metadata()
+        .is_ok()
+        .then(|| matched.to_path_buf())
+}
+
+/// Refuses an `--out` inside a match's `pairs` folder: the match plays its pairings there, and
+/// a study of its own would replace one or lie beside them unseen.
+fn not_in_a_match(out: &Path) -> Result<(), String> {
+    if let Some(matched) = match_of_pairing(out) {
+        return Err(format!(
+            "--out {}: a pairing folder of the match in {}; the match plays it (mancala-lab \
+             match --resume), a study needs a folder of its own",
+            shown_path(out),
+            shown_path(&matched)
+        ));
     }
     Ok(())
 }
@@ -1309,7 +1360,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
                 shown_path(&args.run.out)
             ),
             &summary,
-            &m.job.game,
+            &m.job,
         );
     }
     Ok(code)
