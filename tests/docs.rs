@@ -224,6 +224,7 @@ fn fill(text: &str) -> String {
         out.push_str(match word.as_str() {
             "DIR" => "dir",
             "SHARD" => "shard",
+            "ADDR" => "127.0.0.1",
             _ if placeholder(&word) => "1",
             _ => &word,
         });
@@ -684,4 +685,16 @@ fn the_crates_description_names_every_game() {
     ];
     assert_eq!(names.map(|(g, _)| g), GameKind::ALL);
     assert_eq!(named, names.map(|(_, n)| n).join(", "));
+}
+
+/// The README is the front door: short enough to read (detail goes to docs/).
+#[test]
+fn the_readme_stays_under_250_lines() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines < 250,
+        "README.md has {lines} lines; move detail to docs/"
+    );
 }
