@@ -183,6 +183,20 @@ mv docs/performance.json.new "docs/$page.json"
     echo "$parsers"
     echo '```'
     echo
+    echo "## The board's API under load: \`bash experiments/board/load.sh 10 16\`"
+    echo
+    echo "\`mancala-lab serve\` on loopback, loaded by wrk from the same 2 cores: an explanation (the"
+    echo "page's request when a move is played) and a position 30 plies into a game, against GET"
+    echo "/api/games, which replays nothing, measured in the same run; 0 errors is required."
+    echo
+    if command -v wrk >/dev/null 2>&1; then
+        echo '```'
+        bash experiments/board/load.sh 10 16
+        echo '```'
+    else
+        echo "Not measured here: wrk is not installed (apt-get install wrk)."
+    fi
+    echo
     if [ "$page" = performance ]; then
         # An 8-minute build is not rerun with the bench: its figures and command are kept here.
         cat experiments/exact-play/speed.md
