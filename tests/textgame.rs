@@ -347,3 +347,71 @@ fn the_perfect_policy_without_databases_plays_no_game() {
         assert_eq!(seen, 0);
     }
 }
+
+/// Every legal move of random games of each game is played from a pit of the diagram (the
+/// board page makes those pits clickable), and the pits are the game's: 32 for Bao, 12 for Oware,
+/// 2m for Kalah(m,n).
+#[test]
+fn every_legal_move_starts_at_a_pit_of_the_diagram() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for (game, variant, pits) in [
+        (GameKind::Bao, "default", 32),
+        (GameKind::Oware, "sheet", 12),
+        (GameKind::Kalah, "openspiel", 12),
+        (GameKind::Kalah, "openspiel:pits=3,seeds=2", 6),
+    ] {
+        for _ in 0..20 {
+            let mut g = TextGame::new(game, variant, None, None).unwrap();
+            assert_eq!(g.pit_places().len(), pits, "{game:?} {variant}");
+            for _ in 0..300 {
+                let legal = g.legal_moves_by_pit();
+                if legal.is_empty() {
+                    break;
+                }
+                for (mv, pit) in &legal {
+                    let pit = pit
+                        .as_deref()
+                        .unwrap_or_else(|| panic!("{game:?}: {mv} has no pit"));
+                    assert!(mv.starts_with(pit), "{mv} from {pit}");
+                }
+                let (mv, _) = &legal[rng.gen_range(0..legal.len())];
+                g.play(&mv.clone()).unwrap();
+            }
+        }
+    }
+}
+
+/// A game's transcript replays to the same moves (the board page's export and import).
+#[test]
+fn a_games_transcript_replays_to_its_moves() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    for (game, variant) in [
+        (GameKind::Bao, "default"),
+        (GameKind::Oware, "abapa"),
+        (GameKind::Kalah, "openspiel:pits=4,seeds=3"),
+    ] {
+        for _ in 0..20 {
+            let start = TextGame::new(game, variant, None, None).unwrap();
+            let mut g = start.clone();
+            for _ in 0..rng.gen_range(0..120) {
+                let legal = g.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                g.play(&legal[rng.gen_range(0..legal.len())].clone())
+                    .unwrap();
+            }
+            let text = g.transcript();
+            let back = start.from_transcript(&text).unwrap();
+            assert_eq!(back.moves(), g.moves(), "{game:?}:\n{text}");
+            assert_eq!(back.position_text(), g.position_text());
+        }
+    }
+    // A fault is placed at its line and column, as replay places it.
+    let oware = TextGame::new(GameKind::Oware, "sheet", None, None).unwrap();
+    let fault = oware.from_transcript("1. C d\n2. C a\n").unwrap_err();
+    assert_eq!((fault.line, fault.column), (2, 4));
+    assert!(fault.message.starts_with("ply 3 'C' is illegal"), "{fault}");
+}
