@@ -276,6 +276,149 @@ fn control_argument() -> Option<String> {
     })
 }
 
+/// An option that takes a whole number given a negative one (`--games -5`, `--games=-5`), which
+/// clap reports as an argument of its own or an invalid digit: named, with the numbers the
+/// command takes there. `None` when no such value is in `args` (the whole command line).
+fn negative_number(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    command.build();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut at = &command;
+    let mut i = 1;
+    while i < words.len() {
+        let word = &words[i];
+        if word == "--" {
+            return None;
+        }
+        let Some(long) = word.strip_prefix("--") else {
+            // A subcommand's name, or a value the scan need not know.
+            if let Some(sub) = at.find_subcommand(word) {
+                at = sub;
+            }
+            i += 1;
+            continue;
+        };
+        let (name, inline) = match long.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (long, None),
+        };
+        let Some(arg) = at
+            .get_arguments()
+            .find(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+        else {
+            i += 1;
+            continue;
+        };
+        let (value_at, value) = match inline {
+            Some(value) => (i, value),
+            None => (i + 1, words.get(i + 1)?.as_str()),
+        };
+        let negative = value.strip_prefix('-').is_some_and(|digits| {
+            digits.bytes().all(|b| b.is_ascii_digit()) && digits.bytes().any(|b| b != b'0')
+        });
+        if negative && whole_number(arg) {
+            let least = match least_number(args, value_at, inline.map(|_| name), at, arg) {
+                Some(n) => format!(" {n} or more"),
+                None => ", not a negative one".to_string(),
+            };
+            return Some(format!(
+                "--{name} {value}: a negative number; --{name} takes a whole number{least}"
+            ));
+        }
+        i = value_at + 1;
+    }
+    None
+}
+
+/// Whether `arg` takes a whole number 0 or more (an unsigned integer type).
+fn whole_number(arg: &clap::Arg) -> bool {
+    use std::any::TypeId;
+    let parsed = arg.get_value_parser().type_id();
+    [
+        TypeId::of::<u8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<usize>(),
+    ]
+    .into_iter()
+    .any(|t| parsed == t)
+}
+
+/// The least whole number the command line `args` takes for `arg` of the (sub)command `at`,
+/// whose value is `args[value_at]` (`--NAME=VALUE` when `inline` names it): 1 where its parser
+/// refuses 0, or where the command refuses 0 there before it runs (as `--parse-only` checks) and
+/// takes 1; 0 where it takes both. `None` when other errors of the line hide which.
+fn least_number(
+    args: &[std::ffi::OsString],
+    value_at: usize,
+    inline: Option<&str>,
+    at: &clap::Command,
+    arg: &clap::Arg,
+) -> Option<u8> {
+    let parser = clap::Command::new("n").arg(
+        clap::Arg::new("v")
+            .long("v")
+            .value_parser(arg.get_value_parser().clone()),
+    );
+    if parser.try_get_matches_from(["n", "--v", "0"]).is_err() {
+        return Some(1);
+    }
+    // The line with the value 0 or 1, and each required option it lacks that takes a value of
+    // a list (`--game`) given one: the command's own checks of it, or the error clap finds.
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let lacking: Vec<(&str, Vec<String>)> = at
+        .get_arguments()
+        .filter(|a| a.is_required_set())
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let given =
+                |w: &String| *w == format!("--{long}") || w.starts_with(&format!("--{long}="));
+            let values: Vec<String> = a
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_string())
+                .collect();
+            (!words.iter().any(given) && !values.is_empty()).then_some((long, values))
+        })
+        .collect();
+    // Each value of the first lacking option in turn (the others their first).
+    let choices = lacking.first().map_or(1, |(_, values)| values.len());
+    let check_with = |value: &str, choice: usize| -> Result<(), String> {
+        let mut line = args.to_vec();
+        line[value_at] = match inline {
+            Some(name) => format!("--{name}={value}").into(),
+            None => value.into(),
+        };
+        for (k, (long, values)) in lacking.iter().enumerate() {
+            line.push(format!("--{long}").into());
+            line.push(values[if k == 0 { choice } else { 0 }].clone().into());
+        }
+        let matches = <Cli as clap::CommandFactory>::command()
+            .try_get_matches_from(line)
+            .map_err(|e| e.to_string())?;
+        let cli =
+            <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+        cli::parse_only::check_values(&matches).and_then(|()| check(&cli))
+    };
+    let option = format!("--{}", arg.get_long().unwrap_or_default());
+    (0..choices).find_map(
+        |choice| match (check_with("0", choice), check_with("1", choice)) {
+            (Ok(()), _) => Some(0),
+            (Err(zero), Ok(())) if zero.contains(&option) => Some(1),
+            (Err(zero), Err(one)) if zero.contains(&option) && !one.contains(&option) => Some(1),
+            // Refused for another reason either way.
+            _ => None,
+        },
+    )
+}
+
 /// Whether the process started with standard output closed. The standard library opens
 /// `/dev/null` for reading and writing on a closed standard descriptor before `main`; a shell's
 /// `> /dev/null` opens it for writing only.
@@ -337,6 +480,11 @@ fn main() -> ExitCode {
             // is not the one given: name such an argument, escaped, instead.
             if let Some(which) = control_argument() {
                 eprintln!("mancala-lab: {which}: holds a control character");
+                std::process::exit(2);
+            }
+            let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            if let Some(message) = negative_number(&args) {
+                eprintln!("mancala-lab: {}", cut_long_words(&message));
                 std::process::exit(2);
             }
             // clap repeats a refused value whole: a hostile one of 100 kB floods the message.

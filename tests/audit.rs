@@ -266,6 +266,18 @@ fn an_audit_never_writes_over_its_input_or_another_file() {
     refused(&o, "is not a witness an audit writes");
     assert_eq!(read(&mine), "mine");
     std::fs::remove_file(&mine).unwrap();
+    // --force through a link to an audit elsewhere: refused, naming where it leads.
+    #[cfg(unix)]
+    {
+        // A witness that --force would remove.
+        std::fs::write(&stale, "old").unwrap();
+        let link = dir.join("linked");
+        std::os::unix::fs::symlink(&out, &link).unwrap();
+        let o = run_audit(&["--format", "abstractplay", "--force"], &link, &[&input]);
+        refused(&o, &format!("a symbolic link to {}", out.display()));
+        assert_eq!(read(&stale), "old");
+        std::fs::remove_file(&stale).unwrap();
+    }
     // A table of someone else's under an audit's name, or a link there, stops it too.
     for name in ["games.csv", "summary.csv"] {
         let table = out.join(name);

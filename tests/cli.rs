@@ -2118,6 +2118,76 @@ fn cutoffs_refuse_zero_games_and_zero_limits() {
     }
 }
 
+/// A negative number given to an option that takes a whole number is named with the option and
+/// the numbers it takes (clap's own error calls `-5` an unexpected argument, or `=-5` an invalid
+/// digit): 1 or more where the command refuses 0 (perft's depth, --threads from 1 to 64, a stats
+/// game's ply limit), 0 or more where it takes 0 (an empty stats job, solve's level 0), and no
+/// bound where the rest of the line is refused either way (a match without players).
+#[test]
+fn a_negative_number_is_named_with_its_option() {
+    for (args, says) in [
+        (
+            &["stats", "--games", "-5"][..],
+            "--games -5: a negative number; --games takes a whole number 0 or more",
+        ),
+        (
+            &["stats", "--games=-5"],
+            "--games -5: a negative number; --games takes a whole number 0 or more",
+        ),
+        (
+            &["solve", "--seeds", "-1"],
+            "--seeds -1: a negative number; --seeds takes a whole number 0 or more",
+        ),
+        (
+            &["solve", "--game", "kalah", "--seeds=-1"],
+            "--seeds -1: a negative number; --seeds takes a whole number 0 or more",
+        ),
+        (
+            &["perft", "--depth", "-2"],
+            "--depth -2: a negative number; --depth takes a whole number 1 or more",
+        ),
+        (
+            &["perft", "--game", "oware", "--depth", "-2"],
+            "--depth -2: a negative number; --depth takes a whole number 1 or more",
+        ),
+        (
+            &["stats", "--threads", "-1"],
+            "--threads -1: a negative number; --threads takes a whole number 1 or more",
+        ),
+        (
+            &["stats", "--max-plies", "-1"],
+            "--max-plies -1: a negative number; --max-plies takes a whole number 1 or more",
+        ),
+        (
+            &["--parse-only", "stats", "--opening", "-3"],
+            "--opening -3: a negative number; --opening takes a whole number 0 or more",
+        ),
+        (
+            &["match", "--games", "-3"],
+            "--games -3: a negative number; --games takes a whole number, not a negative one",
+        ),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), format!("mancala-lab: {says}\n"), "{args:?}");
+    }
+    // A value that is not a number, or a negative one for an option that takes negative ones
+    // (solve's --guess, -128 to 127), is clap's to name.
+    let o = run(&["stats", "--games", "-x"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("a negative number"), "{}", stderr(&o));
+    let guess = ["--parse-only", "solve", "--game", "kalah", "--guess"];
+    let o = run(&[&guess[..], &["-3"]].concat(), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[&guess[..], &["-300"]].concat(), None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("-300 is not in -128..=127"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// An argument that is not UTF-8 text is named with its option (clap's own error names none).
 #[test]
 fn a_value_that_is_not_utf8_is_named_with_its_option() {

@@ -859,6 +859,38 @@ fn a_match_names_what_holds_its_folder() {
     }
 }
 
+/// `--force` and `merge --force` replace no match through a link: an --out that is a symbolic
+/// link to a folder elsewhere is refused, naming that folder, whose match stays as it was.
+#[cfg(unix)]
+#[test]
+fn force_replaces_no_match_through_a_linked_out() {
+    let elsewhere = tmp("linked-target");
+    ok(&SMALL, &elsewhere);
+    let before: Vec<String> = FILES.map(|f| read(&elsewhere.join(f))).to_vec();
+    let shards = [tmp("linked-shard-1"), tmp("linked-shard-2")];
+    for (k, s) in shards.iter().enumerate() {
+        ok(
+            &[&SMALL[..], &["--shard", &format!("{}/2", k + 1)]].concat(),
+            s,
+        );
+    }
+    let link = tmp("linked");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    let named = format!("a symbolic link to {}", elsewhere.display());
+    let err = refused(&[&SMALL[..], &["--seed", "2", "--force"]].concat(), &link);
+    assert!(err.contains(&named), "{err}");
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
+        .args(["match", "merge", "--force", "--out"])
+        .arg(&link)
+        .args(&shards)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&named), "{err}");
+    assert_eq!(FILES.map(|f| read(&elsewhere.join(f))).to_vec(), before);
+}
+
 /// A file or folder of the user's at the place of one of a match's own (match.json, games.csv,
 /// ratings.csv, pairs) is never removed, by `--force` or by `merge --force`: it stops the job.
 #[test]

@@ -1455,6 +1455,39 @@ fn force_never_replaces_a_users_file_at_a_studys_place() {
     stats(&["--game", "oware", "--games", "10", "--force"], &old);
 }
 
+/// `--force` replaces no files through a link: an --out that is a symbolic link to a folder
+/// elsewhere (written with a trailing slash or not) is refused by a job and a merge, naming the
+/// folder it leads to, whose study stays as it was; named as --out itself, that folder is
+/// replaced.
+#[cfg(unix)]
+#[test]
+fn force_replaces_no_study_through_a_linked_out() {
+    let elsewhere = tmp("linked-out-target");
+    stats(&["--game", "oware", "--games", "10"], &elsewhere);
+    let kept = |f: &str| read(&elsewhere.join(f));
+    let before: Vec<String> = ["games.csv", "manifest.json"].map(kept).to_vec();
+    let shards = [tmp("linked-out-shard-1"), tmp("linked-out-shard-2")];
+    for (k, s) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        stats(&["--game", "oware", "--games", "20", "--shard", &shard], s);
+    }
+    let link = tmp("linked-out");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    let job = ["--game", "oware", "--games", "20", "--force"];
+    let named = format!("a symbolic link to {}", elsewhere.display());
+    for out in [link.clone(), link.join("")] {
+        let err = refused(&job, &out);
+        assert!(err.contains(&named), "{err}");
+        let o = merge(&out, &shards, &["--force"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&named), "{err}");
+    }
+    assert_eq!(["games.csv", "manifest.json"].map(kept).to_vec(), before);
+    stats(&job, &elsewhere);
+    assert_eq!(manifest(&elsewhere)["games"], 20);
+}
+
 /// A `.lock` that is a link, or a hard link to a file of the user's, is no lock of this tool:
 /// a merge reading the folder or a job writing it refuses it, and never empties the file.
 #[cfg(unix)]

@@ -186,9 +186,13 @@ fn records<M: Mancala>(
 const OUTPUTS: [&str; 3] = ["games.csv", "summary.csv", "witnesses"];
 
 /// Refuses an `--out` that holds an audit (any of its outputs) unless `--force`, and, even with
-/// `--force`, one whose outputs would replace an input or a file no audit writes.
+/// `--force`, one whose outputs would replace an input or a file no audit writes; with
+/// `--force`, an `--out` that is a symbolic link.
 fn check_out(args: &AuditArgs) -> Result<(), String> {
     let out = &args.out;
+    if args.force {
+        super::force_not_through_link(out)?;
+    }
     if out.exists() && !out.is_dir() {
         return Err(format!(
             "--out {}: not a folder; an audit is a folder of files, name one",

@@ -242,11 +242,17 @@ fn recorded(m: Match) -> Result<Match, String> {
 /// What `match` refuses before it plays (also for `--parse-only`).
 pub fn check(args: &MatchArgs) -> Result<(), String> {
     if let Some(MatchCommand::Merge(m)) = &args.merge {
+        if m.force {
+            super::force_not_through_link(&m.out)?;
+        }
         return check_merge(&m.out, &m.shards);
     }
     let args = &args.run;
     if args.resume {
         return Ok(());
+    }
+    if args.force {
+        super::force_not_through_link(&args.out)?;
     }
     match_of(args).map(drop)
 }
@@ -507,6 +513,9 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         match_of(&args)?
     };
     let players = players_of(&m, &out)?;
+    if args.force {
+        super::force_not_through_link(&out)?;
+    }
     let _lock = take_folder(&out)?;
     // From here on a signal only sets the flag: a match being replaced is never left half
     // removed, and a pairing under way stops as `stats` stops.
@@ -673,6 +682,9 @@ fn print_results(m: &Match, out: &Path, table: &Table) -> Result<(), String> {
 fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
     if out.as_os_str() == "-" {
         return Err("--out -: a match is a folder of files; name one".into());
+    }
+    if force {
+        super::force_not_through_link(out)?;
     }
     check_merge(out, shards)?;
     // Ctrl-C (or a termination signal) from the start: before --out is touched it just stops.

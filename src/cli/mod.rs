@@ -117,6 +117,28 @@ pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// Refuses `--force` with an `--out` that is itself a symbolic link: `--force` replaces files in
+/// the folder `--out` names, and through a link they would be another folder's. The folder the
+/// link leads to is named, to be given as `--out` by whoever means it.
+pub fn force_not_through_link(out: &std::path::Path) -> Result<(), String> {
+    // Without a trailing slash, which would have the link followed.
+    let own: std::path::PathBuf = out.components().collect();
+    if !own
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Ok(());
+    }
+    let target = mancala_lab::study::link_target(&own);
+    Err(format!(
+        "--out {}: a symbolic link to {}; --force replaces files only in a folder --out names \
+         itself, not through a link (give --out {} to replace what is there)",
+        mancala_lab::text::shown_path(out),
+        mancala_lab::text::shown_path(&target),
+        mancala_lab::text::shell_word(&target)
+    ))
+}
+
 /// `path` made absolute with its links resolved, component by component: a part that exists is
 /// resolved by the system, the rest as written (`..` leaving the folder before it), as folders
 /// are made. For telling whether one folder lies inside another.

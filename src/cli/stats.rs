@@ -930,6 +930,9 @@ pub(super) fn check_merge(out: &Path, shards: &[PathBuf]) -> Result<(), String> 
 }
 
 fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String> {
+    if force {
+        super::force_not_through_link(out)?;
+    }
     check_merge(out, shards)?;
     if out.join("match.json").symlink_metadata().is_ok() {
         return Err(format!(
@@ -1308,9 +1311,15 @@ fn not_in_a_match(out: &Path) -> Result<(), String> {
 pub fn check(args: &StatsArgs) -> Result<(), String> {
     let a = &args.run;
     if let Some(StatsCommand::Merge(m)) = &args.merge {
+        if m.force {
+            super::force_not_through_link(&m.out)?;
+        }
         return check_merge(&m.out, &m.shards);
     }
     not_in_a_match(&a.out)?;
+    if a.force {
+        super::force_not_through_link(&a.out)?;
+    }
     if !a.resume {
         return check_job(a).map(drop);
     }
@@ -1335,6 +1344,9 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         return merge(&m.out, m.force, &m.shards);
     }
     not_in_a_match(&args.run.out)?;
+    if args.run.force {
+        super::force_not_through_link(&args.run.out)?;
+    }
     let out = mancala_lab::text::shell_word(&args.run.out);
     // The manifest on disk always names rows that are whole: a run stopped at any point resumes.
     let interrupt = interrupt_on_ctrl_c_with(move || {
