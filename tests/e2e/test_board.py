@@ -236,3 +236,37 @@ def test_an_oware_endgames_move_values_from_a_small_database(browser, tmp_path):
         context.close()
     finally:
         s.stop()
+
+
+def test_a_reading_that_cannot_play_the_game_so_far_changes_nothing(page, server):
+    open_game(page, server.url, "oware")
+    set_position(page, GRAND_SLAM)
+    page.select_option("#preset", "abapa")
+    expect(page.locator("circle.pit-hit.legal[data-pit='F']")).to_have_count(1)
+    page.click("circle.pit-hit[data-pit='F']")
+    expect(page.locator("#ply-shown")).to_have_text("ply 1 of 1")
+    shown = position(page)
+    # Under the sheet the grand slam F is no move: refused with the server's words, the reading
+    # control set back, the game as it was.
+    page.select_option("#preset", "sheet")
+    expect(page.locator("#error")).to_contain_text("move 1")
+    expect(page.locator("#preset")).to_have_value("abapa")
+    expect(page.locator("#ply-shown")).to_have_text("ply 1 of 1")
+    assert position(page) == shown
+    expect(page.locator("#moves")).to_have_text("F")
+
+
+def test_a_bao_move_the_strict_reading_leaves_open_ends_the_game_with_its_clause(page):
+    witness = ("to_move: South\nstores: 18 18\nhouses: owned owned\nb: 3 2 0 1 1 0 0 0\n"
+               "a: 1 0 0 7 0 0 0 0\nA: 0 0 1 0 5 0 0 0\nB: 0 0 0 1 1 0 2 3\n")
+    page.select_option("#preset", "strict")
+    set_position(page, witness)
+    expect(page.locator("#status")).to_contain_text("South to move")
+    page.click("circle.pit-hit[data-pit='A5']")
+    page.click("button.choice:text-is('A5<*')")
+    # The game stops there, no result, naming the silent clause (spec/findings/bao.md, B-R3).
+    expect(page.locator("p.ending")).to_contain_text("silent:2.1.2")
+    expect(page.locator("li.step")).to_have_count(1)
+    expect(page.locator("li.step")).to_contain_text("bao 2.1.2")
+    rows = page.locator("#readings-table tr:has(td:text-is('default'))")
+    expect(rows).to_contain_text("a different result")

@@ -479,6 +479,14 @@ fn named_pits(text: &str, pits: &[PitPlace]) -> Vec<String> {
     named
 }
 
+/// The one step of a move that reaches a point the reading leaves open: its silent clause and
+/// why, as the engine says it.
+fn silent_step(after: &TextGame, why: &str) -> String {
+    let clause = after.ending().map(|e| e.clause).unwrap_or_default();
+    let why = why.rsplit(": ").next().unwrap_or(why);
+    format!("[{} {clause}] {why}", after.kind().name())
+}
+
 /// A move explained: who played it, its steps, the position after it, and the board before it
 /// with the move drawn.
 #[derive(Serialize)]
@@ -496,11 +504,20 @@ pub async fn explain(Body(request): Body<MoveRequest>) -> Result<Response, ApiEr
     let view = blocking(move || {
         let variant = request.at.variant()?;
         let game = request.at.replay(&variant)?;
-        let trace = game.explain(&request.mv).map_err(ApiError::refused)?;
-        let svg = game.diagram(Some(&request.mv)).map_err(ApiError::refused)?;
-        let pits = game.pit_places();
         let mut after = game.clone();
         after.play(&request.mv).map_err(ApiError::refused)?;
+        let pits = game.pit_places();
+        let (trace, svg) = match game.explain(&request.mv) {
+            Ok(trace) => (
+                trace,
+                game.diagram(Some(&request.mv)).map_err(ApiError::refused)?,
+            ),
+            // A move the reading leaves open: the game stops before it, with no trace.
+            Err(e) => (
+                vec![silent_step(&after, &e.to_string())],
+                game.diagram(None).map_err(ApiError::refused)?,
+            ),
+        };
         Ok(Explained {
             mv: request.mv.clone(),
             by: game.to_move().to_string(),
@@ -576,19 +593,28 @@ pub async fn readings(Body(request): Body<MoveRequest>) -> Result<Response, ApiE
         let own = request.at.variant()?;
         let game = request.at.replay(&own)?;
         let pits = game.pit_places();
-        let base_trace = game.explain(&request.mv).map_err(ApiError::refused)?;
         let mut base = game.clone();
         base.play(&request.mv).map_err(ApiError::refused)?;
+        let base_trace = game
+            .explain(&request.mv)
+            .unwrap_or_else(|e| vec![silent_step(&base, &e.to_string())]);
         let base_end = base.ending().map(|e| e.end_clause());
         let mut views = Vec::new();
+        // The other presets with the parameters of the reading at hand (a board size, say),
+        // where they take them.
+        let parameters = own.split_once(':').map(|(_, p)| p.to_string());
+        let own_preset = own.split_once(':').map_or(own.as_str(), |(p, _)| p);
         let mut variants: Vec<String> = vec![own.clone()];
-        variants.extend(
-            kind.reading_names()
-                .presets
-                .iter()
-                .map(|p| p.to_string())
-                .filter(|p| *p != own),
-        );
+        for preset in kind.reading_names().presets {
+            if *preset == own_preset {
+                continue;
+            }
+            let with = parameters.as_ref().map(|p| format!("{preset}:{p}"));
+            match with {
+                Some(v) if TextGame::new(kind, &v, None, None).is_ok() => variants.push(v),
+                _ => variants.push(preset.to_string()),
+            }
+        }
         for variant in variants {
             views.push(one_reading(
                 kind,
@@ -633,20 +659,15 @@ fn one_reading(
             return view;
         }
     };
-    let trace = match game.explain(&request.mv) {
-        Ok(trace) => trace,
-        Err(e) => {
-            view.outcome = "illegal";
-            view.detail = e.to_string();
-            return view;
-        }
-    };
     let mut after = game.clone();
     if let Err(e) = after.play(&request.mv) {
         view.outcome = "illegal";
         view.detail = e.to_string();
         return view;
     }
+    let trace = game
+        .explain(&request.mv)
+        .unwrap_or_else(|e| vec![silent_step(&after, &e.to_string())]);
     let end = after.ending().map(|e| e.end_clause());
     view.position = Some(after.position_text());
     view.ending = after.ending().map(|e| end_view(kind, e));

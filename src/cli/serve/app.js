@@ -16,7 +16,9 @@ const app = {
   view: null,       // the current /api/state answer
   explained: null,  // the /api/explain answer of the move that led here
   marked: [],       // pits marked by the selected step
-  busy: 0,
+  reading: null,    // the reading the game shown is played under: {preset, parameters, settings}
+  seq: 0,           // the latest position asked for: an older answer is dropped
+  thinking: null,   // the position a policy is choosing a move for (its key), if any
 };
 
 // ---- talking to the server -------------------------------------------------------------
@@ -44,24 +46,50 @@ async function api(path, body) {
   return data;
 }
 
+// The reading the controls name.
+function readingOfControls() {
+  const settings = {};
+  for (const input of document.querySelectorAll("#settings input")) {
+    if (input.value.trim()) settings[input.dataset.setting] = input.value.trim();
+  }
+  return { preset: $("preset").value, parameters: $("parameters").value.trim(), settings };
+}
+
+// The controls set back to `reading` (after the server refused another).
+function showReading(reading) {
+  $("preset").value = reading.preset;
+  $("parameters").value = reading.parameters;
+  for (const input of document.querySelectorAll("#settings input")) {
+    input.value = reading.settings[input.dataset.setting] || "";
+  }
+}
+
+function variantOf(reading) {
+  return reading.parameters ? reading.preset + ":" + reading.parameters : reading.preset;
+}
+
 function variantText() {
-  const preset = $("preset").value;
-  const parameters = $("parameters").value.trim();
-  return parameters ? preset + ":" + parameters : preset;
+  return variantOf(app.reading || readingOfControls());
 }
 
 function settings() {
-  const out = {};
-  for (const input of document.querySelectorAll("#settings input")) {
-    if (input.value.trim()) out[input.dataset.setting] = input.value.trim();
-  }
-  return out;
+  return (app.reading || readingOfControls()).settings;
+}
+
+// The body naming the game at `at` ({start, reading}) after `moves`.
+function requestAt(at, moves, extra) {
+  const body = { game: app.game.name, variant: variantOf(at.reading), settings: at.reading.settings, moves };
+  if (at.start !== null) body.start = at.start;
+  return Object.assign(body, extra || {});
 }
 
 function request(moves, extra) {
-  const body = { game: app.game.name, variant: variantText(), settings: settings(), moves };
-  if (app.start !== null) body.start = app.start;
-  return Object.assign(body, extra || {});
+  return requestAt(app, moves, extra);
+}
+
+// A key of the position shown: a policy's answer for another position is dropped.
+function positionKey() {
+  return JSON.stringify([app.game.name, variantText(), settings(), app.start, app.moves.slice(0, app.ply)]);
 }
 
 function showError(message) {
@@ -84,6 +112,7 @@ async function loadGames() {
   policy.innerHTML = "";
   for (const p of app.policies) policy.add(new Option(p, p));
   policy.value = app.policies.includes("mcts") ? "mcts" : app.policies[0];
+  budgetHint();
   $("values-label").hidden = !app.databases;
   const wanted = new URLSearchParams(location.search).get("game");
   select.value = app.games.some((g) => g.name === wanted) ? wanted : app.games[0].name;
@@ -101,6 +130,7 @@ function chooseGame() {
     ? app.game.parameters.map((p) => p + "=...").join(",")
     : "none";
   $("parameters-label").hidden = app.game.parameters.length === 0;
+  app.reading = null;
   const box = $("settings");
   box.innerHTML = "";
   for (const name of app.game.settings) {
@@ -110,7 +140,7 @@ function chooseGame() {
     input.dataset.setting = name;
     input.size = 10;
     input.setAttribute("aria-label", name);
-    input.addEventListener("change", () => refresh());
+    input.addEventListener("change", changeReading);
     label.appendChild(input);
     box.appendChild(label);
   }
@@ -118,50 +148,65 @@ function chooseGame() {
 }
 
 function newGame() {
-  app.start = null;
-  app.moves = [];
-  app.ply = 0;
-  refresh();
+  show({ start: null, moves: [], ply: 0, reading: readingOfControls() });
+}
+
+// The reading controls changed: the game so far under the new reading, or, if the server
+// refuses it there, the controls set back and the game left as it was.
+function changeReading() {
+  show({ start: app.start, moves: app.moves, ply: app.ply, reading: readingOfControls() });
 }
 
 // ---- the position shown ----------------------------------------------------------------
 
-async function refresh() {
+// Shows the game `next` ({start, moves, ply, reading}) once the server has answered for it; the
+// game shown changes only then. A refusal leaves it as it was and is said; an answer to an
+// older request than the latest is dropped. Whether `next` is shown, or the error.
+async function show(next) {
+  const my = ++app.seq;
   showError("");
-  app.busy++;
   try {
-    const moves = app.moves.slice(0, app.ply);
-    const state = await api("state", request(moves));
-    app.view = state;
-    app.explained = null;
-    app.marked = [];
-    if (app.ply > 0) {
-      app.explained = await api("explain", request(moves.slice(0, -1), { move: moves[moves.length - 1] }));
+    const moves = next.moves.slice(0, next.ply);
+    const state = await api("state", requestAt(next, moves));
+    let explained = null;
+    if (next.ply > 0) {
+      explained = await api("explain", requestAt(next, moves.slice(0, -1), { move: moves[moves.length - 1] }));
     }
+    if (my !== app.seq) return { ok: false };
+    Object.assign(app, {
+      start: next.start, moves: next.moves, ply: next.ply, reading: next.reading,
+      view: state, explained, marked: [],
+    });
     render();
     $("position-text").value = state.position;
     if ($("show-values").checked) showValues();
     if (app.ply > 0) compareReadings(moves.slice(0, -1), moves[moves.length - 1]);
     else clearReadings();
     maybePolicyMove();
+    return { ok: true };
   } catch (e) {
+    if (my !== app.seq) return { ok: false };
+    if (app.reading) showReading(app.reading);
     showError(e.message);
-  } finally {
-    app.busy--;
+    return { ok: false, error: e };
   }
+}
+
+function refresh() {
+  return show({ start: app.start, moves: app.moves, ply: app.ply, reading: app.reading || readingOfControls() });
 }
 
 function render() {
   const view = app.view;
-  const drawn = $("show-move").checked && app.explained ? app.explained.svg : view.svg;
-  drawBoard(drawn, view);
+  const drawnMove = $("show-move").checked && app.explained;
+  drawBoard(drawnMove ? app.explained.svg : view.svg, view, drawnMove);
   renderStatus(view);
   renderRecord();
   renderExplanation();
   $("choices").hidden = true;
 }
 
-function drawBoard(svgText, view) {
+function drawBoard(svgText, view, drawnMove) {
   const board = $("board");
   board.innerHTML = svgText;
   const svg = board.querySelector("svg");
@@ -177,7 +222,9 @@ function drawBoard(svgText, view) {
     c.setAttribute("cx", pit.x);
     c.setAttribute("cy", pit.y);
     c.setAttribute("r", pit.r);
-    c.setAttribute("class", "pit-hit" + (byPit.has(pit.name) ? " legal" : "")
+    // On the drawing of the last move the board is the one before it: nothing to play there.
+    const legal = byPit.has(pit.name) && !drawnMove && !app.thinking;
+    c.setAttribute("class", "pit-hit" + (legal ? " legal" : "")
       + (app.marked.includes(pit.name) ? " marked" : ""));
     c.dataset.pit = pit.name;
     const title = document.createElementNS(SVG_NS, "title");
@@ -266,8 +313,8 @@ function renderExplanation() {
       li.classList.add("selected");
       app.marked = step.pits;
       const view = app.view;
-      const drawn = $("show-move").checked ? app.explained.svg : view.svg;
-      drawBoard(drawn, view);
+      const drawnMove = $("show-move").checked;
+      drawBoard(drawnMove ? app.explained.svg : view.svg, view, drawnMove);
     };
     li.addEventListener("click", select);
     li.addEventListener("keydown", (e) => { if (e.key === "Enter") select(); });
@@ -293,13 +340,13 @@ function renderRecord() {
 function goTo(ply) {
   const to = Math.max(0, Math.min(app.moves.length, ply));
   if (to === app.ply) return;
-  app.ply = to;
-  refresh();
+  show({ start: app.start, moves: app.moves, ply: to, reading: app.reading });
 }
 
 // ---- moving ----------------------------------------------------------------------------
 
 function clickPit(name) {
+  if (app.thinking || ($("show-move").checked && app.explained)) return;
   const byPit = movesByPit(app.view);
   const moves = byPit.get(name) || [];
   const box = $("choices");
@@ -325,10 +372,11 @@ function clickPit(name) {
   }
 }
 
+// Plays `mv` after the ply shown: the record goes on as it was when `mv` is its next move, and
+// is cut there otherwise.
 function play(mv) {
-  app.moves = app.moves.slice(0, app.ply).concat([mv]);
-  app.ply = app.moves.length;
-  refresh();
+  const moves = app.moves[app.ply] === mv ? app.moves : app.moves.slice(0, app.ply).concat([mv]);
+  return show({ start: app.start, moves, ply: app.ply + 1, reading: app.reading });
 }
 
 // ---- the readings side by side ---------------------------------------------------------
@@ -377,24 +425,53 @@ function policyText() {
   return budget ? $("policy").value + ":" + budget : $("policy").value;
 }
 
-async function policyMove() {
-  if (!app.view || app.view.ending) return;
+// The policy's move in the position shown, played when it comes if that position is still the
+// one shown; the board takes no click meanwhile. A busy server is asked again after a second.
+async function policyMove(tries) {
+  if (!app.view || app.view.ending || app.thinking) return;
+  const key = positionKey();
+  app.thinking = key;
+  render();
+  $("policy-move").disabled = true;
   $("policy-info").textContent = "thinking…";
+  let retry = false;
   try {
     const moves = app.moves.slice(0, app.ply);
     const chosen = await api("policy", request(moves, { policy: policyText() }));
+    app.thinking = null;
+    if (positionKey() !== key) {
+      $("policy-info").textContent = "";
+      return;
+    }
     $("policy-info").textContent = policyText() + " played " + chosen.move
       + (chosen.info ? " (" + chosen.info + (chosen.stopped ? ", stopped at the server's time cap" : "") + ")" : "");
-    play(chosen.move);
+    await play(chosen.move);
   } catch (e) {
-    $("policy-info").textContent = e.message;
+    app.thinking = null;
+    retry = e.status === 503 && (tries || 0) < 30 && positionKey() === key;
+    $("policy-info").textContent = retry ? e.message + " (asking again)" : e.message;
+  } finally {
+    $("policy-move").disabled = false;
+    if (!app.thinking) render();
   }
+  if (retry) setTimeout(() => policyMove((tries || 0) + 1), 1000);
+}
+
+// What a budget looks like for the policy chosen.
+function budgetHint() {
+  const hints = {
+    alphabeta: "depth=6 or ms=500", mcts: "sims=1000 or ms=500", perfect: "budget=…,depth=…",
+  };
+  const hint = hints[$("policy").value];
+  $("budget").placeholder = hint || "none (it does not search)";
+  $("budget").disabled = !hint;
+  if (!hint) $("budget").value = "";
 }
 
 function maybePolicyMove() {
   const side = $("policy-side").value;
   if (side && app.view && !app.view.ending && app.view.to_move === side && app.ply === app.moves.length) {
-    setTimeout(policyMove, 150);
+    setTimeout(() => policyMove(0), 150);
   }
 }
 
@@ -405,9 +482,10 @@ async function showValues() {
   try {
     const data = await api("values", request(app.moves.slice(0, app.ply)));
     if (!data.known) {
-      $("values-note").textContent = "beyond the databases' reach";
+      $("values-note").textContent = "(beyond the databases' reach)";
       return;
     }
+    if ($("show-move").checked && app.explained) return;
     const svg = $("board").querySelector("svg");
     const byMove = new Map(app.view.legal.map((m) => [m.notation, m.pit]));
     for (const v of data.values) {
@@ -422,7 +500,7 @@ async function showValues() {
       t.textContent = (v.value > 0 ? "+" : "") + v.value;
       svg.appendChild(t);
     }
-    $("values-note").textContent = "values: seeds won from here on by the mover, under perfect play";
+    $("values-note").textContent = "(seeds the mover wins from here on, under perfect play)";
   } catch (e) {
     $("values-note").textContent = e.message;
   }
@@ -435,13 +513,12 @@ async function loadTranscript() {
   box.hidden = true;
   const text = $("transcript-text").value;
   try {
+    const reading = readingOfControls();
     const view = await api("transcript", {
-      game: app.game.name, variant: variantText(), settings: settings(), text,
+      game: app.game.name, variant: variantOf(reading), settings: reading.settings, text,
     });
-    app.start = null;
-    app.moves = view.moves;
-    app.ply = view.moves.length;
-    refresh();
+    const shown = await show({ start: null, moves: view.moves, ply: view.moves.length, reading: readingOfControls() });
+    if (!shown.ok && shown.error) throw shown.error;
   } catch (e) {
     box.hidden = false;
     box.textContent = e.line ? "line " + e.line + ", column " + e.column + ": " + e.message.replace(/^line \d+, column \d+: /, "") : e.message;
@@ -460,8 +537,19 @@ function selectLine(area, line, column) {
   area.setSelectionRange(Math.min(at + column - 1, end), end);
 }
 
-function exportTranscript() {
-  const text = app.view ? app.view.transcript : "";
+// The whole record (not only to the ply shown) as the game's transcript, into the box and a file.
+async function exportTranscript() {
+  let text = "";
+  try {
+    text = (await api("state", request(app.moves))).transcript;
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const box = $("transcript-error");
+  box.hidden = app.start === null;
+  box.textContent = app.start === null ? "" : "This game started from an edited position: the "
+    + "transcript gives that position as comments, and a replay starts from the game's start.";
   $("transcript-text").value = text;
   const blob = new Blob([text], { type: "text/plain" });
   const a = document.createElement("a");
@@ -476,15 +564,11 @@ async function setPosition() {
   const box = $("position-error");
   box.hidden = true;
   const text = $("position-text").value;
-  try {
-    await api("state", { game: app.game.name, variant: variantText(), settings: settings(), start: text, moves: [] });
-    app.start = text;
-    app.moves = [];
-    app.ply = 0;
-    refresh();
-  } catch (e) {
+  const shown = await show({ start: text, moves: [], ply: 0, reading: app.reading || readingOfControls() });
+  if (!shown.ok && shown.error) {
+    showError("");
     box.hidden = false;
-    box.textContent = e.message;
+    box.textContent = shown.error.message;
   }
 }
 
@@ -492,8 +576,9 @@ async function setPosition() {
 
 function wire() {
   $("game").addEventListener("change", chooseGame);
-  $("preset").addEventListener("change", () => refresh());
-  $("parameters").addEventListener("change", () => refresh());
+  $("preset").addEventListener("change", changeReading);
+  $("parameters").addEventListener("change", changeReading);
+  $("policy").addEventListener("change", budgetHint);
   $("new-game").addEventListener("click", newGame);
   $("first").addEventListener("click", () => goTo(0));
   $("back").addEventListener("click", () => goTo(app.ply - 1));
@@ -502,7 +587,7 @@ function wire() {
   $("show-move").addEventListener("change", render);
   $("show-values").addEventListener("change", () => (app.view ? refresh() : null));
   $("clause-close").addEventListener("click", () => ($("clause").hidden = true));
-  $("policy-move").addEventListener("click", policyMove);
+  $("policy-move").addEventListener("click", () => policyMove(0));
   $("policy-side").addEventListener("change", maybePolicyMove);
   $("load-transcript").addEventListener("click", loadTranscript);
   $("export-transcript").addEventListener("click", exportTranscript);
