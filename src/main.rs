@@ -525,12 +525,16 @@ fn main() -> ExitCode {
             STDOUT_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     }
+    if stdout_gone() && result.is_ok() {
+        eprintln!(
+            "mancala-lab: standard output was closed before the end (its reader went away); \
+             the job ran to its end and its files are complete"
+        );
+    }
     match result {
+        // A job that otherwise succeeded says, by its status, that its output was cut; one
+        // that failed keeps its own status.
         Ok(code) if stdout_gone() && code == ExitCode::SUCCESS => {
-            eprintln!(
-                "mancala-lab: standard output was closed before the end (its reader went \
-                 away); the job ran to its end and its files are complete"
-            );
             ExitCode::from(STDOUT_CLOSED_EXIT)
         }
         Ok(code) => code,

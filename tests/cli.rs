@@ -1906,7 +1906,14 @@ fn the_main_job_plays_every_study_after_its_output_closes() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(line.starts_with("clause coverage: "), "{line}");
-    assert_eq!(out.status.code(), Some(141), "{}", stderr(&out));
+    // In a mutation run the copy's annotations may be deleted (the canary): the coverage gate
+    // then fails the job (exit 1), which plays its studies all the same.
+    let gate_failed = mutation_run() && out.status.code() == Some(1);
+    assert!(
+        out.status.code() == Some(141) || gate_failed,
+        "{}",
+        stderr(&out)
+    );
     assert!(stderr(&out).contains("standard output was closed before the end"));
     // Each study whole: the summary is written once its games are.
     for game in ["bao", "oware", "kalah"] {
