@@ -83,6 +83,12 @@ def open_game(pg, url, game):
 def set_position(pg, text):
     pg.fill("#position-text", text)
     pg.click("#set-position")
+    settled(pg)
+
+
+def settled(pg):
+    """Waits until the page has the server's answer for the last game it asked for."""
+    expect(pg.locator("body")).not_to_have_attribute("data-pending", "1")
 
 
 def steps(pg):

@@ -18,6 +18,7 @@ const app = {
   marked: [],       // pits marked by the selected step
   reading: null,    // the reading the game shown is played under: {preset, parameters, settings}
   seq: 0,           // the latest position asked for: an older answer is dropped
+  pending: null,    // that latest position, until its answer comes: later changes build on it
   thinking: null,   // the position a policy is choosing a move for (its key), if any
 };
 
@@ -154,7 +155,13 @@ function newGame() {
 // The reading controls changed: the game so far under the new reading, or, if the server
 // refuses it there, the controls set back and the game left as it was.
 function changeReading() {
-  show({ start: app.start, moves: app.moves, ply: app.ply, reading: readingOfControls() });
+  const at = base();
+  show({ start: at.start, moves: at.moves, ply: at.ply, reading: readingOfControls() });
+}
+
+// The game the next change builds on: the one asked for last, if its answer has not come yet.
+function base() {
+  return app.pending || app;
 }
 
 // ---- the position shown ----------------------------------------------------------------
@@ -164,6 +171,8 @@ function changeReading() {
 // older request than the latest is dropped. Whether `next` is shown, or the error.
 async function show(next) {
   const my = ++app.seq;
+  app.pending = next;
+  document.body.dataset.pending = "1";
   showError("");
   try {
     const moves = next.moves.slice(0, next.ply);
@@ -173,6 +182,8 @@ async function show(next) {
       explained = await api("explain", requestAt(next, moves.slice(0, -1), { move: moves[moves.length - 1] }));
     }
     if (my !== app.seq) return { ok: false };
+    app.pending = null;
+    delete document.body.dataset.pending;
     Object.assign(app, {
       start: next.start, moves: next.moves, ply: next.ply, reading: next.reading,
       view: state, explained, marked: [],
@@ -186,6 +197,8 @@ async function show(next) {
     return { ok: true };
   } catch (e) {
     if (my !== app.seq) return { ok: false };
+    app.pending = null;
+    delete document.body.dataset.pending;
     if (app.reading) showReading(app.reading);
     showError(e.message);
     return { ok: false, error: e };
@@ -338,9 +351,10 @@ function renderRecord() {
 }
 
 function goTo(ply) {
-  const to = Math.max(0, Math.min(app.moves.length, ply));
-  if (to === app.ply) return;
-  show({ start: app.start, moves: app.moves, ply: to, reading: app.reading });
+  const at = base();
+  const to = Math.max(0, Math.min(at.moves.length, ply));
+  if (to === at.ply) return;
+  show({ start: at.start, moves: at.moves, ply: to, reading: at.reading });
 }
 
 // ---- moving ----------------------------------------------------------------------------
@@ -581,9 +595,9 @@ function wire() {
   $("policy").addEventListener("change", budgetHint);
   $("new-game").addEventListener("click", newGame);
   $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(app.ply - 1));
-  $("forward").addEventListener("click", () => goTo(app.ply + 1));
-  $("last").addEventListener("click", () => goTo(app.moves.length));
+  $("back").addEventListener("click", () => goTo(base().ply - 1));
+  $("forward").addEventListener("click", () => goTo(base().ply + 1));
+  $("last").addEventListener("click", () => goTo(base().moves.length));
   $("show-move").addEventListener("change", render);
   $("show-values").addEventListener("change", () => (app.view ? refresh() : null));
   $("clause-close").addEventListener("click", () => ($("clause").hidden = true));
@@ -600,7 +614,8 @@ function wire() {
   document.addEventListener("keydown", (e) => {
     const tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select") return;
-    const go = { ArrowLeft: app.ply - 1, ArrowRight: app.ply + 1, Home: 0, End: app.moves.length }[e.key];
+    const at = base();
+    const go = { ArrowLeft: at.ply - 1, ArrowRight: at.ply + 1, Home: 0, End: at.moves.length }[e.key];
     if (go !== undefined) {
       e.preventDefault();
       goTo(go);
