@@ -73,14 +73,15 @@ impl Row {
 }
 
 /// Plays game `index` of `seed` with `players` on `engine` to its end or `max_plies` plies; the
-/// row, and the clause events the engine reported for its moves.
+/// row, and the clause events the engine reported for its moves; an error when a player cannot
+/// play (the `perfect` policy without its databases).
 pub fn play_game<G: Game>(
     engine: &G,
     players: impl Into<Players>,
     seed: u64,
     index: u64,
     max_plies: u32,
-) -> (Row, EventTotals) {
+) -> Result<(Row, EventTotals), String> {
     let scratch = [Scratch::default(), Scratch::default()];
     play_game_with(
         engine,
@@ -88,7 +89,7 @@ pub fn play_game<G: Game>(
         (seed, index),
         scratch,
     )
-    .expect("never stopped")
+    .map(|played| played.expect("never stopped"))
 }
 
 /// How the games of a job are played: the players, the plies of random opening before they take
@@ -124,13 +125,14 @@ impl Play {
     }
 }
 
-/// [`play_game`], given up (`None`) as soon as `stop` is set: a search under way stops at once.
+/// [`play_game`], given up (`Ok(None)`) as soon as `stop` is set: a search under way stops at
+/// once.
 pub fn play_game_until<G: Game>(
     engine: &G,
     play: Play,
     (seed, index): (u64, u64),
     stop: &'static AtomicBool,
-) -> Option<(Row, EventTotals)> {
+) -> Result<Option<(Row, EventTotals)>, String> {
     let scratch = [Scratch::stopping_on(stop), Scratch::stopping_on(stop)];
     play_game_with(engine, play, (seed, index), scratch)
 }
@@ -141,7 +143,7 @@ fn play_game_with<G: Game>(
     play: Play,
     (seed, index): (u64, u64),
     mut scratch: [Scratch<G>; 2],
-) -> Option<(Row, EventTotals)> {
+) -> Result<Option<(Row, EventTotals)>, String> {
     let max_plies = play.max_plies;
     let keys = game_keys(seed, index);
     let mut row = Row {
@@ -165,14 +167,14 @@ fn play_game_with<G: Game>(
             &mut scratch[mover],
             &mut f,
         ) else {
-            // A policy that cannot play (no databases) gives no game, as a stop does.
-            if scratch[mover].failure().is_some() {
-                return None;
+            // A policy that cannot play (no databases) gives no game, and says why.
+            if let Some(why) = scratch[mover].failure() {
+                return Err(why.to_string());
             }
             break;
         };
         if scratch[mover].stopped() {
-            return None;
+            return Ok(None);
         }
         match choice {
             Ok(mv) => row.moves_hash = moves_hash_step(row.moves_hash, engine.move_code(mv)),
@@ -196,7 +198,7 @@ fn play_game_with<G: Game>(
     }
     row.ending = stopped.or_else(|| engine.ending(&state));
     row.scores = engine.scores(&state);
-    Some((row, events))
+    Ok(Some((row, events)))
 }
 
 /// Which engine of a game plays.
@@ -259,20 +261,20 @@ fn play_all<G: Playouts>(
     (seed, games): (u64, std::ops::Range<u64>),
     stop: &'static AtomicBool,
     each: &mut dyn FnMut(Row, EventTotals),
-) -> bool {
+) -> Result<bool, String> {
     // Random players make any opening random play too: the batch's games.
     if play.players == Players::both(Policy::Random)
         && engine.play_batch(play, seed, games.clone(), each)
     {
-        return true;
+        return Ok(true);
     }
     for i in games {
-        match play_game_until(engine, play, (seed, i), stop) {
+        match play_game_until(engine, play, (seed, i), stop)? {
             Some((row, events)) => each(row, events),
-            None => return false,
+            None => return Ok(false),
         }
     }
-    true
+    Ok(true)
 }
 
 /// An engine of any game under one reading, picked at run time (the registry's
@@ -285,14 +287,15 @@ pub trait PlayoutEngine: Send + Sync {
     fn batches_random_play(&self) -> bool;
 
     /// [`PlayoutEngine::play`], stopped as soon as `stop` is set: the game under way is dropped
-    /// (`each` never sees it, nor any game after it). Whether every game was played.
+    /// (`each` never sees it, nor any game after it). Whether every game was played; an error
+    /// when a player cannot play (the `perfect` policy without its databases).
     fn play_until_dyn(
         &self,
         play: Play,
         run: (u64, std::ops::Range<u64>),
         stop: &'static AtomicBool,
         each: &mut dyn FnMut(Row, EventTotals),
-    ) -> bool;
+    ) -> Result<bool, String>;
 
     /// The clause events every engine of this game reports.
     fn counted_events(&self) -> &'static [&'static str];
@@ -333,7 +336,7 @@ impl<G: Playouts> PlayoutEngine for G {
         run: (u64, std::ops::Range<u64>),
         stop: &'static AtomicBool,
         each: &mut dyn FnMut(Row, EventTotals),
-    ) -> bool {
+    ) -> Result<bool, String> {
         play_all(self, play, run, stop, each)
     }
 
@@ -376,7 +379,7 @@ impl dyn PlayoutEngine + '_ {
         mut each: impl FnMut(Row, EventTotals),
     ) -> Result<bool, String> {
         self.prepare(play.players)?;
-        Ok(self.play_until_dyn(play, run, stop, &mut each))
+        self.play_until_dyn(play, run, stop, &mut each)
     }
 
     /// The rows of games `games` of `seed` played as `play` says, in game order, the games
@@ -412,17 +415,18 @@ impl dyn PlayoutEngine + '_ {
             _ => 256,
         };
         let n = games.end.saturating_sub(games.start);
-        let parts: Option<Vec<Vec<Row>>> = (0..n.div_ceil(chunk))
+        let parts: Vec<Option<Vec<Row>>> = (0..n.div_ceil(chunk))
             .into_par_iter()
             .map(|c| {
                 let from = games.start + c * chunk;
                 let part = from..(from + chunk).min(games.end);
                 let mut rows = Vec::with_capacity((part.end - part.start) as usize);
                 let whole =
-                    self.play_until_dyn(play, (seed, part), stop, &mut |row, _| rows.push(row));
-                whole.then_some(rows)
+                    self.play_until_dyn(play, (seed, part), stop, &mut |row, _| rows.push(row))?;
+                Ok(whole.then_some(rows))
             })
-            .collect::<Option<_>>();
+            .collect::<Result<_, String>>()?;
+        let parts: Option<Vec<Vec<Row>>> = parts.into_iter().collect();
         Ok(parts.map(|parts| parts.concat()))
     }
 }

@@ -114,8 +114,9 @@ fn the_typed_engines_give_the_same_games_and_events() {
             };
             let (reference, fast) = (Rules::new(variant), FastRules::new(variant));
             for game in 0..150 {
-                let (r_row, r_events) = play_game(&reference, Policy::Random, 5, game, 2000);
-                let (f_row, f_events) = play_game(&fast, Policy::Random, 5, game, 2000);
+                let (r_row, r_events) =
+                    play_game(&reference, Policy::Random, 5, game, 2000).unwrap();
+                let (f_row, f_events) = play_game(&fast, Policy::Random, 5, game, 2000).unwrap();
                 assert_eq!(f_row, r_row, "{name} Kalah({pits},{seeds}) game {game}");
                 assert_eq!(
                     f_events, r_events,
@@ -183,7 +184,7 @@ fn the_word_board_plays_the_reference_engines_random_games() {
                     side_by_side.push((row, events))
                 });
                 for game in 0..150 {
-                    let want = play_game(&reference, Policy::Random, 5, game, max_plies);
+                    let want = play_game(&reference, Policy::Random, 5, game, max_plies).unwrap();
                     let context =
                         format!("{name} Kalah({pits},{seeds}), game {game}, max_plies {max_plies}");
                     assert_eq!(random.play(5, game, max_plies), want, "{context}");

@@ -619,8 +619,8 @@ fn strict_games_follow_the_default_game_until_the_open_point() {
     let strict = Rules::new(Variant::STRICT.with_infinite_moves(limit));
     let mut stopped = 0;
     for i in 0..600 {
-        let (d, _) = play_game(&default, Policy::Random, 1, i, 1000);
-        let (s, _) = play_game(&strict, Policy::Random, 1, i, 1000);
+        let (d, _) = play_game(&default, Policy::Random, 1, i, 1000).unwrap();
+        let (s, _) = play_game(&strict, Policy::Random, 1, i, 1000).unwrap();
         if s.end_clause() == "silent:2.1.2" {
             stopped += 1;
             assert_eq!(s.winner(), "none", "game {i}");

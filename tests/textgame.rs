@@ -346,6 +346,12 @@ fn the_perfect_policy_without_databases_plays_no_game() {
         assert!(e.contains(says), "{game:?}: {e}");
         assert_eq!(seen, 0);
     }
+    // Below the front ends' check, the playout loop itself: a game of an unprepared perfect
+    // player is an error naming why, not a game of other moves, nor a stop.
+    let kalah = mancala_lab::kalah::fast::FastRules::new(mancala_lab::kalah::Variant::OPENSPIEL);
+    let players: Players = "perfect/random".parse().unwrap();
+    let e = mancala_lab::playout::play_game(&kalah, players, 1, 0, 2000).unwrap_err();
+    assert!(e.contains("no folder of endgame databases"), "{e}");
 }
 
 /// Every legal move of random games of each game is played from a pit of the diagram (the

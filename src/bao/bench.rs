@@ -78,6 +78,7 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
             &mut |i| {
                 u64::from(
                     play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                        .expect("random play needs no databases")
                         .0
                         .plies,
                 )

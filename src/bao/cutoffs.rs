@@ -166,7 +166,8 @@ mod tests {
         let rules = Rules::default();
         for i in 0..20 {
             let (row, _) =
-                crate::playout::play_game(&rules, crate::policy::Policy::Random, 4, i, 2000);
+                crate::playout::play_game(&rules, crate::policy::Policy::Random, 4, i, 2000)
+                    .expect("random play needs no databases");
             let rec = cutoff_game(&rules, 4, i, 2000);
             assert_eq!(rec.plies, row.plies, "game {i}");
             assert!(rec.longest_legal_move >= row.longest_move_seeds, "game {i}");

@@ -294,28 +294,35 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
                 text.push_str(&format!("  events: {:?}\n", events.sorted()));
             },
         );
-        // Prepared above: an error here cannot be, and drops the game as a stop does.
-        played.is_ok_and(|whole| whole).then_some(text)
+        Ok::<_, String>(played?.then_some(text))
     };
     let mut failure = None;
+    let mut refused: Option<String> = None;
     let mut done = 0;
     super::in_order(
         &pool,
         args.first..end,
         interrupt,
-        |i| {
-            let (a, b) = (row(&*reference, i)?, row(&*optimized, i)?);
-            Some((a != b).then(|| {
+        |i| -> Result<Option<Option<String>>, String> {
+            let (Some(a), Some(b)) = (row(&*reference, i)?, row(&*optimized, i)?) else {
+                return Ok(None);
+            };
+            Ok(Some((a != b).then(|| {
                 format!(
                     "game {i}:
   reference: {a}  optimized: {b}"
                 )
-            }))
+            })))
         },
         |i, differs| {
-            // A game stopped under way ends the run before it.
-            let Some(differs) = differs else {
-                return false;
+            // A game stopped under way ends the run before it; a player that cannot play, too.
+            let differs = match differs {
+                Ok(Some(differs)) => differs,
+                Ok(None) => return false,
+                Err(e) => {
+                    refused = Some(e);
+                    return false;
+                }
             };
             done += 1;
             bar.set_position(i + 1 - args.first);
@@ -324,6 +331,9 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
         },
     );
     bar.finish_and_clear();
+    if let Some(e) = refused {
+        return Err(e);
+    }
     println!(
         "diff --rows {} {variant} {}: {done} games (games {}..{}, seed {}), {} divergent, {:.1} s",
         args.game,

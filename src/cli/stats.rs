@@ -314,14 +314,14 @@ fn chunk_size(engine: &dyn PlayoutEngine, players: Players) -> u64 {
 }
 
 /// The rows of `games`; `None` when Ctrl-C stopped a game under way (a chunk is kept whole or
-/// not at all).
+/// not at all); an error when a player cannot play.
 fn play_chunk(
     engine: &dyn PlayoutEngine,
     job: &Job,
     policy: Players,
     games: std::ops::Range<u64>,
     stop: &'static AtomicBool,
-) -> Option<Chunk> {
+) -> Result<Option<Chunk>, String> {
     let game: GameKind = job.game.parse().expect("a checked game");
     let mut c = Chunk {
         text: String::with_capacity((games.end - games.start) as usize * 48),
@@ -348,9 +348,7 @@ fn play_chunk(
         c.events.merge(&events);
         c.rows += 1;
     });
-    // The job prepared its policies before any chunk: an error here cannot be, and drops the
-    // chunk as a stop does.
-    whole.is_ok_and(|whole| whole).then_some(c)
+    Ok(whole?.then_some(c))
 }
 
 /// Prints `summary` of `job` under `label`, each ending with its clause's title in the game's
@@ -533,7 +531,8 @@ fn estimate(c: &CheckedJob, start: u64, interrupt: &'static AtomicBool) -> Optio
     while played < left && played < 4096 && began.elapsed() < Duration::from_millis(250) {
         let k = size.min(left - played);
         let from = start + played;
-        let chunk = play_chunk(&*c.engine, &c.job, c.policy, from..from + k, interrupt)?;
+        // A player that cannot play makes no estimate: the job's first chunk says why.
+        let chunk = play_chunk(&*c.engine, &c.job, c.policy, from..from + k, interrupt).ok()??;
         bytes += chunk.text.len() as u64;
         played += k;
         size *= 2;
@@ -844,8 +843,13 @@ fn play_rows(
         },
         |_, chunk| {
             // A chunk stopped under way is played again on --resume.
-            let Some(chunk) = chunk else {
-                return false;
+            let chunk = match chunk {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => return false,
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
+                }
             };
             if let Err(e) = file.write_all(chunk.text.as_bytes()) {
                 failed = Some(format!("{}: {e}", shown_path(&games_path)));

@@ -23,6 +23,7 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
         &mut |i| {
             u64::from(
                 play_game(&reference, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                    .expect("random play needs no databases")
                     .0
                     .plies,
             )
@@ -30,6 +31,7 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
         &|i| {
             u64::from(
                 play_game(&fast, Policy::Random, seed, i, DEFAULT_MAX_PLIES)
+                    .expect("random play needs no databases")
                     .0
                     .plies,
             )
