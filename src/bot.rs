@@ -243,8 +243,14 @@ fn read_lines(
         let read = (&mut input)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut buf);
-        // A read error ends the input as its end does.
-        let read: usize = read.unwrap_or_default();
+        // A read error ends the input as its end does, after saying so.
+        let read = match read {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = lines.send(Line::Answer(format!("error reading the input: {e}")));
+                0
+            }
+        };
         if read == 0 {
             end(&stopper);
             let _ = lines.send(Line::End);
@@ -455,17 +461,14 @@ fn with_cap<T>(
     max_ms: u32,
     search: impl FnOnce() -> T,
 ) -> T {
-    let (done, finished) = std::sync::mpsc::channel::<()>();
     let watch = stopper.clone();
     let cap = std::time::Duration::from_millis(u64::from(max_ms));
-    let watchdog = std::thread::spawn(move || {
-        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(cap) {
+    crate::policy::with_deadline(
+        cap,
+        move || {
             let shared = watch.lock();
             watch.stop_if_running(&shared, k);
-        }
-    });
-    let out = search();
-    drop(done);
-    let _ = watchdog.join();
-    out
+        },
+        search,
+    )
 }

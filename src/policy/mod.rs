@@ -420,6 +420,25 @@ impl<G: Game> Scratch<G> {
     }
 }
 
+/// Runs `work` (a search), calling `on_time` from another thread if `work` is still running
+/// after `cap` (to set the search's stop flag): a cap in time on a search of any budget.
+pub fn with_deadline<T>(
+    cap: std::time::Duration,
+    on_time: impl FnOnce() + Send + 'static,
+    work: impl FnOnce() -> T,
+) -> T {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(cap) {
+            on_time();
+        }
+    });
+    let out = work();
+    drop(done);
+    let _ = watchdog.join();
+    out
+}
+
 /// The `k`-th of the indices whose score is the best, `k` drawn uniformly; `None` for no score.
 fn pick_best(scores: impl Iterator<Item = i64> + Clone, draw: Draw) -> Option<usize> {
     let best = scores.clone().max()?;
