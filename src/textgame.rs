@@ -621,12 +621,24 @@ impl TextGame {
     /// The clause trace of `mv` played here, one step a line, as the reference engine gives it
     /// (the game is replayed on the reference engine from its start, so that a history the
     /// rules read is the game's own). The game does not change.
+    /// A move that reaches a point the reading leaves open has one step: the silent clause, and
+    /// why the reference engine stops there.
     pub fn explain(&self, mv: &str) -> Result<Vec<String>, TextGameError> {
         // The move is checked here first: the error is the one `play` gives.
-        self.clone().play(mv)?;
-        Ok(self
+        let mut after = self.clone();
+        after.play(mv)?;
+        match self
             .inner
-            .explain(self.start.as_deref(), self.moves_to_position(), mv)?)
+            .explain(self.start.as_deref(), self.moves_to_position(), mv)
+        {
+            Ok(trace) => Ok(trace),
+            Err(ShowError::Replay(why)) if after.silent.is_some() => Ok(vec![format!(
+                "[{} {}] {why}",
+                self.kind.name(),
+                after.silent.unwrap_or_default()
+            )]),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The board as an SVG diagram (as `mancala-lab bao diagram` draws it) and, with `mv`, that

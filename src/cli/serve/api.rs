@@ -239,11 +239,10 @@ impl GameRequest {
 
     /// The reading named, or the game's default.
     fn variant(&self) -> Result<String, ApiError> {
-        Ok(self.variant.clone().unwrap_or_else(|| {
-            self.kind()
-                .map(|k| k.default_variant().to_string())
-                .unwrap_or_default()
-        }))
+        match &self.variant {
+            Some(v) => Ok(v.clone()),
+            None => Ok(self.kind()?.default_variant().to_string()),
+        }
     }
 
     /// The game after its moves, under `variant`.
@@ -479,14 +478,6 @@ fn named_pits(text: &str, pits: &[PitPlace]) -> Vec<String> {
     named
 }
 
-/// The one step of a move that reaches a point the reading leaves open: its silent clause and
-/// why, as the engine says it.
-fn silent_step(after: &TextGame, why: &str) -> String {
-    let clause = after.ending().map(|e| e.clause).unwrap_or_default();
-    let why = why.rsplit(": ").next().unwrap_or(why);
-    format!("[{} {clause}] {why}", after.kind().name())
-}
-
 /// A move explained: who played it, its steps, the position after it, and the board before it
 /// with the move drawn.
 #[derive(Serialize)]
@@ -507,17 +498,13 @@ pub async fn explain(Body(request): Body<MoveRequest>) -> Result<Response, ApiEr
         let mut after = game.clone();
         after.play(&request.mv).map_err(ApiError::refused)?;
         let pits = game.pit_places();
-        let (trace, svg) = match game.explain(&request.mv) {
-            Ok(trace) => (
-                trace,
-                game.diagram(Some(&request.mv)).map_err(ApiError::refused)?,
-            ),
-            // A move the reading leaves open: the game stops before it, with no trace.
-            Err(e) => (
-                vec![silent_step(&after, &e.to_string())],
-                game.diagram(None).map_err(ApiError::refused)?,
-            ),
-        };
+        let trace = game.explain(&request.mv).map_err(ApiError::refused)?;
+        // A move the reading leaves open is not drawn: the game stops before it.
+        let silent = after
+            .ending()
+            .is_some_and(|e| e.verdict == mancala_lab::game::Verdict::RulesSilent);
+        let drawn = (!silent).then_some(request.mv.as_str());
+        let svg = game.diagram(drawn).map_err(ApiError::refused)?;
         Ok(Explained {
             mv: request.mv.clone(),
             by: game.to_move().to_string(),
@@ -595,26 +582,26 @@ pub async fn readings(Body(request): Body<MoveRequest>) -> Result<Response, ApiE
         let pits = game.pit_places();
         let mut base = game.clone();
         base.play(&request.mv).map_err(ApiError::refused)?;
-        let base_trace = game
-            .explain(&request.mv)
-            .unwrap_or_else(|e| vec![silent_step(&base, &e.to_string())]);
+        let base_trace = game.explain(&request.mv).map_err(ApiError::refused)?;
         let base_end = base.ending().map(|e| e.end_clause());
         let mut views = Vec::new();
-        // The other presets with the parameters of the reading at hand (a board size, say),
-        // where they take them.
-        let parameters = own.split_once(':').map(|(_, p)| p.to_string());
-        let own_preset = own.split_once(':').map_or(own.as_str(), |(p, _)| p);
+        // The other presets with the parameters of the reading at hand (a board size, say): a
+        // preset that does not take them says so in its row.
+        let (own_preset, parameters) = match own.split_once(':') {
+            Some((preset, parameters)) => (preset, Some(parameters)),
+            None => (own.as_str(), None),
+        };
         let mut variants: Vec<String> = vec![own.clone()];
-        for preset in kind.reading_names().presets {
-            if *preset == own_preset {
-                continue;
-            }
-            let with = parameters.as_ref().map(|p| format!("{preset}:{p}"));
-            match with {
-                Some(v) if TextGame::new(kind, &v, None, None).is_ok() => variants.push(v),
-                _ => variants.push(preset.to_string()),
-            }
-        }
+        variants.extend(
+            kind.reading_names()
+                .presets
+                .iter()
+                .filter(|p| **p != own_preset)
+                .map(|preset| match parameters {
+                    Some(p) => format!("{preset}:{p}"),
+                    None => preset.to_string(),
+                }),
+        );
         for variant in variants {
             views.push(one_reading(
                 kind,
@@ -665,9 +652,14 @@ fn one_reading(
         view.detail = e.to_string();
         return view;
     }
-    let trace = game
-        .explain(&request.mv)
-        .unwrap_or_else(|e| vec![silent_step(&after, &e.to_string())]);
+    let trace = match game.explain(&request.mv) {
+        Ok(trace) => trace,
+        Err(e) => {
+            view.outcome = "illegal";
+            view.detail = e.to_string();
+            return view;
+        }
+    };
     let end = after.ending().map(|e| e.end_clause());
     view.position = Some(after.position_text());
     view.ending = after.ending().map(|e| end_view(kind, e));
@@ -734,16 +726,13 @@ pub async fn policy(
         let _slot = slot;
         let game = request.at.game()?;
         // The server's cap: the search is stopped then, and answers with its best move so far.
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let watchdog = std::thread::spawn(move || {
-            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(cap) {
-                flag.store(true, Ordering::SeqCst);
-            }
-        });
-        let chosen = game.choose(policy, request.seed.unwrap_or(1), flag);
-        drop(done);
-        let _ = watchdog.join();
-        chosen.map_err(ApiError::refused)
+        let seed = request.seed.unwrap_or(1);
+        mancala_lab::policy::with_deadline(
+            cap,
+            move || flag.store(true, Ordering::SeqCst),
+            || game.choose(policy, seed, flag),
+        )
+        .map_err(ApiError::refused)
     })
     .await?;
     #[derive(Serialize)]
