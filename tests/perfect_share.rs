@@ -25,7 +25,7 @@ fn the_policy_plays_from_levels_it_is_lent() {
             .expect("a small level builds");
         db.push(values);
     }
-    perfect::share(retro.as_ref(), Arc::new(db));
+    perfect::share(retro.as_ref(), Arc::new(db)).unwrap();
     let mut player = Player::new(&game).expect("the lent levels");
     let start = game.new_game();
     let draw = Draw::new(game_keys(1, 0), 0);

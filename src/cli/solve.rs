@@ -349,7 +349,7 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
     mancala_lab::policy::perfect::use_root(args.db.clone())?;
     let db = std::sync::Arc::new(load(retro, folder, seeds)?);
     // ... and shares them, rather than reading a second copy.
-    mancala_lab::policy::perfect::share(retro, db.clone());
+    mancala_lab::policy::perfect::share(retro, db.clone())?;
     if db.levels() <= seeds && retro.game() == "oware" {
         let reach = match db.levels() {
             0 => "holds no levels".to_string(),

@@ -139,12 +139,12 @@ fn database(retro: &dyn Retro) -> Result<Arc<Database>, String> {
 
 /// Lends the policy in this process the levels of `retro`'s game and reading that a command has
 /// read from [`root`] already (`solve --judge`), so that they are not held twice.
-pub fn share(retro: &dyn Retro, db: Arc<Database>) {
-    let Ok(root) = root() else { return };
-    let folder = level_file::folder(&root, retro.game(), &retro.reading());
+pub fn share(retro: &dyn Retro, db: Arc<Database>) -> Result<(), String> {
+    let folder = level_file::folder(&root()?, retro.game(), &retro.reading());
     if let Ok(mut cache) = loaded().lock() {
         cache.insert(folder, db);
     }
+    Ok(())
 }
 
 /// Checks that `game` has databases the policy can read, reading them (once per process).
