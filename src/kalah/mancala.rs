@@ -209,15 +209,9 @@ impl Mancala for Kalah {
     }
 
     fn print_transcript(moves: &[String]) -> String {
-        let letters: Vec<(Side, super::Move)> = moves
-            .iter()
-            .filter_map(|m| {
-                m.chars()
-                    .next()
-                    .and_then(|c| super::Move::from_letter(c, super::variant::MAX_PITS))
-            })
-            .collect();
-        super::transcript::print_transcript(&letters)
+        // As transcript::print_transcript writes them: one numbered ply a line (`1. C`).
+        let plies = moves.iter().enumerate();
+        plies.map(|(i, mv)| format!("{}. {mv}\n", i + 1)).collect()
     }
 
     #[cfg(feature = "diagram")]

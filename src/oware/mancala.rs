@@ -209,11 +209,11 @@ impl Mancala for Oware {
     }
 
     fn print_transcript(moves: &[String]) -> String {
-        let letters: Vec<(Side, Move)> = moves
-            .iter()
-            .filter_map(|m| m.chars().next().and_then(Move::from_letter))
-            .collect();
-        super::notation::print_transcript(&letters)
+        // As notation::print_transcript writes them: numbered pairs, one per line (`1. A d`).
+        let pairs = moves.chunks(2).enumerate();
+        pairs
+            .map(|(i, pair)| format!("{}. {}\n", i + 1, pair.join(" ")))
+            .collect()
     }
 
     #[cfg(feature = "diagram")]
