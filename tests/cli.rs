@@ -1,5 +1,7 @@
 //! The command line as a user drives it: exit codes, error messages, standard input.
 
+mod closed;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -1890,35 +1892,20 @@ fn the_main_job_keeps_another_study_in_its_folder() {
 /// studies to their end, stops printing, and exits with 141 and a note on standard error.
 #[test]
 fn the_main_job_plays_every_study_after_its_output_closes() {
-    use std::io::BufRead;
     let dir = std::env::temp_dir().join(format!("mancala-main-closed-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_project(&dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (line, code, err) = closed::first_line_only(&dir, &[]);
     assert!(line.starts_with("clause coverage: "), "{line}");
     // In a mutation run the copy's annotations may be deleted (the canary): the coverage gate
     // then fails the job (exit 1), which plays its studies all the same.
-    let gate_failed = mutation_run() && out.status.code() == Some(1);
-    assert!(
-        out.status.code() == Some(141) || gate_failed,
-        "{}",
-        stderr(&out)
-    );
-    assert!(stderr(&out).contains("standard output was closed before the end"));
+    let gate_failed = mutation_run() && code == Some(1);
+    assert!(code == Some(141) || gate_failed, "{err}");
+    assert!(err.contains(closed::NOTE), "{err}");
     // Each study whole: the summary is written once its games are.
     for game in ["bao", "oware", "kalah"] {
         let summary = dir.join("out").join(game).join("summary.csv");
-        assert!(summary.is_file(), "{game}: {}", stderr(&out));
+        assert!(summary.is_file(), "{game}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,9 +2,12 @@
 //! printing, and exit with 141 and a note on standard error, rather than dying midway (the main
 //! job's case is in tests/cli.rs, beside the copy of the project it runs in).
 
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod closed;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use closed::{first_line_only, NOTE};
 
 fn tmp(name: &str) -> PathBuf {
     let dir =
@@ -13,31 +16,6 @@ fn tmp(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
-
-/// Runs `args` in `dir`, reads the first line of its standard output and closes it, as
-/// `| head -1` does; the line, the exit code and standard error.
-fn first_line_only(dir: &Path, args: &[&str]) -> (String, Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-lab"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    // The reader goes away here: the pipe's read end is closed.
-    let out = child.wait_with_output().unwrap();
-    (
-        line,
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-const NOTE: &str = "standard output was closed before the end";
 
 #[test]
 fn a_build_finishes_every_level_after_its_output_closes() {

@@ -306,16 +306,21 @@ fn a_search_on_several_threads_finds_the_same_values() {
     assert!(split.nodes() > 0);
 }
 
-#[test]
-fn level_files_round_trip_and_refuse_damage_and_other_levels() {
-    let dir = tempfile::tempdir().unwrap();
-    let header = Header {
+/// The header of an Oware level of `seeds` seeds and `positions` boards, under a reading `r`.
+fn oware_header(seeds: u32, positions: u64) -> Header {
+    Header {
         game: "oware".to_string(),
         reading: "r".to_string(),
         pits: 12,
-        seeds: 2,
-        positions: 78,
-    };
+        seeds,
+        positions,
+    }
+}
+
+#[test]
+fn level_files_round_trip_and_refuse_damage_and_other_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = oware_header(2, 78);
     let values: Vec<i8> = (0..78).map(|i| (i % 5) as i8 - 2).collect();
     let path = level_file::write(dir.path(), &header, &values).unwrap();
     assert_eq!(
@@ -363,13 +368,7 @@ fn level_files_round_trip_and_refuse_damage_and_other_levels() {
 #[test]
 fn writers_of_one_level_at_once_do_not_share_a_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    let header = Header {
-        game: "oware".to_string(),
-        reading: "r".to_string(),
-        pits: 12,
-        seeds: 4,
-        positions: 1365,
-    };
+    let header = oware_header(4, 1365);
     let values: Vec<i8> = (0..1365).map(|i| (i % 9) as i8 - 4).collect();
     std::thread::scope(|s| {
         let writers: Vec<_> = (0..8)
@@ -398,13 +397,7 @@ fn writers_of_one_level_at_once_do_not_share_a_temporary_file() {
 #[test]
 fn a_failed_write_removes_its_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    let header = Header {
-        game: "oware".to_string(),
-        reading: "r".to_string(),
-        pits: 12,
-        seeds: 2,
-        positions: 78,
-    };
+    let header = oware_header(2, 78);
     let in_the_way = level_file::path(dir.path(), 2);
     std::fs::create_dir(&in_the_way).unwrap();
     std::fs::write(in_the_way.join("mine"), "x").unwrap();
