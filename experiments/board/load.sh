@@ -42,7 +42,8 @@ for body in explain move; do
     code=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' -d "$payload" "$url/api/$path")
     [ "$code" = 200 ] || { echo "load.sh: $path answered $code" >&2; exit 1; }
 done
-echo "load on $url, $seconds s each, $connections connections, 2 wrk threads; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+vectors=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(sse2|avx|avx2|avx512f|avx512bw|avx512vbmi)$' | paste -sd, -)
+echo "load on $url, $seconds s each, $connections connections, 2 wrk threads; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); vector extensions: $vectors"
 printf '%-34s %12s %10s %10s %8s\n' endpoint requests/s p50 p99 errors
 run() {
     local name=$1 path=$2 script=${3:-}

@@ -397,10 +397,9 @@ fn batch_playouts<'py>(
     let text_game = TextGame::new(game_kind(game)?, variant, infinite, engine_kind(engine)?)
         .map_err(value_error)?;
     let engine = text_game.playout_engine();
+    // A policy that cannot play this game (perfect without its databases) is refused by the
+    // playouts before any game, as the command line refuses it.
     let play = Play::new(players, max_plies);
-    // A policy that cannot play this game (perfect without its databases) is refused here,
-    // before any game, as the command line refuses it.
-    engine.prepare(players).map_err(value_error)?;
     STOP.store(false, Ordering::SeqCst);
     let mut gathered = Gathered::default();
     let mut from = first;
