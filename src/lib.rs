@@ -42,7 +42,7 @@ pub mod side;
 pub mod solve;
 pub mod spec;
 pub mod stats;
-#[cfg(feature = "tools")]
+#[cfg(feature = "study")]
 pub mod study;
 pub mod text;
 pub mod textgame;

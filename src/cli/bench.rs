@@ -12,8 +12,6 @@ use mancala_lab::game::game_keys;
 use mancala_lab::registry::{with_game, GameKind, GameVisitor, Mancala};
 use std::sync::atomic::AtomicBool;
 
-use super::stats::{run_job, Report, RunArgs};
-
 /// Shortest measurement: below it the clock's resolution and a single slow game dominate.
 const MIN_SECONDS: f64 = 0.1;
 /// Longest measurement (an hour; the whole bench makes about ten).
@@ -292,9 +290,13 @@ fn stats_line(
     if let Ok(mut scratch) = SCRATCH.lock() {
         *scratch = Some(out.clone());
     }
-    let args = RunArgs::random_job(game, Some(variant), games, seed, out.clone());
+    let request = mancala_lab::study::Request {
+        no_estimate: true,
+        command: super::stats::command_line(),
+        ..mancala_lab::study::Request::random(game, Some(variant), games, seed, out.clone())
+    };
     let start = Instant::now();
-    let done = run_job(&args, &INTERRUPTED, Report::Quiet);
+    let done = mancala_lab::study::run(&request, &INTERRUPTED, &mut ());
     let secs = start.elapsed().as_secs_f64();
     remove_scratch();
     match done {

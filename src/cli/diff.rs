@@ -110,7 +110,7 @@ fn run_pair<M: Mancala>(args: &DiffArgs, play: bool) -> Result<ExitCode, String>
     let interrupt = interrupt_with_hint(args, &bar);
     let (mut plies, mut failure) = (0usize, None);
     let end = args.first + args.games;
-    let done = super::in_order(
+    let done = mancala_lab::study::pipeline::in_order(
         &pool,
         args.first..end,
         interrupt,
@@ -203,28 +203,29 @@ fn run_batch(args: &DiffArgs, preset: &str) -> Result<ExitCode, String> {
     let (bar, pool) = super::bar_and_pool(args.games)?;
     let interrupt = interrupt_with_hint(args, &bar);
     let end = args.first + args.games;
-    let chunk_range = |c: u64| super::chunk(args.first..end, BATCH_CHUNK, c);
+    let chunk_range = |c: u64| mancala_lab::study::pipeline::chunk(args.first..end, BATCH_CHUNK, c);
     let (mut plies, mut games, mut failure) = (0u64, 0u64, None);
     let mut totals: Vec<Vec<u64>> = vec![Vec::new(); paths.len()];
     let chunks = args.games.div_ceil(BATCH_CHUNK);
     let play = |c: u64| check.check(chunk_range(c));
-    let done = super::in_order(&pool, 0..chunks, interrupt, play, |c, result| {
-        match result {
-            Ok((p, figures)) => {
-                plies += p;
-                games += chunk_range(c).count() as u64;
-                for (total, f) in totals.iter_mut().zip(figures) {
-                    total.resize(total.len().max(f.len()), 0);
-                    for (t, x) in total.iter_mut().zip(f) {
-                        *t += x;
+    let done =
+        mancala_lab::study::pipeline::in_order(&pool, 0..chunks, interrupt, play, |c, result| {
+            match result {
+                Ok((p, figures)) => {
+                    plies += p;
+                    games += chunk_range(c).count() as u64;
+                    for (total, f) in totals.iter_mut().zip(figures) {
+                        total.resize(total.len().max(f.len()), 0);
+                        for (t, x) in total.iter_mut().zip(f) {
+                            *t += x;
+                        }
                     }
                 }
+                Err(divergence) => failure = Some(divergence),
             }
-            Err(divergence) => failure = Some(divergence),
-        }
-        bar.set_position(games);
-        failure.is_none()
-    });
+            bar.set_position(games);
+            failure.is_none()
+        });
     bar.finish_and_clear();
     let game = args.game.name();
     println!(
@@ -299,7 +300,7 @@ fn run_rows(args: &DiffArgs) -> Result<ExitCode, String> {
     let mut failure = None;
     let mut refused: Option<String> = None;
     let mut done = 0;
-    super::in_order(
+    mancala_lab::study::pipeline::in_order(
         &pool,
         args.first..end,
         interrupt,

@@ -51,7 +51,7 @@ pub fn run<S: GameStudy>(
     let (bar, pool) = super::bar_and_pool(games)?;
     let mut failed = None;
     let mut sums = study.sums();
-    let done = super::in_order(
+    let done = mancala_lab::study::pipeline::in_order(
         &pool,
         0..games,
         interrupt,

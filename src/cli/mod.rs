@@ -17,12 +17,42 @@ pub mod plot;
 pub mod serve;
 pub mod solve;
 pub mod stats;
+pub mod study_report;
 
-use std::collections::BTreeMap;
+pub use mancala_lab::study::folder::same_file;
+
+use mancala_lab::study::{Field, Names, Step, StudyError};
+
+/// The command line's names: a field as its option (`--max-plies`), a step as the command to run.
+pub struct Flags;
+
+impl Names for Flags {
+    fn field(&self, field: Field) -> String {
+        format!("--{}", field.name().replace('_', "-"))
+    }
+
+    fn step(&self, step: Step<'_>) -> String {
+        use mancala_lab::text::shell_word;
+        match step {
+            Step::ResumeStudy(dir) => {
+                format!("mancala-lab stats --resume --out {}", shell_word(dir))
+            }
+            Step::ResumeMatch(Some(dir)) => {
+                format!("mancala-lab match --resume --out {}", shell_word(dir))
+            }
+            Step::ResumeMatch(None) => "mancala-lab match --resume".into(),
+            Step::MergeMatch => "mancala-lab match merge".into(),
+        }
+    }
+}
+
+/// A study's error as the command line says it, its fields named by their options.
+pub fn flagged(e: StudyError) -> String {
+    e.message(&Flags)
+}
+
 use std::io::Read;
-use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -100,23 +130,6 @@ pub fn input_file(path: &std::path::Path) -> &std::path::Path {
     }
 }
 
-/// True when `a` and `b` name one existing file, by any path: the same path, a symbolic link or
-/// a hard link.
-pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        std::fs::canonicalize(a).is_ok_and(|x| std::fs::canonicalize(b).is_ok_and(|y| x == y))
-    }
-}
-
 /// Refuses `--force` with an `--out` that is itself a symbolic link: `--force` replaces files in
 /// the folder `--out` names, and through a link they would be another folder's. The folder the
 /// link leads to is named, to be given as `--out` by whoever means it.
@@ -137,31 +150,6 @@ pub fn force_not_through_link(out: &std::path::Path) -> Result<(), String> {
         mancala_lab::text::shown_path(&target),
         mancala_lab::text::shell_word(&target)
     ))
-}
-
-/// `path` made absolute with its links resolved, component by component: a part that exists is
-/// resolved by the system, the rest as written (`..` leaving the folder before it), as folders
-/// are made. For telling whether one folder lies inside another.
-pub fn resolved(path: &std::path::Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = std::path::PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            Component::Prefix(_) | Component::RootDir => out.push(part.as_os_str()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(name) => {
-                out.push(name);
-                if let Ok(real) = std::fs::canonicalize(&out) {
-                    out = real;
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Refuses to write an SVG over a file at `out` (given as `option`) that is not one: a note, a
@@ -226,7 +214,7 @@ pub fn interrupt_on_ctrl_c_with(hint: impl Fn() -> String + Send + 'static) -> &
     static INTERRUPT: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(move || {
         if INTERRUPT.swap(true, Ordering::SeqCst) {
-            if UNINTERRUPTED.load(Ordering::SeqCst) {
+            if mancala_lab::study::folder::swapping() {
                 eprintln!("\nputting the new files in place; a moment");
                 return;
             }
@@ -248,17 +236,6 @@ pub fn exit_if_stopped(stop: &AtomicBool, done: u64, games: u64) {
         eprintln!("interrupted after {done} of {games} games; nothing written");
         std::process::exit(130);
     }
-}
-
-/// Set while files are being swapped into place: a second Ctrl-C then waits for the swap.
-static UNINTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Runs `work` (a few renames) without letting a second Ctrl-C stop the process half way.
-pub fn uninterrupted<T>(work: impl FnOnce() -> T) -> T {
-    UNINTERRUPTED.store(true, Ordering::SeqCst);
-    let done = work();
-    UNINTERRUPTED.store(false, Ordering::SeqCst);
-    done
 }
 
 /// A progress bar over `games` games on standard error (drawn on a terminal only).
@@ -289,72 +266,6 @@ pub fn bar_and_pool(games: u64) -> Result<(ProgressBar, rayon::ThreadPool), Stri
         .build()
         .map_err(|e| e.to_string())?;
     Ok((bar, pool))
-}
-
-/// Games `size * c ..` of `range`, the `c`-th chunk (shorter at the end).
-pub fn chunk(range: Range<u64>, size: u64, c: u64) -> Range<u64> {
-    let from = range.start + c * size;
-    from..from.saturating_add(size).min(range.end)
-}
-
-/// Runs `work(i)` for every `i` in `range` on the threads of `pool`, each thread taking the next
-/// index as soon as it is free (a slow item holds up only its own thread), and hands the results
-/// to `take` in index order on the calling thread. New items stop being started once `take`
-/// returns false or `interrupt` is set; returns how many results `take` received (a prefix of
-/// `range`). No thread runs more than a few items ahead of the first result not yet taken, so
-/// memory stays bounded however slow one item is.
-pub fn in_order<T: Send>(
-    pool: &rayon::ThreadPool,
-    range: Range<u64>,
-    interrupt: &AtomicBool,
-    work: impl Fn(u64) -> T + Sync,
-    mut take: impl FnMut(u64, T) -> bool,
-) -> u64 {
-    // Items are counted from range.start, so no index is formed past range.end.
-    let count = range.end.saturating_sub(range.start);
-    let window = 2 * pool.current_num_threads() as u64 + 2;
-    let (next, done) = (AtomicU64::new(0), AtomicU64::new(0));
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(u64, T)>();
-    let mut taken = 0;
-    pool.in_place_scope(|scope| {
-        for _ in 0..pool.current_num_threads() {
-            let (tx, next, done, stop, work) = (tx.clone(), &next, &done, &stop, &work);
-            scope.spawn(move |_| {
-                while !interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
-                    if next.load(Ordering::SeqCst) >= done.load(Ordering::SeqCst) + window {
-                        std::thread::sleep(std::time::Duration::from_micros(200));
-                        continue;
-                    }
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= count {
-                        break;
-                    }
-                    let i = range.start + k;
-                    if tx.send((i, work(i))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        // Results that arrive early wait here for the ones before them.
-        let mut ready = BTreeMap::new();
-        for (i, result) in &rx {
-            ready.insert(i, result);
-            while let Some(result) = ready.remove(&(range.start + taken)) {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                if !take(range.start + taken, result) {
-                    stop.store(true, Ordering::SeqCst);
-                }
-                taken += 1;
-                done.store(taken, Ordering::SeqCst);
-            }
-        }
-    });
-    taken
 }
 
 /// Refuses what a game reads from the environment and cannot use (e.g. a batch path forced that

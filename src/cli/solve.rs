@@ -462,7 +462,7 @@ fn check_space(
             if secs < 1.0 {
                 "under a second".to_string()
             } else {
-                format!("roughly {}", super::stats::duration_text(secs))
+                format!("roughly {}", super::study_report::duration_text(secs))
             },
             if retro.acyclic() {
                 mancala_lab::solve::build::ONE_PASS_RATE
