@@ -13,6 +13,8 @@ use mancala_lab::policy::Players;
 use mancala_lab::registry::GameKind;
 use mancala_lab::textgame::TextGame;
 
+mod study;
+
 /// The name of `value`'s type, for messages.
 fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
@@ -458,5 +460,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = PyArray1::<u32>::zeros(m.py(), 0, false);
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(batch_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(study::run_study, m)?)?;
     Ok(())
 }
