@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+use crate::field::{Field, FieldNames, Names};
+
 /// Most bins a chart draws.
 pub const MAX_BINS: u64 = 10_000;
 
@@ -91,16 +93,11 @@ pub enum HistogramError {
         /// The value found.
         value: String,
     },
-    /// `--bin 0`.
-    #[error("--bin 0: a bin is at least 1 wide")]
+    /// A bin width of 0.
+    #[error("{}", self.message(&FieldNames))]
     ZeroBin,
     /// More than [`MAX_BINS`] bins.
-    #[error(
-        "--bin {bin}: values of {column} up to {max} would need {bins} bins, at most {max_bins} \
-         can be drawn; use --bin {} or more",
-        .max / MAX_BINS as u32 + 1,
-        max_bins = MAX_BINS
-    )]
+    #[error("{}", self.message(&FieldNames))]
     TooManyBins {
         /// The bin width.
         bin: u32,
@@ -111,6 +108,27 @@ pub enum HistogramError {
         /// The bins it would need.
         bins: u64,
     },
+}
+
+impl HistogramError {
+    /// The message, the bin width named by `n` (the command line: `--bin`).
+    pub fn message(&self, n: &dyn Names) -> String {
+        let bin_field = n.field(Field::Bin);
+        match self {
+            HistogramError::ZeroBin => format!("{bin_field} 0: a bin is at least 1 wide"),
+            HistogramError::TooManyBins {
+                bin,
+                column,
+                max,
+                bins,
+            } => format!(
+                "{bin_field} {bin}: values of {column} up to {max} would need {bins} bins, at \
+                 most {MAX_BINS} can be drawn; use {bin_field} {} or more",
+                max / MAX_BINS as u32 + 1
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// Streams the values of column `name` of the CSV read from `input` (named `label` in errors) to
@@ -418,12 +436,27 @@ mod tests {
             "a.csv: line 3: 1 fields where the header has 2"
         );
 
+        struct Flags;
+        impl Names for Flags {
+            fn field(&self, field: Field) -> String {
+                format!("--{}", field.name())
+            }
+            fn step(&self, _: crate::field::Step<'_>) -> String {
+                String::new()
+            }
+        }
         assert_eq!(
             bins(5, Some(0), "plies").unwrap_err().to_string(),
+            "bin 0: a bin is at least 1 wide"
+        );
+        assert_eq!(
+            bins(5, Some(0), "plies").unwrap_err().message(&Flags),
             "--bin 0: a bin is at least 1 wide"
         );
         assert_eq!(
-            bins(u32::MAX, Some(1), "plies").unwrap_err().to_string(),
+            bins(u32::MAX, Some(1), "plies")
+                .unwrap_err()
+                .message(&Flags),
             "--bin 1: values of plies up to 4294967295 would need 4294967296 bins, at most \
              10000 can be drawn; use --bin 429497 or more"
         );

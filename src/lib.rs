@@ -19,6 +19,7 @@ pub mod diagram;
 pub mod diff;
 pub mod disk;
 pub mod engine;
+pub mod field;
 pub mod game;
 pub mod game_study;
 pub mod games_csv;

@@ -189,7 +189,7 @@ fn split_run(run: &std::ffi::OsStr) -> Result<Option<(&str, &Path)>, String> {
 /// (name, path).
 pub fn check(args: &PlotArgs) -> Result<Vec<(&str, &Path)>, String> {
     if args.bin == Some(0) {
-        return Err(histogram::HistogramError::ZeroBin.to_string());
+        return Err(histogram::HistogramError::ZeroBin.message(&super::Flags));
     }
     one_line("--title", &args.title)?;
     one_line(&format!("--column {}", escaped(&args.column)), &args.column)?;
@@ -296,7 +296,8 @@ pub fn run(args: PlotArgs) -> Result<ExitCode, String> {
         }
         sources.push((n, source));
     }
-    let (bin, bins) = histogram::bins(max, args.bin, &args.column).map_err(|e| e.to_string())?;
+    let (bin, bins) =
+        histogram::bins(max, args.bin, &args.column).map_err(|e| e.message(&super::Flags))?;
     // Bin edges run to bins * bin, past u32::MAX for the largest values: u64 throughout.
     let bin = u64::from(bin);
     let mut series: Vec<(String, Vec<(u64, f64)>)> = Vec::new();

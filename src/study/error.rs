@@ -1,106 +1,14 @@
 //! Why a study or a match could not be checked, read, written or run: errors that name the job's
 //! fields ([`Field`]), each front end naming them its own way ([`Names`]).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::field::{Field, FieldNames, Names, Step};
 use crate::registry::{GameKind, UnknownGame};
 use crate::stats::UnknownWinner;
 use crate::text::{escaped, quoted, shown_path};
 
 use super::{GAMES, MANIFEST, MAX_ROW};
-
-/// A field of a study's or a match's job, or a choice of how it runs, as an error names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
-    /// The game.
-    Game,
-    /// The rule reading.
-    Variant,
-    /// The engine.
-    Engine,
-    /// Both sides' policies.
-    Policy,
-    /// A match's players.
-    Players,
-    /// The master seed.
-    Seed,
-    /// The number of games.
-    Games,
-    /// The ply limit.
-    MaxPlies,
-    /// The random plies opening every game.
-    Opening,
-    /// The slice of the games a folder plays.
-    Shard,
-    /// The output folder.
-    Out,
-    /// Continue the job in the output folder.
-    Resume,
-    /// Replace the job in the output folder.
-    Force,
-    /// Start without the free-space check.
-    NoSpaceCheck,
-}
-
-impl Field {
-    /// The field's name, as the job files and the Python keyword arguments write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Field::Game => "game",
-            Field::Variant => "variant",
-            Field::Engine => "engine",
-            Field::Policy => "policy",
-            Field::Players => "players",
-            Field::Seed => "seed",
-            Field::Games => "games",
-            Field::MaxPlies => "max_plies",
-            Field::Opening => "opening",
-            Field::Shard => "shard",
-            Field::Out => "out",
-            Field::Resume => "resume",
-            Field::Force => "force",
-            Field::NoSpaceCheck => "no_space_check",
-        }
-    }
-}
-
-/// What a message suggests doing next, in the front end's own words.
-#[derive(Clone, Copy, Debug)]
-pub enum Step<'a> {
-    /// Continue the stats study in this folder.
-    ResumeStudy(&'a Path),
-    /// Continue the match in this folder (in the folder it names, if none).
-    ResumeMatch(Option<&'a Path>),
-    /// Join a match's shards.
-    MergeMatch,
-}
-
-/// How a front end names what messages refer to: a job's fields and the steps it suggests.
-pub trait Names {
-    /// The field as the user gave it (the command line: `--max-plies`).
-    fn field(&self, field: Field) -> String;
-    /// The step as the user would take it (the command line: a command to run).
-    fn step(&self, step: Step<'_>) -> String;
-}
-
-/// The library's own names: the fields as job files write them, the steps described.
-pub struct FieldNames;
-
-impl Names for FieldNames {
-    fn field(&self, field: Field) -> String {
-        field.name().to_string()
-    }
-
-    fn step(&self, step: Step<'_>) -> String {
-        match step {
-            Step::ResumeStudy(dir) => format!("the study resumed in {}", shown_path(dir)),
-            Step::ResumeMatch(Some(dir)) => format!("the match resumed in {}", shown_path(dir)),
-            Step::ResumeMatch(None) => "the match resumed".into(),
-            Step::MergeMatch => "a match merge".into(),
-        }
-    }
-}
 
 /// Whether a folder is asked for a study or a match (for the messages that differ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,7 +38,8 @@ pub enum Keep {
 }
 
 /// Why a study folder could not be read, written or used, or a job not checked or run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.message(&FieldNames))]
 pub enum StudyError {
     /// Reading or writing a file failed.
     Io {
@@ -185,7 +94,7 @@ pub enum StudyError {
         resume_hint: bool,
     },
     /// The manifest could not be written as JSON.
-    Json(serde_json::Error),
+    Json(#[from] serde_json::Error),
     /// The manifest is not a manifest.
     BadManifest {
         /// The manifest file.
@@ -203,7 +112,7 @@ pub enum StudyError {
         what: String,
     },
     /// The manifest names an unknown game.
-    Game(UnknownGame),
+    Game(#[from] UnknownGame),
     /// A line of games.csv does not match the manifest.
     Row {
         /// games.csv.
@@ -551,18 +460,6 @@ pub enum StudyError {
     PairingNotDone(PathBuf),
     /// The ratings could not be computed.
     Ratings(String),
-}
-
-impl From<serde_json::Error> for StudyError {
-    fn from(e: serde_json::Error) -> StudyError {
-        StudyError::Json(e)
-    }
-}
-
-impl From<UnknownGame> for StudyError {
-    fn from(e: UnknownGame) -> StudyError {
-        StudyError::Game(e)
-    }
 }
 
 impl StudyError {
@@ -990,35 +887,9 @@ impl StudyError {
     }
 }
 
-impl fmt::Display for StudyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(&FieldNames))
-    }
-}
-
-impl std::error::Error for StudyError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StudyError::Io { source, .. } | StudyError::MakeDir { source, .. } => Some(source),
-            StudyError::Json(source) | StudyError::BadManifest { source, .. } => Some(source),
-            StudyError::Game(e) => Some(e),
-            StudyError::Row { source, .. } => Some(source),
-            StudyError::In { source, .. }
-            | StudyError::RecordedJob { source, .. }
-            | StudyError::NothingMerged { source, .. }
-            | StudyError::InFile { source, .. }
-            | StudyError::Pairing { source, .. }
-            | StudyError::NotOwnShard { source, .. } => Some(&**source),
-            StudyError::InMerge(source)
-            | StudyError::NoMatchToResume(source)
-            | StudyError::PlayAgain(source) => Some(&**source),
-            _ => None,
-        }
-    }
-}
-
 /// What is wrong with a line of games.csv (its file and line are in [`StudyError::Row`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message(&FieldNames))]
 pub enum RowError {
     /// A line longer than any games.csv row.
     TooLong,
@@ -1084,13 +955,7 @@ pub enum RowError {
         max: u32,
     },
     /// The `winner` field is not a winner.
-    Winner(UnknownWinner),
-}
-
-impl From<UnknownWinner> for RowError {
-    fn from(e: UnknownWinner) -> RowError {
-        RowError::Winner(e)
-    }
+    Winner(#[from] UnknownWinner),
 }
 
 impl RowError {
@@ -1140,21 +1005,6 @@ impl RowError {
                 n.field(Field::MaxPlies)
             ),
             R::Winner(e) => e.to_string(),
-        }
-    }
-}
-
-impl fmt::Display for RowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(&FieldNames))
-    }
-}
-
-impl std::error::Error for RowError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RowError::Winner(e) => Some(e),
-            _ => None,
         }
     }
 }

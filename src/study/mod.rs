@@ -15,7 +15,8 @@ pub mod results;
 pub mod rows;
 pub mod run;
 
-pub use error::{Field, FieldNames, JobKind, Keep, Names, RowError, Step, StudyError};
+pub use crate::field::{Field, FieldNames, Names, Step};
+pub use error::{JobKind, Keep, RowError, StudyError};
 pub use folder::{
     check_own_files, clear_for_new_run, is_study_file, is_temporary_of, link_target, make_dir,
     only_study_files, replace_file, staging_dir, starts_with_header, swap_in, temporary_beside,
