@@ -1,8 +1,8 @@
 //! Kalah's moves as the endgame databases see them (`crate::solve`): the pits from the player to
 //! move, stores left out (a value counts the seeds won from here on), by either engine.
 
+use crate::retro::{Board, Edge, Retro};
 use crate::side::Side;
-use crate::solve::{Board, Edge, Retro};
 
 use super::fast::FastRules;
 use super::notation::Move;
@@ -62,7 +62,7 @@ pub(crate) fn board_of(position: &Position) -> Board {
     let mut pits = [0; 12];
     pits[..m].copy_from_slice(position.row(Side::South));
     pits[m..2 * m].copy_from_slice(position.row(Side::North));
-    crate::game::mover_first(&pits, m, position.to_move)
+    crate::retro::mover_first(&pits, m, position.to_move)
 }
 
 /// Where a ply from `board` led: over (stores give the final difference) or the next board.

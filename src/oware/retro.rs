@@ -1,8 +1,8 @@
 //! Oware's moves as the endgame databases see them (`crate::solve`): the board from the player to
 //! move, no scores and no history, by the reference engine or by the optimized one.
 
+use crate::retro::{Board, Edge, Retro};
 use crate::side::Side;
-use crate::solve::{Board, Edge, Retro};
 
 use super::fast::FastRules;
 use super::position::Position;
