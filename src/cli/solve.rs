@@ -16,7 +16,7 @@ use mancala_lab::side::Side;
 use mancala_lab::solve::build::{build_memory, verify_level, LevelStats};
 use mancala_lab::solve::check::{check_level, check_sample};
 use mancala_lab::solve::forced::check_forced;
-use mancala_lab::solve::judge::{self, Judged, Sample};
+use mancala_lab::policy::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
 use mancala_lab::solve::{build_level, seeds, Board, Database, LevelError, Report, Retro};

@@ -7,7 +7,6 @@ pub mod build;
 pub mod check;
 pub mod forced;
 pub mod huge;
-pub mod judge;
 pub mod level_file;
 pub mod rank;
 pub mod search;
