@@ -105,3 +105,21 @@ pub fn mover_first(pits: &[u8], m: usize, to_move: Side) -> Board {
     board[m..2 * m].copy_from_slice(&pits[theirs..theirs + m]);
     board
 }
+
+/// A position exact play values (`solve`): its board as the databases see it, the seeds each
+/// player has won so far, who moves and the names of the mover's pits; read from a position
+/// text, or a game's start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The pits, the mover's row first.
+    pub board: Board,
+    /// The seeds South and North have won so far.
+    pub won: [u8; 2],
+    /// The player to move.
+    pub to_move: Side,
+    /// The names of the mover's pits from its left, as the game's notation writes its moves.
+    pub pit_names: Vec<char>,
+    /// How a report names the position where it is a game's start (`the start of Kalah(6,4)`);
+    /// `None` for a written position.
+    pub start: Option<String>,
+}
