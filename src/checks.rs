@@ -2,13 +2,16 @@
 //! each returns `Err` with a description when a property fails; none may panic or hang.
 //! That `Err(String)` is a failure report for the fuzzer to show, not an error a caller handles.
 
+#[cfg(feature = "fuzz")]
 use arbitrary::{Arbitrary, Unstructured};
 
 use crate::registry::GameKind;
 use crate::registry::{with_game, GameVisitor, Mancala, TextKind};
+#[cfg(feature = "fuzz")]
 use crate::side::Side;
 
 /// North or South, one arbitrary bool.
+#[cfg(feature = "fuzz")]
 pub(crate) fn arbitrary_side(u: &mut Unstructured<'_>) -> arbitrary::Result<Side> {
     Ok(if bool::arbitrary(u)? {
         Side::North
@@ -18,6 +21,7 @@ pub(crate) fn arbitrary_side(u: &mut Unstructured<'_>) -> arbitrary::Result<Side
 }
 
 /// `text`, printed from `pos`, parses back to `pos`.
+#[cfg(feature = "fuzz")]
 pub(crate) fn text_round_trip<P: PartialEq, E: std::fmt::Display>(
     pos: &P,
     text: &str,

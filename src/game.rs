@@ -410,32 +410,20 @@ pub trait Game: Sync {
         let [south, north] = self.scores(s);
         south as i32 - north as i32
     }
-    /// The game's moves as the endgame databases play them on this engine ([`crate::solve`]),
+    /// The game's moves as the endgame databases play them on this engine ([`crate::retro`]),
     /// and whether its play can go round in circles; or why it has none (Bao, an open reading).
-    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+    fn retro(&self) -> Result<(Box<dyn crate::retro::Retro>, bool), String> {
         Err(format!("{} has no endgame databases", self.game_name()))
     }
     /// The pits of `s` as the databases see them, the mover's row first; `None` without them.
-    fn board(&self, _s: &Self::State) -> Option<crate::solve::Board> {
+    fn board(&self, _s: &Self::State) -> Option<crate::retro::Board> {
         None
     }
     /// The state at `board` (the mover's row first): South to move, nothing won, no history;
     /// `None` for a game without databases.
-    fn board_state(&self, _board: &crate::solve::Board) -> Option<Self::State> {
+    fn board_state(&self, _board: &crate::retro::Board) -> Option<Self::State> {
         None
     }
-}
-
-/// `pits` (South's row, then North's, `m` a row) as the databases see them: `to_move`'s row first.
-pub fn mover_first(pits: &[u8], m: usize, to_move: Side) -> crate::solve::Board {
-    let mut board = [0; crate::solve::MAX_PITS];
-    let (own, theirs) = match to_move {
-        Side::South => (0, m),
-        Side::North => (m, 0),
-    };
-    board[..m].copy_from_slice(&pits[own..own + m]);
-    board[m..2 * m].copy_from_slice(&pits[theirs..theirs + m]);
-    board
 }
 
 /// Move-path count to `depth` plies from `s` (a game over, or a move the reading leaves open,

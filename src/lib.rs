@@ -37,6 +37,7 @@ pub mod reading;
 pub mod registry;
 #[cfg(feature = "tools")]
 pub mod report;
+pub mod retro;
 #[cfg(feature = "tools")]
 pub mod scan;
 pub mod side;

@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::game::{Action, Game};
 use crate::playout::{EngineKind, PlayoutEngine, Playouts, Row};
+use crate::retro::{Retro, Target};
 use crate::side::Side;
 
 /// The games the project plays; each has one folder under `src/` and one spec under `spec/`.
@@ -142,6 +143,22 @@ pub trait Mancala: 'static {
     /// The game's text parsers `bench --parsers` times.
     fn bench_parsers() -> Vec<crate::bench::Parser> {
         Vec::new()
+    }
+    /// Why the game has no endgame databases, where it has none (`solve` says so before it
+    /// reads a reading); `None` for a game whose engines have them ([`Game::retro`]).
+    const NO_DATABASES: Option<&'static str> = None;
+    /// The position exact play values under `variant`: the one `text` writes (the game's
+    /// position text), or the game's start, with `per_pit` seeds in every pit where the game
+    /// lets a start choose them (Oware; a reading that sets them ignores it); or why there is
+    /// none.
+    fn target(
+        _variant: Self::Variant,
+        _text: Option<&str>,
+        _per_pit: Option<u8>,
+    ) -> Result<Target, ExactError> {
+        Err(ExactError::NoDatabases {
+            reason: format!("{} has no endgame databases", Self::KIND),
+        })
     }
     /// The reading a preset name gives, or why there is none.
     fn variant(preset: &str) -> Result<Self::Variant, EngineError>;
@@ -542,6 +559,18 @@ impl GameKind {
         with_game(self, Batch)
     }
 
+    /// Whether the game has endgame databases, or why not ([`Mancala::NO_DATABASES`]).
+    pub fn databases(self) -> Result<(), &'static str> {
+        struct Databases;
+        impl GameVisitor for Databases {
+            type Output = Option<&'static str>;
+            fn visit<M: Mancala>(self) -> Option<&'static str> {
+                M::NO_DATABASES
+            }
+        }
+        with_game(self, Databases).map_or(Ok(()), Err)
+    }
+
     /// The game's default rule reading (a preset name).
     pub fn default_variant(self) -> &'static str {
         struct Default;
@@ -646,6 +675,91 @@ pub fn engine(
     with_engine(game, variant, kind, Boxed)
 }
 
+/// Why there is no exact play ([`retro`], [`target`]) for a game, reading or position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExactError {
+    /// No engine plays the reading: not a reading of the game, or one the engine refuses.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The reading has no endgame databases (the game has none, or it leaves a point open).
+    #[error("{reason}")]
+    NoDatabases {
+        /// Why not, as the game's engine says it.
+        reason: String,
+    },
+    /// The text is no position of the game.
+    #[error("{message}")]
+    Position {
+        /// What is wrong with it, as the game's parser says it.
+        message: String,
+    },
+}
+
+/// The endgame databases' moves of `game` under the reading `variant` (a preset name, as
+/// [`with_engine`] takes it), played by its engine `kind` ([`Game::retro`]), and whether its
+/// play can go round in circles; or why there are none. A reading without databases is said so
+/// whichever engine is asked for (the reference engine says why), before an engine that does
+/// not play the reading.
+pub fn retro(
+    game: GameKind,
+    variant: &str,
+    kind: EngineKind,
+) -> Result<(Box<dyn Retro>, bool), ExactError> {
+    struct Visit<'a> {
+        variant: &'a str,
+        kind: EngineKind,
+    }
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<(Box<dyn Retro>, bool), ExactError>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            let v = M::variant(self.variant)?;
+            let reference = M::reference(v);
+            let no_databases = |reason| ExactError::NoDatabases { reason };
+            match self.kind {
+                EngineKind::Reference => reference.retro().map_err(no_databases),
+                EngineKind::Optimized => match M::optimized(v) {
+                    Ok(optimized) => optimized.retro().map_err(no_databases),
+                    Err(refused) => {
+                        reference.retro().map_err(no_databases)?;
+                        Err(refused.into())
+                    }
+                },
+            }
+        }
+    }
+    with_game(game, Visit { variant, kind })
+}
+
+/// The position exact play values in `game` under the reading `variant` ([`Mancala::target`]):
+/// the one `text` writes, or the game's start (with `per_pit` seeds a pit where the game takes
+/// it).
+pub fn target(
+    game: GameKind,
+    variant: &str,
+    text: Option<&str>,
+    per_pit: Option<u8>,
+) -> Result<Target, ExactError> {
+    struct Visit<'a> {
+        variant: &'a str,
+        text: Option<&'a str>,
+        per_pit: Option<u8>,
+    }
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<Target, ExactError>;
+        fn visit<M: Mancala>(self) -> Self::Output {
+            M::target(M::variant(self.variant)?, self.text, self.per_pit)
+        }
+    }
+    with_game(
+        game,
+        Visit {
+            variant,
+            text,
+            per_pit,
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -674,6 +788,41 @@ mod tests {
              (preset strict): it has no 'rules silent' outcome; use the reference engine"
         );
         assert!(engine(GameKind::Oware, "strict", Reference).is_ok());
+    }
+
+    #[test]
+    fn a_game_says_it_has_no_databases_where_its_engines_have_none() {
+        for game in GameKind::ALL {
+            let found = retro(game, game.default_variant(), EngineKind::Reference);
+            assert_eq!(game.databases().is_ok(), found.is_ok(), "{game}");
+        }
+        assert!(matches!(
+            retro(GameKind::Oware, "strict", EngineKind::Optimized),
+            Err(ExactError::NoDatabases { .. })
+        ));
+    }
+
+    #[test]
+    fn exact_targets_are_read_through_the_registry() {
+        let kalah = target(GameKind::Kalah, "openspiel:pits=3,seeds=2", None, None).unwrap();
+        assert_eq!(kalah.board[..6], [2; 6]);
+        assert_eq!(kalah.pit_names, ['A', 'B', 'C']);
+        assert_eq!(kalah.start.as_deref(), Some("the start of Kalah(3,2)"));
+        let oware = target(GameKind::Oware, "sheet:first-player=north", None, Some(1)).unwrap();
+        assert_eq!((oware.board, oware.to_move), ([1; 12], Side::North));
+        assert_eq!(oware.pit_names, "abcdef".chars().collect::<Vec<_>>());
+        let text = "to_move: North\nscores: 20 22\nnorth: 0 1 0 2 0 0\nsouth: 1 0 1 0 1 0\n";
+        let written = target(GameKind::Oware, "sheet", Some(text), None).unwrap();
+        assert_eq!(written.board, [0, 0, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+        assert_eq!((written.won, written.start), ([20, 22], None));
+        assert!(matches!(
+            target(GameKind::Oware, "sheet", Some("garbage"), None),
+            Err(ExactError::Position { .. })
+        ));
+        assert!(matches!(
+            target(GameKind::Bao, "default", None, None),
+            Err(ExactError::NoDatabases { .. })
+        ));
     }
 
     #[test]

@@ -6,9 +6,9 @@ use std::process::Command;
 
 use mancala_lab::game::{game_keys, Draw, Game};
 use mancala_lab::kalah;
+use mancala_lab::policy::judge::{judge, Sample};
 use mancala_lab::policy::{choose, Policy, Scratch};
 use mancala_lab::side::Side;
-use mancala_lab::solve::judge::{judge, Sample};
 use mancala_lab::solve::{level_file, Board, Ranks};
 
 const READING: &str = "empty-capture:pits=3";

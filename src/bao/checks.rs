@@ -1,12 +1,17 @@
 //! Bao's properties checked on arbitrary input (the fuzz targets and `cargo test`): playouts keep
 //! the invariants, the engines agree, arbitrary positions and texts round-trip.
 
+#[cfg(feature = "fuzz")]
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::checks::{arbitrary_side, engines_agree, text_round_trip};
+use crate::checks::engines_agree;
+#[cfg(feature = "fuzz")]
+use crate::checks::{arbitrary_side, text_round_trip};
 
 use super::variant::{InfiniteMoves, Variant};
-use super::{position_text, MoveText, Pit, Position, Rules, Setup, Side};
+use super::{position_text, MoveText, Position, Rules, Side};
+#[cfg(feature = "fuzz")]
+use super::{Pit, Setup};
 
 /// Bao reading used by the fuzz checks: exact detection can take seconds on rare moves, so the
 /// fuzzers bound a move at 5,000 seeds sown (the exact mode is diffed in `tests/diff.rs`).
@@ -75,9 +80,11 @@ pub fn bao_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
 }
 
 /// A valid Bao position built from arbitrary data: 64 seeds spread over pits and stores.
+#[cfg(feature = "fuzz")]
 #[derive(Debug, Clone)]
 pub struct ArbitraryPosition(pub Position);
 
+#[cfg(feature = "fuzz")]
 impl<'a> Arbitrary<'a> for ArbitraryPosition {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let to_move = arbitrary_side(u)?;
@@ -121,6 +128,7 @@ impl<'a> Arbitrary<'a> for ArbitraryPosition {
 
 /// From an arbitrary valid position: the position text round-trips, the engines agree, and a game
 /// from there keeps the invariants.
+#[cfg(feature = "fuzz")]
 pub fn bao_position_invariants(data: &[u8]) -> Result<(), String> {
     let mut u = Unstructured::new(data);
     let Ok(ArbitraryPosition(pos)) = ArbitraryPosition::arbitrary(&mut u) else {

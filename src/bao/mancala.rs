@@ -26,6 +26,9 @@ impl Mancala for Bao {
     const PRESETS: &'static [&'static str] = &super::variant::PRESET_NAMES;
     const PARAMETERS: &'static [&'static str] = &[];
     const SETTINGS: &'static [&'static str] = &["infinite"];
+    const NO_DATABASES: Option<&'static str> = Some(
+        "Bao's positions are not counted by seeds alone (houses, the kunamua stage, store counts)",
+    );
     const MAIN_JOB_GAMES: u64 = 100_000;
     const CATALOG_TITLE: &'static str = "# Bao la Kiswahili";
     const COLUMNS: &'static [&'static str] = &[

@@ -6,21 +6,20 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use clap::{Args, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::Args;
 use mancala_lab::game::Game;
 use mancala_lab::playout::{EngineKind, Playouts};
+use mancala_lab::policy::judge::{self, Judged, Sample};
 use mancala_lab::policy::Policy;
-use mancala_lab::registry::GameKind;
-use mancala_lab::registry::{with_engine, EngineVisitor};
-use mancala_lab::side::Side;
+use mancala_lab::registry::{self, with_engine, EngineVisitor, ExactError, GameKind};
+use mancala_lab::retro::Target;
 use mancala_lab::solve::build::{build_memory, verify_level, LevelStats};
 use mancala_lab::solve::check::{check_level, check_sample};
 use mancala_lab::solve::forced::check_forced;
-use mancala_lab::solve::judge::{self, Judged, Sample};
 use mancala_lab::solve::level_file::{self, Header};
 use mancala_lab::solve::search::{Search, SearchError, TABLE_MIB};
-use mancala_lab::solve::{build_level, seeds, Board, Database, LevelError, Report, Retro};
-use mancala_lab::{kalah, oware};
+use mancala_lab::solve::{build_level, seeds, Database, LevelError, Report, Retro, MAX_SEEDS};
 
 #[derive(Args, Clone)]
 pub struct SolveArgs {
@@ -81,8 +80,8 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The engine that plays the moves of a build or a check; both give byte-identical levels.
-    #[arg(long, value_enum, default_value = "optimized")]
-    engine: EngineChoice,
+    #[arg(long, default_value = "optimized", value_parser = engines())]
+    engine: EngineKind,
     /// Boards a search beyond the databases may expand before it gives up.
     #[arg(long, default_value_t = 100_000_000)]
     budget: u64,
@@ -106,65 +105,45 @@ pub struct SolveArgs {
     threads: u16,
 }
 
-/// Which engine plays the moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// The engine written like the rules.
-    Reference,
-    /// The engine built for speed.
-    Optimized,
+/// The engines `--engine` names, with their help.
+fn engines() -> impl TypedValueParser<Value = EngineKind> {
+    PossibleValuesParser::new([
+        PossibleValue::new(EngineKind::Reference.name()).help("The engine written like the rules"),
+        PossibleValue::new(EngineKind::Optimized.name()).help("The engine built for speed"),
+    ])
+    .map(|name| {
+        if name == EngineKind::Reference.name() {
+            EngineKind::Reference
+        } else {
+            EngineKind::Optimized
+        }
+    })
 }
 
-use mancala_lab::solve::MAX_SEEDS;
+/// The reading --variant names, or the game's default.
+fn variant(args: &SolveArgs) -> &str {
+    args.variant
+        .as_deref()
+        .unwrap_or(args.game.default_variant())
+}
 
-/// The game's moves under the reading, by the chosen engine; whether its play can cycle.
-fn moves_of(args: &SolveArgs) -> Result<(Box<dyn Retro>, bool), String> {
-    let name = args.variant.as_deref();
-    match args.game {
-        GameKind::Bao => Err(
-            "solve covers oware and kalah: Bao's positions are not counted by seeds alone \
-             (houses, the kunamua stage, store counts)"
-                .to_string(),
-        ),
-        GameKind::Oware => {
-            let variant = oware_variant(name)?;
-            let r: Box<dyn Retro> = match args.engine {
-                EngineChoice::Reference => Box::new(
-                    oware::retro::ReferenceRetro::new(variant)
-                        .map_err(|e| format!("--variant: {e}"))?,
-                ),
-                EngineChoice::Optimized => Box::new(
-                    oware::retro::FastRetro::new(variant).map_err(|e| format!("--variant: {e}"))?,
-                ),
-            };
-            Ok((r, true))
-        }
-        GameKind::Kalah => {
-            let variant = kalah_variant(name)?;
-            let r: Box<dyn Retro> = match args.engine {
-                EngineChoice::Reference => Box::new(kalah::retro::ReferenceRetro::new(variant)),
-                EngineChoice::Optimized => Box::new(kalah::retro::FastRetro::new(variant)),
-            };
-            Ok((r, false))
-        }
+/// The game's moves under the reading `name`, by the chosen engine; whether its play can cycle.
+/// `flag` names the reading in errors.
+fn moves_of(args: &SolveArgs, name: &str, flag: &str) -> Result<(Box<dyn Retro>, bool), String> {
+    if let Err(why) = args.game.databases() {
+        let covered: Vec<&str> = GameKind::ALL
+            .into_iter()
+            .filter(|g| g.databases().is_ok())
+            .map(GameKind::name)
+            .collect();
+        return Err(format!("solve covers {}: {why}", covered.join(" and ")));
     }
-}
-
-fn oware_variant(name: Option<&str>) -> Result<oware::variant::Variant, String> {
-    name.unwrap_or("sheet")
-        .parse()
-        .map_err(|e| format!("--variant: {e}"))
-}
-
-fn kalah_variant(name: Option<&str>) -> Result<kalah::variant::Variant, String> {
-    name.unwrap_or("openspiel")
-        .parse()
-        .map_err(|e| format!("--variant: {e}"))
+    registry::retro(args.game, name, args.engine).map_err(|e| format!("{flag}: {e}"))
 }
 
 /// What `solve` refuses before it reads or builds anything (also for `--parse-only`).
 pub fn check(args: &SolveArgs) -> Result<(), String> {
-    let (retro, _) = moves_of(args)?;
+    let (retro, _) = moves_of(args, variant(args), "--variant")?;
     if let Some(n) = args.seeds {
         let checked = if args.build {
             mancala_lab::solve::check_build(retro.as_ref(), n)
@@ -294,7 +273,7 @@ fn load(retro: &dyn Retro, folder: &Path, most: u32) -> Result<Database, String>
 
 pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
     check(&args)?;
-    let (retro, cycles) = moves_of(&args)?;
+    let (retro, cycles) = moves_of(&args, variant(&args), "--variant")?;
     let folder = level_file::folder(&args.db, retro.game(), &retro.reading());
     if args.build {
         return build(&args, retro.as_ref(), &folder);
@@ -303,13 +282,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode, String> {
         return verify(&args, retro.as_ref(), &folder);
     }
     if let Some(other) = &args.compare {
-        let (them, _) = moves_of(&SolveArgs {
-            variant: Some(other.clone()),
-            compare: None,
-            position: None,
-            ..args.clone()
-        })
-        .map_err(|e| e.replace("--variant", "--compare"))?;
+        let (them, _) = moves_of(&args, other, "--compare")?;
         return compare(&args, retro.as_ref(), them.as_ref());
     }
     if !args.judge.is_empty() {
@@ -375,16 +348,13 @@ fn judge(args: &SolveArgs, retro: &dyn Retro, folder: &Path) -> Result<ExitCode,
             judge_on(self.0, &game, self.1, self.2)
         }
     }
-    let kind = match args.engine {
-        EngineChoice::Reference => EngineKind::Reference,
-        EngineChoice::Optimized => EngineKind::Optimized,
-    };
-    let variant = args
-        .variant
-        .as_deref()
-        .unwrap_or(args.game.default_variant());
-    let judged = with_engine(args.game, variant, kind, Judge(args, &db, &sample))
-        .map_err(|e| format!("--variant: {e}"))??;
+    let judged = with_engine(
+        args.game,
+        variant(args),
+        args.engine,
+        Judge(args, &db, &sample),
+    )
+    .map_err(|e| format!("--variant: {e}"))??;
     let built = match db.levels() {
         0 => "no databases".to_string(),
         k => format!("the databases to {} seeds", k - 1),
@@ -787,17 +757,8 @@ fn sampled(
     }
 }
 
-/// The position to solve: the board from the mover's side, seeds each player has won, who moves,
-/// the names of the mover's pits and a description.
-struct Target {
-    board: Board,
-    won: [u8; 2],
-    to_move: Side,
-    letters: Vec<char>,
-    what: String,
-}
-
-fn target(args: &SolveArgs) -> Result<Target, String> {
+/// The position to solve (--position, or the start) and how the report names it.
+fn target(args: &SolveArgs) -> Result<(Target, String), String> {
     let text = args
         .position
         .as_deref()
@@ -805,90 +766,17 @@ fn target(args: &SolveArgs) -> Result<Target, String> {
         .transpose()?
         .map(super::without_bom);
     let shown = args.position.as_deref().map(super::input_name);
-    match args.game {
-        GameKind::Oware => {
-            let (pits, won, to_move, what) = match (&text, args.per_pit) {
-                (Some(t), _) => {
-                    let p = oware::position::Position::parse(t)
-                        .map_err(|e| format!("{}: {e}", shown.clone().unwrap_or_default()))?;
-                    let won = [p.score(Side::South), p.score(Side::North)];
-                    (
-                        p.pits(),
-                        won,
-                        p.to_move(),
-                        shown.clone().unwrap_or_default(),
-                    )
+    let t =
+        registry::target(args.game, variant(args), text.as_deref(), args.per_pit).map_err(|e| {
+            match e {
+                ExactError::Position { message } => {
+                    format!("{}: {message}", shown.clone().unwrap_or_default())
                 }
-                (None, k) => {
-                    let k = k.unwrap_or(4);
-                    let first = oware_variant(args.variant.as_deref())?.first_player;
-                    (
-                        [k; 12],
-                        [0; 2],
-                        first,
-                        format!(
-                            "the start with {k} seed{} a pit",
-                            if k == 1 { "" } else { "s" }
-                        ),
-                    )
-                }
-            };
-            let mut board = [0; 12];
-            let (own, theirs) = if to_move == Side::South {
-                (0, 6)
-            } else {
-                (6, 0)
-            };
-            board[..6].copy_from_slice(&pits[own..own + 6]);
-            board[6..].copy_from_slice(&pits[theirs..theirs + 6]);
-            let letters = if to_move == Side::South {
-                "ABCDEF"
-            } else {
-                "abcdef"
-            };
-            Ok(Target {
-                board,
-                won,
-                to_move,
-                letters: letters.chars().collect(),
-                what,
-            })
-        }
-        _ => {
-            let variant = kalah_variant(args.variant.as_deref())?;
-            let p = match &text {
-                Some(t) => kalah::position::Position::parse(t, &variant)
-                    .map_err(|e| format!("{}: {e}", shown.clone().unwrap_or_default()))?,
-                None => kalah::position::Position::start(&variant),
-            };
-            let m = usize::from(variant.pits);
-            let me = p.to_move();
-            let mut board = [0; 12];
-            board[..m].copy_from_slice(p.row(me));
-            board[m..2 * m].copy_from_slice(p.row(me.opponent()));
-            let letters = "ABCDEF"
-                .chars()
-                .take(m)
-                .map(|c| {
-                    if me == Side::South {
-                        c
-                    } else {
-                        c.to_ascii_lowercase()
-                    }
-                })
-                .collect();
-            let what = shown.unwrap_or_else(|| {
-                format!("the start of Kalah({},{})", variant.pits, variant.seeds)
-            });
-            Ok(Target {
-                board,
-                won: [p.store(Side::South), p.store(Side::North)],
-                to_move: me,
-                letters,
-                what,
-            })
-        }
-    }
+                e => format!("--variant: {e}"),
+            }
+        })?;
+    let what = t.start.clone().or(shown).unwrap_or_default();
+    Ok((t, what))
 }
 
 fn solve(
@@ -897,7 +785,7 @@ fn solve(
     cycles: bool,
     folder: &Path,
 ) -> Result<ExitCode, String> {
-    let t = target(args)?;
+    let (t, what) = target(args)?;
     let n = seeds(&t.board);
     if n > MAX_SEEDS {
         return Err(format!(
@@ -927,7 +815,7 @@ fn solve(
         "{} under {}, {}, {} to move, {n} seeds on the board; {built}",
         retro.game(),
         retro.reading(),
-        t.what,
+        what,
         t.to_move,
     );
     let (me, them) = (t.to_move.index(), 1 - t.to_move.index());
@@ -954,7 +842,7 @@ fn solve(
         spinner.0.suspend(|| show_value(value));
         spinner.best_moves();
         let best = search.best_moves(&t.board, value, cycles)?;
-        let letter = |pit: u8| t.letters[usize::from(pit)].to_string();
+        let letter = |pit: u8| t.pit_names[usize::from(pit)].to_string();
         if best.is_empty() {
             spinner
                 .0

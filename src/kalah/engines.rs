@@ -71,18 +71,18 @@ impl crate::game::Game for Rules {
         Ok(self.state_from(p))
     }
 
-    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+    fn retro(&self) -> Result<(Box<dyn crate::retro::Retro>, bool), String> {
         Ok((
             Box::new(super::retro::ReferenceRetro::new(self.variant)),
             false,
         ))
     }
 
-    fn board(&self, s: &State) -> Option<crate::solve::Board> {
+    fn board(&self, s: &State) -> Option<crate::retro::Board> {
         Some(super::retro::board_of(s.position()))
     }
 
-    fn board_state(&self, board: &crate::solve::Board) -> Option<State> {
+    fn board_state(&self, board: &crate::retro::Board) -> Option<State> {
         let m = usize::from(self.variant.pits);
         Some(self.state_from(super::retro::position_of(board, m)))
     }
@@ -201,23 +201,23 @@ impl crate::game::Game for FastRules {
         Ok(self.from_position(&p))
     }
 
-    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+    fn retro(&self) -> Result<(Box<dyn crate::retro::Retro>, bool), String> {
         Ok((
             Box::new(super::retro::FastRetro::new(self.variant())),
             false,
         ))
     }
 
-    fn board(&self, s: &FastState) -> Option<crate::solve::Board> {
+    fn board(&self, s: &FastState) -> Option<crate::retro::Board> {
         // Not `position`: a board of the databases holds fewer seeds than the reading's start.
         let m = usize::from(self.variant().pits);
         let mut pits = [0; 12];
         pits[..m].copy_from_slice(self.row_and_store(s, Side::South).0);
         pits[m..2 * m].copy_from_slice(self.row_and_store(s, Side::North).0);
-        Some(crate::game::mover_first(&pits, m, s.to_move()))
+        Some(crate::retro::mover_first(&pits, m, s.to_move()))
     }
 
-    fn board_state(&self, board: &crate::solve::Board) -> Option<FastState> {
+    fn board_state(&self, board: &crate::retro::Board) -> Option<FastState> {
         let m = usize::from(self.variant().pits);
         Some(self.from_position(&super::retro::position_of(board, m)))
     }

@@ -7,7 +7,10 @@ use crate::game::Action;
 use crate::game::EventTotals;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::{EngineKind, Play, Playouts, Row};
-use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
+use crate::registry::{
+    EngineOf, ExactError, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS,
+};
+use crate::retro::Target;
 use crate::text::quoted;
 
 use super::fast::{FastRules, FastState};
@@ -66,6 +69,17 @@ impl Mancala for Kalah {
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)
+    }
+
+    /// The reading sets the seeds a pit (`seeds=`): `per_pit` is not taken.
+    fn target(
+        variant: Variant,
+        text: Option<&str>,
+        _per_pit: Option<u8>,
+    ) -> Result<Target, ExactError> {
+        super::retro::target(&variant, text).map_err(|e| ExactError::Position {
+            message: e.to_string(),
+        })
     }
 
     /// The closest preset and the parameters that differ from it (spec/kalah.md).

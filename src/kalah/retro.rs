@@ -1,12 +1,12 @@
 //! Kalah's moves as the endgame databases see them (`crate::solve`): the pits from the player to
 //! move, stores left out (a value counts the seeds won from here on), by either engine.
 
+use crate::retro::{Board, Edge, Retro, Target};
 use crate::side::Side;
-use crate::solve::{Board, Edge, Retro};
 
 use super::fast::FastRules;
 use super::notation::Move;
-use super::position::Position;
+use super::position::{Position, PositionError};
 use super::rules::Rules;
 use super::variant::{EndTest, Sweep, Variant};
 
@@ -62,7 +62,37 @@ pub(crate) fn board_of(position: &Position) -> Board {
     let mut pits = [0; 12];
     pits[..m].copy_from_slice(position.row(Side::South));
     pits[m..2 * m].copy_from_slice(position.row(Side::North));
-    crate::game::mover_first(&pits, m, position.to_move)
+    crate::retro::mover_first(&pits, m, position.to_move)
+}
+
+/// The position exact play values: the one `text` writes (Kalah's position text, under
+/// `variant`), or the start of `variant`; or why `text` is none.
+pub fn target(variant: &Variant, text: Option<&str>) -> Result<Target, PositionError> {
+    let p = match text {
+        Some(t) => Position::parse(t, variant)?,
+        None => Position::start(variant),
+    };
+    let me = p.to_move();
+    let pit_names = "ABCDEF"
+        .chars()
+        .take(usize::from(variant.pits))
+        .map(|c| {
+            if me == Side::South {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    Ok(Target {
+        board: board_of(&p),
+        won: [p.store(Side::South), p.store(Side::North)],
+        to_move: me,
+        pit_names,
+        start: text
+            .is_none()
+            .then(|| format!("the start of Kalah({},{})", variant.pits, variant.seeds)),
+    })
 }
 
 /// Where a ply from `board` led: over (stores give the final difference) or the next board.

@@ -1,9 +1,12 @@
 //! Oware's properties checked on arbitrary input (the fuzz targets and `cargo test`): playouts
 //! keep the invariants, the engines and the batch engine agree, positions and texts round-trip.
 
+#[cfg(feature = "fuzz")]
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::checks::{arbitrary_side, engines_agree, text_round_trip};
+use crate::checks::engines_agree;
+#[cfg(feature = "fuzz")]
+use crate::checks::{arbitrary_side, text_round_trip};
 
 use super::Side;
 
@@ -71,9 +74,11 @@ pub fn oware_reference_vs_optimized(bytes: &[u8]) -> Result<(), String> {
 }
 
 /// A valid Oware position built from arbitrary data: 48 seeds over pits and scores, either mover.
+#[cfg(feature = "fuzz")]
 #[derive(Debug, Clone)]
 pub struct ArbitraryOwarePosition(pub super::Position);
 
+#[cfg(feature = "fuzz")]
 impl<'a> Arbitrary<'a> for ArbitraryOwarePosition {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let to_move = arbitrary_side(u)?;
@@ -91,6 +96,7 @@ impl<'a> Arbitrary<'a> for ArbitraryOwarePosition {
 
 /// From an arbitrary valid Oware position: the text round-trips, the engines agree under both
 /// readings, and a game from there keeps the invariants.
+#[cfg(feature = "fuzz")]
 pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
     let mut u = Unstructured::new(data);
     let Ok(ArbitraryOwarePosition(pos)) = ArbitraryOwarePosition::arbitrary(&mut u) else {
@@ -111,6 +117,7 @@ pub fn oware_position_invariants(data: &[u8]) -> Result<(), String> {
 /// The Oware batch engine plays the scalar optimized engine's games, game by game: the reading
 /// (any the batch plays), vector path, seed, ring size, game range and ply limit come from the
 /// input.
+#[cfg(feature = "fuzz")]
 pub fn oware_batch_vs_scalar(data: &[u8]) -> Result<(), String> {
     use super::batch::{scalar_playout, Batch, BatchPath};
     use super::fast::FastRules;

@@ -34,17 +34,17 @@ impl crate::game::Game for Rules {
         Ok(self.game_from(p))
     }
 
-    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+    fn retro(&self) -> Result<(Box<dyn crate::retro::Retro>, bool), String> {
         let r = super::retro::ReferenceRetro::new(self.variant).map_err(|e| e.to_string())?;
         Ok((Box::new(r), true))
     }
 
-    fn board(&self, s: &Game) -> Option<crate::solve::Board> {
+    fn board(&self, s: &Game) -> Option<crate::retro::Board> {
         let p = s.position();
-        Some(crate::game::mover_first(&p.pits(), 6, p.to_move()))
+        Some(crate::retro::mover_first(&p.pits(), 6, p.to_move()))
     }
 
-    fn board_state(&self, board: &crate::solve::Board) -> Option<Game> {
+    fn board_state(&self, board: &crate::retro::Board) -> Option<Game> {
         Some(self.game_from(super::retro::position_of(board)))
     }
 
@@ -242,16 +242,20 @@ impl crate::game::Game for FastRules {
         Ok(self.game(p.pits(), scores, p.to_move().index() as u8))
     }
 
-    fn retro(&self) -> Result<(Box<dyn crate::solve::Retro>, bool), String> {
+    fn retro(&self) -> Result<(Box<dyn crate::retro::Retro>, bool), String> {
         let r = super::retro::FastRetro::new(self.variant()).map_err(|e| e.to_string())?;
         Ok((Box::new(r), true))
     }
 
-    fn board(&self, s: &FastGame) -> Option<crate::solve::Board> {
-        Some(crate::game::mover_first(&s.pits(), 6, side_of(s.to_move())))
+    fn board(&self, s: &FastGame) -> Option<crate::retro::Board> {
+        Some(crate::retro::mover_first(
+            &s.pits(),
+            6,
+            side_of(s.to_move()),
+        ))
     }
 
-    fn board_state(&self, board: &crate::solve::Board) -> Option<FastGame> {
+    fn board_state(&self, board: &crate::retro::Board) -> Option<FastGame> {
         Some(self.game(*board, [0; 2], 0))
     }
 

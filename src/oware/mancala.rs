@@ -8,7 +8,10 @@ use crate::game::EventTotals;
 use crate::inconsistencies::{Finding, WitnessError};
 use crate::playout::{EngineKind, Play, Playouts, Row};
 use crate::policy::{Players, Policy};
-use crate::registry::{EngineOf, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS};
+use crate::registry::{
+    EngineOf, ExactError, Mancala, MoveError, Shown, TextKind, WrittenPly, MAX_OWN_COLUMNS,
+};
+use crate::retro::Target;
 use crate::text::quoted;
 
 use super::batch::{Batch, Playout};
@@ -88,6 +91,16 @@ impl Mancala for Oware {
 
     fn variant(preset: &str) -> Result<Variant, EngineError> {
         Ok(preset.parse()?)
+    }
+
+    fn target(
+        variant: Variant,
+        text: Option<&str>,
+        per_pit: Option<u8>,
+    ) -> Result<Target, ExactError> {
+        super::retro::target(&variant, text, per_pit).map_err(|e| ExactError::Position {
+            message: e.to_string(),
+        })
     }
 
     fn bench(bench: &mut dyn crate::bench::Bench, part: crate::bench::BenchPart) {

@@ -1,11 +1,11 @@
 //! Oware's moves as the endgame databases see them (`crate::solve`): the board from the player to
 //! move, no scores and no history, by the reference engine or by the optimized one.
 
+use crate::retro::{Board, Edge, Retro, Target};
 use crate::side::Side;
-use crate::solve::{Board, Edge, Retro};
 
 use super::fast::FastRules;
-use super::position::Position;
+use super::position::{Position, PositionError};
 use super::rules::Rules;
 use super::variant::{GrandSlam, NoAllowedMove, Variant};
 
@@ -52,6 +52,42 @@ pub(crate) fn position_of(board: &Board) -> Position {
         scores: [0; 2],
         to_move: Side::South,
     }
+}
+
+/// The position exact play values: the one `text` writes (Oware's position text), or the start
+/// of `variant` with `per_pit` seeds in every pit (four when not given); or why `text` is none.
+pub fn target(
+    variant: &Variant,
+    text: Option<&str>,
+    per_pit: Option<u8>,
+) -> Result<Target, PositionError> {
+    let (pits, won, to_move, start) = match text {
+        Some(t) => {
+            let p = Position::parse(t)?;
+            let won = [p.score(Side::South), p.score(Side::North)];
+            (p.pits(), won, p.to_move(), None)
+        }
+        None => {
+            let k = per_pit.unwrap_or(4);
+            let start = format!(
+                "the start with {k} seed{} a pit",
+                if k == 1 { "" } else { "s" }
+            );
+            ([k; 12], [0; 2], variant.first_player, Some(start))
+        }
+    };
+    let letters = if to_move == Side::South {
+        "ABCDEF"
+    } else {
+        "abcdef"
+    };
+    Ok(Target {
+        board: crate::retro::mover_first(&pits, 6, to_move),
+        won,
+        to_move,
+        pit_names: letters.chars().collect(),
+        start,
+    })
 }
 
 /// The reference engine's moves (`oware::rules`).

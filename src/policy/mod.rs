@@ -1,7 +1,9 @@
 //! Move policies written once over the typed game interface: uniform random, greedy (most seeds
-//! now), a two-ply material search, alphabeta and Monte Carlo tree search; one text form for all.
+//! now), a two-ply material search, alphabeta and Monte Carlo tree search; one text form for all;
+//! and how good a policy's moves are against perfect play ([`judge`]).
 
 pub mod alphabeta;
+pub mod judge;
 pub mod mcts;
 pub mod perfect;
 

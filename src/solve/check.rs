@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::judge::drawn_rank;
+use super::rank::drawn_rank;
 use super::{seeds, through, Board, Database, Edge, Report, Retro};
 use crate::game::{game_keys, Draw};
 

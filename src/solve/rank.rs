@@ -1,6 +1,8 @@
 //! The combinatorial rank of a board among all boards with the same number of seeds: every
 //! distribution of `n` seeds over `p` pits gets one index in `0..count(n)`, with no hashing.
 
+use crate::game::Draw;
+
 /// The boards of one seed count in lexicographic order (the first pit most significant).
 #[derive(Clone, Debug)]
 pub struct Ranks {
@@ -105,6 +107,13 @@ impl Ranks {
         board[self.pits - 1] = moved - 1;
         true
     }
+}
+
+/// A rank below `count`, uniform, from the word `attempt` of `draw` made 64 bits wide.
+pub(crate) fn drawn_rank(draw: Draw, attempt: u32, count: u64) -> u64 {
+    let wide =
+        (u64::from(draw.word(2 * attempt + 1)) << 32) | u64::from(draw.word(2 * attempt + 2));
+    ((u128::from(wide) * u128::from(count)) >> 64) as u64
 }
 
 #[cfg(test)]

@@ -3,10 +3,11 @@
 
 use rayon::prelude::*;
 
-use super::search::{Search, SearchError};
-use super::{Board, Database, Edge, Retro};
+use super::{choose, Policy, Scratch};
 use crate::game::{game_keys, Draw, Game};
-use crate::policy::{choose, Policy, Scratch};
+use crate::solve::rank::drawn_rank;
+use crate::solve::search::{Search, SearchError};
+use crate::solve::{Board, Database, Edge, Retro};
 
 /// A sample of boards to judge policies on: `boards` boards of `seeds` seeds drawn by `seed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,13 +163,6 @@ pub enum JudgeError {
     /// Boards of this many seeds seldom leave the mover a choice.
     #[error("no board of {0} seeds with two moves or more was drawn in 1000 tries")]
     NoChoice(u32),
-}
-
-/// A rank below `count`, uniform, from the word `attempt` of `draw` made 64 bits wide.
-pub(crate) fn drawn_rank(draw: Draw, attempt: u32, count: u64) -> u64 {
-    let wide =
-        (u64::from(draw.word(2 * attempt + 1)) << 32) | u64::from(draw.word(2 * attempt + 2));
-    ((u128::from(wide) * u128::from(count)) >> 64) as u64
 }
 
 /// Board `k` of the sample: uniform among the boards of `seeds` seeds whose mover has two moves
