@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::error::io;
-use super::manifest::manifest_text;
 use super::{StudyError, GAMES, LOCK, MANIFEST};
 use crate::disk::{FolderLock, LockError};
 use crate::games_csv::header;
@@ -594,4 +593,39 @@ pub fn match_of_pairing(out: &Path) -> Option<PathBuf> {
         .symlink_metadata()
         .is_ok()
         .then(|| matched.to_path_buf())
+}
+
+/// The largest manifest.json read (real ones have under 2 KiB).
+pub const MAX_MANIFEST: u64 = 1 << 20;
+
+/// Writes `text` as the folder's own file `path`: a new file renamed over it, replacing a link
+/// put there rather than writing through it.
+pub(crate) fn write_own(path: &Path, text: &str) -> Result<(), StudyError> {
+    replace_file(path, |w| w.write_all(text.as_bytes()).map_err(io(path)))
+}
+
+/// The text of a manifest file (or match.json): a regular file of at most [`MAX_MANIFEST`]
+/// bytes, read without waiting on a pipe or reading a device without end.
+pub fn manifest_text(path: &Path) -> Result<String, StudyError> {
+    // Looked at before it is opened: opening a pipe would wait for a writer.
+    let meta = fs::metadata(path).map_err(io(path))?;
+    if !meta.is_file() || meta.len() > MAX_MANIFEST {
+        return Err(StudyError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(format!(
+                "not a manifest: {}",
+                if meta.is_file() {
+                    "more than 1 MiB"
+                } else {
+                    "not a regular file"
+                }
+            )),
+        });
+    }
+    let file = File::open(path).map_err(io(path))?;
+    let mut text = String::new();
+    Read::take(file, MAX_MANIFEST)
+        .read_to_string(&mut text)
+        .map_err(io(path))?;
+    Ok(text)
 }

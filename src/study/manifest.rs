@@ -2,14 +2,11 @@
 //! sealed so that an edited manifest is refused.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
-use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::io;
-use super::folder::replace_file;
+use super::folder::{manifest_text, write_own};
 use super::{Job, StudyError};
 
 /// Written beside the results: how they were made, how far the run got, and a checksum of the
@@ -58,9 +55,6 @@ pub const GAMES: &str = "games.csv";
 /// The lock's file name.
 pub use crate::disk::LOCK;
 
-/// The largest manifest.json read (real ones have under 2 KiB).
-pub const MAX_MANIFEST: u64 = 1 << 20;
-
 /// Writes the manifest of `dir`.
 pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
     let sealed = Manifest {
@@ -69,38 +63,6 @@ pub fn save_manifest(dir: &Path, m: &Manifest) -> Result<(), StudyError> {
     };
     let json = serde_json::to_string_pretty(&sealed)?;
     write_own(&dir.join(MANIFEST), &(json + "\n"))
-}
-
-/// Writes `text` as the folder's own file `path`: a new file renamed over it, replacing a link
-/// put there rather than writing through it.
-pub(crate) fn write_own(path: &Path, text: &str) -> Result<(), StudyError> {
-    replace_file(path, |w| w.write_all(text.as_bytes()).map_err(io(path)))
-}
-
-/// The text of a manifest file (or match.json): a regular file of at most [`MAX_MANIFEST`]
-/// bytes, read without waiting on a pipe or reading a device without end.
-pub fn manifest_text(path: &Path) -> Result<String, StudyError> {
-    // Looked at before it is opened: opening a pipe would wait for a writer.
-    let meta = fs::metadata(path).map_err(io(path))?;
-    if !meta.is_file() || meta.len() > MAX_MANIFEST {
-        return Err(StudyError::Io {
-            path: path.to_path_buf(),
-            source: std::io::Error::other(format!(
-                "not a manifest: {}",
-                if meta.is_file() {
-                    "more than 1 MiB"
-                } else {
-                    "not a regular file"
-                }
-            )),
-        });
-    }
-    let file = File::open(path).map_err(io(path))?;
-    let mut text = String::new();
-    Read::take(file, MAX_MANIFEST)
-        .read_to_string(&mut text)
-        .map_err(io(path))?;
-    Ok(text)
 }
 
 /// Reads the manifest of `dir`.

@@ -19,13 +19,13 @@ pub use crate::field::{Field, FieldNames, Names, Step};
 pub use error::{JobKind, Keep, RowError, StudyError};
 pub use folder::{
     check_own_files, clear_for_new_run, is_study_file, is_temporary_of, link_target, make_dir,
-    only_study_files, replace_file, staging_dir, starts_with_header, swap_in, temporary_beside,
-    under_system_folder, write_atomic, DirLock, ReadLock, CLAUSES_HEADER, STAGING,
+    manifest_text, only_study_files, replace_file, staging_dir, starts_with_header, swap_in,
+    temporary_beside, under_system_folder, write_atomic, DirLock, ReadLock, CLAUSES_HEADER,
+    MAX_MANIFEST, STAGING,
 };
 pub use job::{canonical_shard, shard_range, CheckedJob, Job, Request};
 pub use manifest::{
-    manifest_text, read_manifest, read_manifest_unsealed, save_manifest, Manifest, GAMES, LOCK,
-    MANIFEST, MAX_MANIFEST,
+    read_manifest, read_manifest_unsealed, save_manifest, Manifest, GAMES, LOCK, MANIFEST,
 };
 pub use merge::{check_merge, merge_shards, Merged};
 pub use results::{clauses_csv, write_results, ClauseNotes};

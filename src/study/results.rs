@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::folder::write_own;
 use super::folder::{only_study_files, CLAUSES_HEADER};
-use super::manifest::write_own;
 use super::{Job, Manifest, StudyError};
 use crate::stats::Summary;
 
