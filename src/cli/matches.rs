@@ -14,7 +14,7 @@ use mancala_lab::text::{shell_word, shown_path};
 
 use super::flagged;
 use super::stats::command_line;
-use super::study_report::{commits_note, Bar};
+use super::study_report::{commits_note, merge_end, merge_stopped, Bar};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -208,19 +208,11 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     let Some(merged) =
         merge_match(out, force, shards, &command_line(), interrupt).map_err(flagged)?
     else {
-        eprintln!("interrupted; nothing merged into {}", shown_path(out));
-        return Ok(ExitCode::from(130));
+        return Ok(merge_stopped(out));
     };
     if merged.commits.len() > 1 {
         eprintln!("{}", commits_note(&merged.commits));
     }
     print_results(&merged.m, out, &merged.table)?;
-    if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
-        eprintln!(
-            "interrupted as the merge was being finished; {} holds it whole",
-            shown_path(out)
-        );
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(merge_end(out, interrupt))
 }

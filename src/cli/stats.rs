@@ -18,7 +18,7 @@ use mancala_lab::study::{
 };
 use mancala_lab::text::{quoted, shown_path};
 
-use super::study_report::{commits_note, print_summary, Bar};
+use super::study_report::{commits_note, merge_end, merge_stopped, print_summary, Bar};
 use super::{flagged, interrupt_on_ctrl_c, interrupt_on_ctrl_c_with};
 
 #[derive(Args)]
@@ -102,26 +102,6 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// A job of `games` random games of `game` under `variant` (default reading if `None`) from
-    /// `seed`, written to `out` (replacing a run there): for the main job.
-    pub fn random_job(
-        game: GameKind,
-        variant: Option<&str>,
-        games: u64,
-        seed: u64,
-        out: PathBuf,
-    ) -> RunArgs {
-        RunArgs {
-            game: Some(game),
-            variant: variant.map(String::from),
-            games: Some(games),
-            seed: Some(seed),
-            out,
-            force: true,
-            ..RunArgs::default()
-        }
-    }
-
     /// The study these options ask for, recording this process's command line (or the one
     /// given: a match's pairing records the match's).
     pub fn request(&self) -> Request {
@@ -151,18 +131,18 @@ impl RunArgs {
 /// Runs (or resumes) a stats job; `interrupt` is set by Ctrl-C. Returns the exit code and, for
 /// a finished job, its summary and manifest as written under the lock.
 pub fn run_job(
-    args: &RunArgs,
+    request: &Request,
     interrupt: &'static AtomicBool,
 ) -> Result<(ExitCode, Option<(Summary, Manifest)>), String> {
     let mut bar = Bar::new();
-    match mancala_lab::study::run(&args.request(), interrupt, &mut bar).map_err(flagged)? {
+    match mancala_lab::study::run(request, interrupt, &mut bar).map_err(flagged)? {
         Outcome::Finished(done) => Ok((ExitCode::SUCCESS, Some(*done))),
         Outcome::Stopped { done, total } => {
             eprintln!(
                 "interrupted after {done} of {total} games; complete rows are in {}; continue \
                  with: mancala-lab stats --resume --out {}",
-                shown_path(args.out.join(GAMES)),
-                mancala_lab::text::shell_word(&args.out)
+                shown_path(request.out.join(GAMES)),
+                mancala_lab::text::shell_word(&request.out)
             );
             Ok((ExitCode::from(130), None))
         }
@@ -192,8 +172,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
     let Some(merged) =
         merge_shards(out, force, shards, &command_line(), interrupt).map_err(flagged)?
     else {
-        eprintln!("interrupted; nothing merged into {}", shown_path(out));
-        return Ok(ExitCode::from(130));
+        return Ok(merge_stopped(out));
     };
     if merged.commits.len() > 1 {
         eprintln!("{}", commits_note(&merged.commits));
@@ -203,14 +182,7 @@ fn merge(out: &Path, force: bool, shards: &[PathBuf]) -> Result<ExitCode, String
         &merged.summary,
         &merged.job,
     );
-    if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
-        eprintln!(
-            "interrupted as the merge was being finished; {} holds it whole",
-            shown_path(out)
-        );
-        return Ok(ExitCode::from(130));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(merge_end(out, interrupt))
 }
 
 /// The main job's default study: Bao (default reading) and Oware (sheet), random play on the
@@ -219,20 +191,24 @@ pub fn default_study(out: &Path) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c();
     for game in GameKind::ALL {
         let games = game.main_job_games();
-        let mut args = RunArgs::random_job(game, None, games, 1, out.join(game.name()));
-        args.force = false;
+        let mut args = Request {
+            force: false,
+            command: command_line(),
+            ..Request::random(game, None, games, 1, out.join(game.name()))
+        };
         // The folder may hold this study (finished: played again, the same files; stopped:
         // continued) and nothing else: another study there is the user's, and is kept.
         if args.out.join(MANIFEST).exists() || args.out.join(GAMES).exists() {
-            let ours = args.request().job().map_err(flagged)?;
+            let ours = args.job().map_err(flagged)?;
             // An older build's manifest has no checksum: its job still says whose study it is.
             let sealed = read_manifest(&args.out).is_ok();
             match read_manifest_unsealed(&args.out) {
                 Ok(m) if m.job == ours && sealed && m.games_done < m.end_game - m.first_game => {
-                    args = RunArgs {
+                    args = Request {
                         out: args.out,
                         resume: true,
-                        ..RunArgs::default()
+                        command: command_line(),
+                        ..Request::default()
                     };
                 }
                 Ok(m) if m.job == ours => args.force = true,
@@ -309,7 +285,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let interrupt = interrupt_on_ctrl_c_with(move || {
         format!("interrupted; continue with: mancala-lab stats --resume --out {out}")
     });
-    let (code, summary) = run_job(&args.run, interrupt)?;
+    let (code, summary) = run_job(&args.run.request(), interrupt)?;
     if let Some((summary, m)) = summary {
         let opening = match m.job.opening {
             0 => String::new(),

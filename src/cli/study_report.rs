@@ -1,6 +1,9 @@
 //! How a study reports on a terminal, for `stats`, `match` and the main job: its notes and
 //! progress bar on standard error as it plays, its summary on standard output when done.
 
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -178,4 +181,23 @@ pub fn commits_note(commits: &std::collections::BTreeSet<String>) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     )
+}
+
+/// A merge stopped before it touched `out`: said, exit 130.
+pub fn merge_stopped(out: &Path) -> ExitCode {
+    eprintln!("interrupted; nothing merged into {}", shown_path(out));
+    ExitCode::from(130)
+}
+
+/// The end of a merge into `out`: success, or exit 130 when a signal came as it was being
+/// finished (the merge is whole all the same).
+pub fn merge_end(out: &Path, interrupt: &AtomicBool) -> ExitCode {
+    if interrupt.load(Ordering::SeqCst) {
+        eprintln!(
+            "interrupted as the merge was being finished; {} holds it whole",
+            shown_path(out)
+        );
+        return ExitCode::from(130);
+    }
+    ExitCode::SUCCESS
 }
