@@ -109,14 +109,22 @@ pub fn run_study<'py>(
     let result = PyDict::new(py);
     match outcome {
         Outcome::Finished(done) => {
-            let (_, manifest) = *done;
+            let (_, m) = *done;
             result.set_item("finished", true)?;
-            result.set_item("games_done", manifest.games_done)?;
-            result.set_item("first_game", manifest.first_game)?;
-            result.set_item("end_game", manifest.end_game)?;
-            result.set_item("variant", manifest.job.variant)?;
-            result.set_item("policy", manifest.job.policy)?;
-            result.set_item("engine", manifest.job.engine)?;
+            result.set_item("games_done", m.games_done)?;
+            result.set_item("total", m.end_game - m.first_game)?;
+            result.set_item("first_game", m.first_game)?;
+            result.set_item("end_game", m.end_game)?;
+            result.set_item("game", m.job.game)?;
+            result.set_item("variant", m.job.variant)?;
+            result.set_item("engine", m.job.engine)?;
+            result.set_item("policy", m.job.policy)?;
+            result.set_item("seed", m.job.seed)?;
+            result.set_item("games", m.job.games)?;
+            result.set_item("max_plies", m.job.max_plies)?;
+            result.set_item("opening", m.job.opening)?;
+            result.set_item("shard", m.job.shard)?;
+            result.set_item("threads", m.threads)?;
         }
         Outcome::Stopped { done, total } => {
             result.set_item("finished", false)?;

@@ -121,3 +121,38 @@ def test_a_study_is_not_written_over_a_file(tmp_path):
     with pytest.raises(ValueError, match="out .*: a file, not a folder"):
         mancala_lab.run_study(tmp_path / "f", game="oware", games=10)
     assert (tmp_path / "f").read_text() == "mine"
+
+
+@pytest.mark.parametrize("options,error,says", [
+    (dict(games=1e6), TypeError, "games: expected an int, not float"),
+    (dict(games="100"), TypeError, "games: expected an int, not str"),
+    (dict(games=True), TypeError, "games: expected an int, not bool"),
+    (dict(games=-5), ValueError, "games -5: expected 0 to"),
+    (dict(seed=2**64), ValueError, "seed 18446744073709551616: expected 0 to"),
+    (dict(threads=65), ValueError, "threads 65: expected 1 to 64"),
+    (dict(threads=0), ValueError, "threads 0: expected 1 to 64"),
+    (dict(resume=1), TypeError, "resume: expected True or False"),
+    (dict(game=3), TypeError, "game: expected a str, not int"),
+    (dict(command="mancala-lab stats"), TypeError, "command: expected a list of words"),
+    (dict(resume=True, force=True), ValueError, "resume and force: a run is either continued"),
+])
+def test_an_option_of_the_wrong_kind_is_named(options, error, says, tmp_path):
+    with pytest.raises(error, match=says):
+        mancala_lab.run_study(tmp_path / "s", **{"game": "oware", "games": 10, **options})
+    assert not (tmp_path / "s").exists()
+
+
+def test_no_folder_is_no_study(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="out: name the study's folder"):
+        mancala_lab.run_study("", game="oware", games=10)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_finished_study_says_its_job(tmp_path):
+    done = mancala_lab.run_study(tmp_path / "s", game="kalah", games=30, seed=4, shard="2/3",
+                                 threads=1)
+    assert done == dict(finished=True, games_done=10, total=10, first_game=10, end_game=20,
+                        game="kalah", variant="openspiel", engine="optimized",
+                        policy="random", seed=4, games=30, max_plies=2000, opening=0,
+                        shard="2/3", threads=1)

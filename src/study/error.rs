@@ -146,6 +146,10 @@ pub enum StudyError {
         /// What is wrong.
         source: Box<StudyError>,
     },
+    /// No output folder named.
+    NoOut,
+    /// A run asked to be both resumed and replaced.
+    ResumeOrForce,
     /// The output folder is standard output.
     OutIsStdout(JobKind),
     /// The output folder holds a match, and a study was asked for.
@@ -567,6 +571,12 @@ impl StudyError {
                 quoted(s)
             ),
             E::In { field, source } => format!("{}: {}", f(*field), source.message(n)),
+            E::NoOut => format!("{}: name the study's folder", f(Field::Out)),
+            E::ResumeOrForce => format!(
+                "{} and {}: a run is either continued or replaced; give one of them",
+                f(Field::Resume),
+                f(Field::Force)
+            ),
             E::OutIsStdout(kind) => format!(
                 "{} -: a {} is a folder of files; name one",
                 f(Field::Out),

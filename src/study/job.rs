@@ -242,6 +242,12 @@ impl Request {
     /// The job the request (or, resumed, the manifest) describes, checked against everything
     /// that can refuse it before its folder is touched.
     pub fn check(&self) -> Result<CheckedJob, StudyError> {
+        if self.out.as_os_str().is_empty() {
+            return Err(StudyError::NoOut);
+        }
+        if self.resume && self.force {
+            return Err(StudyError::ResumeOrForce);
+        }
         if self.out.as_os_str() == "-" {
             return Err(StudyError::OutIsStdout(JobKind::Study));
         }
