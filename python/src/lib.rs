@@ -411,28 +411,8 @@ fn batch_playouts<'py>(
         // Played on a thread of its own while this one, without the interpreter, looks at
         // Python's signals every 20 ms: Ctrl-C sets the stop flag and is raised here.
         let engine = &engine;
-        let (rows, signal) = py.detach(|| {
-            std::thread::scope(|scope| {
-                let (done, finished) = std::sync::mpsc::channel::<()>();
-                let worker = scope.spawn(move || {
-                    let rows = engine.play_parallel_until(play, seed, slice, &STOP);
-                    let _ = done.send(());
-                    rows
-                });
-                let mut signal = None;
-                let wait = std::time::Duration::from_millis(20);
-                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                    finished.recv_timeout(wait)
-                {
-                    if signal.is_none() {
-                        if let Err(e) = Python::attach(|py| py.check_signals()) {
-                            STOP.store(true, Ordering::SeqCst);
-                            signal = Some(e);
-                        }
-                    }
-                }
-                (worker.join(), signal)
-            })
+        let (rows, signal) = interruptible(py, &STOP, || {
+            engine.play_parallel_until(play, seed, slice, &STOP)
         });
         if let Some(e) = signal {
             return Err(e);
@@ -452,6 +432,38 @@ fn batch_playouts<'py>(
         g.north.into_pyarray(py),
         g.clauses,
     ))
+}
+
+/// Runs `work` on a thread of its own while this one, without the interpreter, looks at
+/// Python's signals every 20 ms: Ctrl-C sets `stop` (which `work` heeds) and is handed back once
+/// `work` has returned, with what it returned (an error if it panicked).
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> (std::thread::Result<T>, Option<PyErr>) {
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            let worker = scope.spawn(move || {
+                let out = work();
+                let _ = done.send(());
+                out
+            });
+            let mut signal = None;
+            let wait = std::time::Duration::from_millis(20);
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait)
+            {
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        stop.store(true, Ordering::SeqCst);
+                        signal = Some(e);
+                    }
+                }
+            }
+            (worker.join(), signal)
+        })
+    })
 }
 
 #[pymodule]

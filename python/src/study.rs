@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 
 use mancala_lab::study::{FieldNames, Outcome, Request};
 
-use crate::{engine_kind, game_kind};
+use crate::{engine_kind, game_kind, interruptible};
 
 /// Set by Ctrl-C while a study runs: the study stops between games, its rows whole.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -75,30 +75,10 @@ pub fn run_study<'py>(
         .not_in_a_match()
         .map_err(|e| PyValueError::new_err(e.message(&FieldNames)))?;
     STOP.store(false, Ordering::SeqCst);
-    // Run on a thread of its own while this one, without the interpreter, looks at Python's
-    // signals every 20 ms: Ctrl-C sets the stop flag, and is raised once the study has stopped.
-    let (outcome, signal) = py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = std::sync::mpsc::channel::<()>();
-            let request = &request;
-            let worker = scope.spawn(move || {
-                let outcome = mancala_lab::study::run(request, &STOP, &mut ());
-                let _ = done.send(());
-                outcome
-            });
-            let mut signal = None;
-            let wait = std::time::Duration::from_millis(20);
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait)
-            {
-                if signal.is_none() {
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        STOP.store(true, Ordering::SeqCst);
-                        signal = Some(e);
-                    }
-                }
-            }
-            (worker.join(), signal)
-        })
+    // Ctrl-C stops the study between chunks, and is raised once it has stopped.
+    let request = &request;
+    let (outcome, signal) = interruptible(py, &STOP, || {
+        mancala_lab::study::run(request, &STOP, &mut ())
     });
     let outcome = outcome
         .map_err(|_| PyValueError::new_err("a game panicked; please report it"))?

@@ -143,7 +143,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         "continue with: mancala-lab match --resume --out {}",
         shell_word(&out)
     );
-    let mut bar = Bar::new();
+    let mut bar = Bar::new()?;
     let mut pairing = |k: usize, of: usize, south: Policy, north: Policy| {
         eprintln!("pairing {k} of {of}: {south} (South) against {north} (North)");
     };

@@ -134,7 +134,7 @@ pub fn run_job(
     request: &Request,
     interrupt: &'static AtomicBool,
 ) -> Result<(ExitCode, Option<(Summary, Manifest)>), String> {
-    let mut bar = Bar::new();
+    let mut bar = Bar::new()?;
     match mancala_lab::study::run(request, interrupt, &mut bar).map_err(flagged)? {
         Outcome::Finished(done) => Ok((ExitCode::SUCCESS, Some(*done))),
         Outcome::Stopped { done, total } => {

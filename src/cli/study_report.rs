@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_lab::playout::DEFAULT_MAX_PLIES;
 use mancala_lab::policy::Players;
 use mancala_lab::registry::GameKind;
@@ -18,16 +18,18 @@ use mancala_lab::text::{escaped, quoted, shown_path};
 /// A study's progress on standard error: its notes, a bar, and its time.
 pub struct Bar {
     bar: ProgressBar,
+    style: ProgressStyle,
     started: Instant,
 }
 
 impl Bar {
     /// A bar not yet drawn: it appears when the games begin.
-    pub fn new() -> Bar {
-        Bar {
+    pub fn new() -> Result<Bar, String> {
+        Ok(Bar {
             bar: ProgressBar::hidden(),
+            style: super::games_style()?,
             started: Instant::now(),
-        }
+        })
     }
 }
 
@@ -56,9 +58,7 @@ impl Progress for Bar {
 
     fn begin(&mut self, total: u64, done: u64, job: &CheckedJob) {
         self.bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) = super::games_style() {
-            self.bar.set_style(style);
-        }
+        self.bar.set_style(self.style.clone());
         self.bar.set_position(done);
         if !job.policy.is_deterministic() {
             eprintln!("{}", timed_note(job.policy));
