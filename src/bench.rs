@@ -1,6 +1,8 @@
 //! What a game writes its sections of `mancala-lab bench` with: a bench that times random
 //! playouts and prints each line as it goes (the command line implements it).
 
+use crate::batch::BatchPath;
+
 /// `x` with `decimals` places, or `n/a` if it is not a finite number (a rate over no time).
 pub fn shown(x: f64, decimals: usize) -> String {
     if x.is_finite() {
@@ -50,6 +52,58 @@ pub enum BenchPart {
     Engines,
     /// Its batch engine on every path this processor runs, if it has one.
     Batch,
+}
+
+/// Games a batch measurement plays per call (so the clock is read rarely).
+const BATCH_CHUNK: u64 = 16_384;
+
+/// Measures a game's batch engine on every path this processor runs (the scalar one among
+/// them), one thread and all cores, then the stats job on that path, under the preset `variant`;
+/// each path's ratio is against the scalar path measured in the same run. `play(path, games)`
+/// plays `games` on `path` and gives their plies.
+pub fn batch_lines(
+    b: &mut dyn Bench,
+    variant: &str,
+    play: &(dyn Fn(BatchPath, std::ops::Range<u64>) -> u64 + Sync),
+) {
+    let mut scalar = None;
+    for path in BatchPath::available_paths().into_iter().rev() {
+        let name = format!("{path}: {}", path.describe());
+        let chunk = |c: u64| play(path, c * BATCH_CHUNK..(c + 1) * BATCH_CHUNK);
+        let one = b.measure(&mut |c| chunk(c)).chunks_of(BATCH_CHUNK);
+        if b.interrupted() {
+            return;
+        }
+        b.line(&format!("{name}, 1 thread"), one);
+        let (all, threads) = b.measure_parallel(one.games / BATCH_CHUNK, &chunk);
+        if b.interrupted() {
+            return;
+        }
+        let all = all.chunks_of(BATCH_CHUNK);
+        b.line(&format!("{name}, {threads} threads"), all);
+        let speed_up = all.games_per_s / one.games_per_s;
+        let against = scalar.map_or(String::new(), |s: Rate| {
+            format!(
+                "{}x the scalar path; ",
+                shown(one.games_per_s / s.games_per_s, 1)
+            )
+        });
+        b.say(&format!(
+            "  {path}: {against}parallel speed-up {} on {threads} threads (efficiency {}%)",
+            shown(speed_up, 2),
+            shown(100.0 * speed_up / threads as f64, 0)
+        ));
+        if path == BatchPath::Scalar {
+            scalar = Some(one);
+        }
+        if BatchPath::force(Some(path)).is_ok() {
+            b.stats_line(&format!("{path}: "), variant, all.games, all);
+        }
+        let _ = BatchPath::force(None);
+        if b.interrupted() {
+            return;
+        }
+    }
 }
 
 /// A text parser timed by `bench --parsers`: its name, an input of N words, the parse.

@@ -289,6 +289,34 @@ fn diff_runs_both_games_and_applies_options() {
     assert_eq!(refused.status.code(), Some(2));
 }
 
+/// `diff --batch` for Kalah: every vector path against the word board, on a board with laps and
+/// a reading with a cap, each path named with its steps.
+#[test]
+fn diff_batch_checks_the_kalah_batch_engine_on_every_path() {
+    let o = run(
+        &[
+            "diff",
+            "--game",
+            "kalah",
+            "--batch",
+            "--variant",
+            "empty-capture:pits=5,seeds=9,cap=30",
+            "--games",
+            "20000",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("kalah-batch/empty-capture:pits=5,seeds=9,cap=30 vs kalah-optimized/"),
+        "{out}"
+    );
+    assert!(out.contains(" 0 divergent"), "{out}");
+    assert!(out.contains("batch path portable ("), "{out}");
+    assert!(out.contains(" vector steps"), "{out}");
+}
+
 #[test]
 fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
     let o = run(
@@ -318,7 +346,7 @@ fn diff_batch_checks_the_oware_batch_engine_and_refuses_what_it_cannot() {
     for (args, words) in [
         (
             vec!["diff", "--game", "bao", "--batch"],
-            "--batch applies to oware only",
+            "--batch applies to oware and kalah only",
         ),
         (
             vec!["diff", "--game", "oware", "--batch", "--mutate", "2"],
@@ -436,8 +464,9 @@ fn bench_json_names_the_machine_and_each_measurement_and_keeps_other_files() {
     let paths = json["machine"]["batch_paths"].as_array().unwrap();
     assert!(paths.contains(&"portable".into()) && paths.contains(&"scalar".into()));
     let measured = json["measurements"].as_array().unwrap();
-    // Each path the processor runs: one thread, all threads, the stats job; two readings.
-    assert_eq!(measured.len(), 2 * 3 * paths.len(), "{measured:?}");
+    // Each path the processor runs: one thread, all threads, the stats job; two Oware readings
+    // and Kalah's.
+    assert_eq!(measured.len(), 3 * 3 * paths.len(), "{measured:?}");
     for m in measured {
         assert!(m["values"]["games_per_s"].as_f64().unwrap() > 0.0, "{m}");
         assert!(stdout(&o).contains(m["name"].as_str().unwrap()), "{m}");

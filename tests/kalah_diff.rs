@@ -148,13 +148,15 @@ fn a_ply_reports_its_clauses_on_both_engines() {
     assert_eq!(events(&FastRules::new(Variant::OPENSPIEL)), expected);
 }
 
-/// The stats job's random games on the word board (`kalah::playout::RandomGames`) are the games
-/// the reference engine plays one by one with the same draws: the same games.csv rows and clause
-/// events, under every preset, on boards from Kalah(1,1) to Kalah(6,12) (laps of 13 seeds and
-/// more among them), and cut at a ply limit; one at a time and side by side (`play_range`, which
-/// gives them in game order).
+/// The stats job's random games on the word board (`kalah::playout::RandomGames`) and on every
+/// path of the batch engine this processor runs are the games the reference engine plays one by
+/// one with the same draws: the same games.csv rows and clause events, under every preset, on
+/// boards from Kalah(1,1) to Kalah(6,12) (laps of 13 seeds and more among them), cut at ply
+/// limits; one at a time and side by side (`play_range`, which gives them in game order).
 #[test]
-fn the_word_board_plays_the_reference_engines_random_games() {
+fn the_word_board_and_the_batch_paths_play_the_reference_engines_random_games() {
+    use mancala_lab::batch::BatchPath;
+    use mancala_lab::kalah::batch::Batch;
     use mancala_lab::kalah::playout::RandomGames;
     use mancala_lab::playout::play_game;
     use mancala_lab::policy::Policy;
@@ -169,6 +171,7 @@ fn the_word_board_plays_the_reference_engines_random_games() {
         (5, 9),
         (6, 12),
     ];
+    let paths = BatchPath::available_paths();
     for (name, preset) in PRESETS {
         for (pits, seeds) in boards {
             let variant = Variant {
@@ -178,25 +181,35 @@ fn the_word_board_plays_the_reference_engines_random_games() {
             };
             let reference = Rules::new(variant);
             let random = RandomGames::new(variant);
-            for max_plies in [2000, 9] {
+            for max_plies in [2000, 9, 1] {
                 let mut side_by_side = Vec::new();
-                random.play_range(5, 3..150, max_plies, &mut |row, events| {
-                    side_by_side.push((row, events))
+                random.play_range(5, 3..150, max_plies, &mut |p| {
+                    side_by_side.push((p.row(), p.events()))
                 });
+                let on_paths: Vec<Vec<_>> = paths
+                    .iter()
+                    .map(|&path| {
+                        let batch = Batch::new(variant, 5, max_plies).with_path(path).unwrap();
+                        let mut got = Vec::new();
+                        batch.play_in_order(3..150, |p| got.push((p.row(), p.events())));
+                        got
+                    })
+                    .collect();
                 for game in 0..150 {
                     let want = play_game(&reference, Policy::Random, 5, game, max_plies).unwrap();
                     let context =
                         format!("{name} Kalah({pits},{seeds}), game {game}, max_plies {max_plies}");
                     assert_eq!(random.play(5, game, max_plies), want, "{context}");
                     if game >= 3 {
-                        assert_eq!(
-                            side_by_side[game as usize - 3],
-                            want,
-                            "{context}, side by side"
-                        );
+                        let i = game as usize - 3;
+                        assert_eq!(side_by_side[i], want, "{context}, side by side");
+                        for (path, got) in paths.iter().zip(&on_paths) {
+                            assert_eq!(got[i], want, "{context}, batch path {path}");
+                        }
                     }
                 }
                 assert_eq!(side_by_side.len(), 147);
+                assert!(on_paths.iter().all(|got| got.len() == 147));
             }
         }
     }

@@ -1,10 +1,11 @@
 //! Kalah's sections of `mancala-lab bench`: its reference and optimized engines under OpenSpiel's
-//! reading, the word board the stats job plays random games on, the stats job, and its parsers.
+//! reading, the word board, the batch engine on every path with the stats job, and its parsers.
 
 use crate::bench::{Bench, BenchPart, Parser};
 use crate::playout::{play_game, DEFAULT_MAX_PLIES};
 use crate::policy::Policy;
 
+use super::batch::Batch;
 use super::fast::FastRules;
 use super::playout::RandomGames;
 use super::{Rules, Variant};
@@ -12,8 +13,10 @@ use super::{Rules, Variant};
 /// Kalah's sections for `part`: reference against optimized engine under `openspiel`
 /// (Kalah(6,4), OpenSpiel's `mancala`), then the stats job on the optimized one.
 pub fn sections(b: &mut dyn Bench, part: BenchPart) {
-    if part != BenchPart::Engines {
-        return;
+    match part {
+        BenchPart::Notes => return,
+        BenchPart::Batch => return batch_lines(b),
+        BenchPart::Engines => {}
     }
     let seed = b.seed();
     let reference = Rules::new(Variant::OPENSPIEL);
@@ -44,12 +47,9 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
     let play = |chunk: u64| {
         let mut plies = 0;
         let first = chunk * CHUNK;
-        random.play_range(
-            seed,
-            first..first + CHUNK,
-            DEFAULT_MAX_PLIES,
-            &mut |row, _| plies += u64::from(row.plies),
-        );
+        random.play_range(seed, first..first + CHUNK, DEFAULT_MAX_PLIES, &mut |p| {
+            plies += u64::from(p.plies)
+        });
         plies
     };
     let one = b.measure(&mut |c| play(c)).chunks_of(CHUNK);
@@ -60,10 +60,21 @@ pub fn sections(b: &mut dyn Bench, part: BenchPart) {
     let (all, threads) = b.measure_parallel(one.games / CHUNK, &play);
     let all = all.chunks_of(CHUNK);
     b.line(&format!("word board, {threads} threads"), all);
-    if b.interrupted() {
-        return;
-    }
-    b.stats_line("", "openspiel", all.games, all);
+}
+
+/// The batch engine under `openspiel` on each path this processor runs, with the stats job on
+/// each ([`crate::bench::batch_lines`]).
+fn batch_lines(b: &mut dyn Bench) {
+    let seed = b.seed();
+    b.section("kalah batch engine (openspiel, Kalah(6,4)), on each path this processor runs:");
+    crate::bench::batch_lines(b, "openspiel", &|path, games| {
+        let batch = Batch::new(Variant::OPENSPIEL, seed, DEFAULT_MAX_PLIES)
+            .with_path(path)
+            .expect("an available path");
+        let mut plies = 0;
+        batch.play(games, |p| plies += u64::from(p.plies));
+        plies
+    });
 }
 
 /// Games a word-board measurement plays per call (so the clock is read rarely).

@@ -49,6 +49,23 @@ impl Mancala for Kalah {
         own.len()
     }
 
+    /// A batch path forced through the environment must name a path this processor runs.
+    fn check_environment() -> Result<(), String> {
+        crate::batch::check_path_variable()
+    }
+
+    const BATCH: bool = true;
+
+    fn batch_check(
+        variant: Variant,
+        seed: u64,
+        max_plies: u32,
+        paths: &[crate::batch::BatchPath],
+    ) -> Result<Box<dyn crate::batch::BatchCheck>, String> {
+        super::batch::check::Check::new(variant, seed, max_plies, paths)
+            .map(|c| Box::new(c) as Box<dyn crate::batch::BatchCheck>)
+    }
+
     fn check_text(what: TextKind, text: &str) -> Result<(), String> {
         match what {
             TextKind::Move => super::checks::notation_roundtrip(text),
@@ -279,8 +296,8 @@ impl Playouts for Rules {
 impl Playouts for FastRules {
     const ENGINE: EngineKind = EngineKind::Optimized;
 
-    /// Random games on the word board ([`super::playout::RandomGames`]): the same rows and
-    /// events as one by one.
+    /// Random games on the batch engine, on the fastest path the processor has (the scalar
+    /// path is the word board, [`super::playout::RandomGames`]): the same games on every path.
     fn play_batch(
         &self,
         play: Play,
@@ -288,13 +305,29 @@ impl Playouts for FastRules {
         games: std::ops::Range<u64>,
         each: &mut dyn FnMut(Row, EventTotals),
     ) -> bool {
-        super::playout::RandomGames::new(self.variant()).play_range(
-            seed,
-            games,
-            play.max_plies,
-            each,
-        );
+        super::batch::Batch::new(self.variant(), seed, play.max_plies)
+            .play_in_order(games, |p| each(p.row(), p.events()));
         true
+    }
+
+    fn batches_random_play(&self) -> bool {
+        true
+    }
+
+    fn describe(&self, players: crate::policy::Players, max_plies: u32) -> String {
+        let batch = super::batch::Batch::new(self.variant(), 0, max_plies);
+        if players != crate::policy::Players::both(crate::policy::Policy::Random) {
+            return "kalah optimized engine".into();
+        }
+        if !batch.uses_vectors() {
+            return "kalah optimized engine (scalar word board)".into();
+        }
+        let why = batch.path().note().map(|w| format!("; {w}"));
+        format!(
+            "kalah optimized engine ({}{})",
+            batch.path().describe(),
+            why.unwrap_or_default()
+        )
     }
 }
 

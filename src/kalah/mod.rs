@@ -2,6 +2,7 @@
 //! Clause ids in comments (`spec: kalah K.x`) point into `spec/kalah.md`.
 
 pub mod audit;
+pub mod batch;
 pub mod bench;
 pub mod checks;
 #[cfg(feature = "diagram")]

@@ -54,13 +54,6 @@ const ONES_TABLE: [u128; 17] = {
     table
 };
 
-/// The sum of the bytes of `x` (each byte and the sum below 256).
-#[inline(always)]
-fn byte_sum(x: u128) -> u32 {
-    let folded = (x as u64).wrapping_add((x >> 64) as u64);
-    (folded.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
-}
-
 /// Games [`RandomGames::play_range`] plays side by side.
 pub const LANES: usize = 4;
 
@@ -132,6 +125,12 @@ impl RandomGames {
     /// Game `game` of `seed` played at random to its end or `max_plies` plies: its games.csv row
     /// and clause events, as the typed engines give them.
     pub fn play(&self, seed: u64, game: u64, max_plies: u32) -> (Row, EventTotals) {
+        let p = self.playout(seed, game, max_plies);
+        (p.row(), p.events())
+    }
+
+    /// Game `game` of `seed` played at random to its end or `max_plies` plies.
+    pub fn playout(&self, seed: u64, game: u64, max_plies: u32) -> Playout {
         let mut lane = self.start(seed, game);
         while !lane.done(max_plies) {
             self.step(&mut lane);
@@ -139,7 +138,7 @@ impl RandomGames {
         self.finish(lane)
     }
 
-    /// Games `games` of `seed`, given to `each` in game order: [`RandomGames::play`] of each,
+    /// Games `games` of `seed`, given to `each` in game order: [`RandomGames::playout`] of each,
     /// [`LANES`] games played a ply at a time side by side, so that the processor overlaps
     /// their plies.
     pub fn play_range(
@@ -147,10 +146,10 @@ impl RandomGames {
         seed: u64,
         games: std::ops::Range<u64>,
         max_plies: u32,
-        each: &mut dyn FnMut(Row, EventTotals),
+        each: &mut dyn FnMut(Playout),
     ) {
         let first = games.start;
-        let mut done: Vec<Option<(Row, EventTotals)>> = Vec::new();
+        let mut done: Vec<Option<Playout>> = Vec::new();
         done.resize_with((games.end - games.start) as usize, || None);
         let mut next = games.clone();
         let mut lanes: [Option<Lane>; LANES] = std::array::from_fn(|_| None);
@@ -174,8 +173,8 @@ impl RandomGames {
             }
             // Hand on the games finished in order so far.
             while let Some(Some(_)) = done.get(emitted) {
-                if let Some((row, events)) = done[emitted].take() {
-                    each(row, events);
+                if let Some(p) = done[emitted].take() {
+                    each(p);
                 }
                 emitted += 1;
             }
@@ -286,8 +285,8 @@ impl RandomGames {
         ended.then_some("K.4.1")
     }
 
-    /// The row and events of a game that stopped.
-    fn finish(&self, lane: Lane) -> (Row, EventTotals) {
+    /// The playout of a game that stopped.
+    fn finish(&self, lane: Lane) -> Playout {
         let Lane {
             x,
             mover,
@@ -296,29 +295,90 @@ impl RandomGames {
             game,
             ..
         } = lane;
-        let m = self.m;
         // South's view.
         let south = if mover == Side::South {
             x
         } else {
             self.turn(x)
         };
-        let rows = [
-            byte_sum(south & self.row),
-            byte_sum((south >> (8 * (m + 1))) & self.row),
-        ];
-        let stores = [
-            ((south >> (8 * m)) & 0xff) as u32,
-            ((south >> (8 * (2 * m + 1))) & 0xff) as u32,
-        ];
-        let scores = match (end, self.variant.sweep) {
+        let ring = south.to_le_bytes()[..PLACES]
+            .try_into()
+            .expect("a word holds the largest ring");
+        Playout::new(
+            &self.variant,
+            Playout {
+                game,
+                plies: c.plies,
+                ring,
+                to_move: mover,
+                end,
+                scores: [0; 2],
+                captured: c.captured,
+                moves_hash: c.moves_hash,
+                extra_turns: c.extra_turns,
+                captures: c.captures,
+                opposite_empty: c.opposite_empty,
+            },
+        )
+    }
+}
+
+/// Places on the largest ring, Kalah(6,n): 2 x 6 pits and 2 stores.
+pub const PLACES: usize = 2 * super::variant::MAX_PITS as usize + 2;
+
+/// A random game that stopped, as every path of the batch engine and the word board give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// The game's index in the numbering of its seed (its random draws depend on it).
+    pub game: u64,
+    /// Plies played.
+    pub plies: u32,
+    /// The board from South's side: South's pits 0..m, South's store m, North's pits
+    /// m+1..=2m, North's store 2m+1 (the places past 2m+1 hold 0).
+    pub ring: [u8; PLACES],
+    /// The player to move at the end.
+    pub to_move: Side,
+    /// The clause that ended the game (spec: kalah K.4.1, K.4.4); `None` when cut at the limit.
+    pub end: Option<&'static str>,
+    /// South's and North's scores (the seeds left swept as the reading says, once it ended).
+    pub scores: [u32; 2],
+    /// Seeds each side took by captures, the capturing seed included (K.3.1).
+    pub captured: [u32; 2],
+    /// The games.csv `moves_hash` of the moves played.
+    pub moves_hash: u64,
+    /// Plies whose last seed fell in the mover's store (K.2.4).
+    pub extra_turns: u32,
+    /// Plies that captured seeds (K.3.1).
+    pub captures: u32,
+    /// Plies whose last seed fell in an empty pit of the mover facing an empty pit (K.3.2).
+    pub opposite_empty: u32,
+}
+
+impl Playout {
+    /// `p` with its scores worked out from its board and ending under `variant`.
+    pub(crate) fn new(variant: &Variant, p: Playout) -> Playout {
+        let m = usize::from(variant.pits);
+        let row = |side: usize| -> u32 {
+            let first = side * (m + 1);
+            p.ring[first..first + m].iter().map(|&s| u32::from(s)).sum()
+        };
+        let rows = [row(0), row(1)];
+        let stores = [u32::from(p.ring[m]), u32::from(p.ring[2 * m + 1])];
+        // spec: kalah K.4.2 where the seeds left go
+        let scores = match (p.end, variant.sweep) {
             (None, _) | (Some(_), Sweep::None) => stores,
             (Some(_), Sweep::ToOwner) => [stores[0] + rows[0], stores[1] + rows[1]],
             (Some(_), Sweep::ToEmptier) if rows[0] == 0 => [stores[0] + rows[1], stores[1]],
             (Some(_), Sweep::ToEmptier) if rows[1] == 0 => [stores[0], stores[1] + rows[0]],
             (Some(_), Sweep::ToEmptier) => stores,
         };
-        let ending = end.map(|clause| Ending {
+        Playout { scores, ..p }
+    }
+
+    /// The games.csv row of this game, as the typed engines give it.
+    pub fn row(&self) -> Row {
+        let scores = self.scores;
+        let ending = self.end.map(|clause| Ending {
             verdict: match scores[0].cmp(&scores[1]) {
                 std::cmp::Ordering::Greater => Verdict::Win(Side::South),
                 std::cmp::Ordering::Less => Verdict::Win(Side::North),
@@ -326,25 +386,29 @@ impl RandomGames {
             },
             clause,
         });
-        let row = Row {
-            game,
-            plies: c.plies,
+        Row {
+            game: self.game,
+            plies: self.plies,
             ending,
-            seeds_captured: c.captured,
+            seeds_captured: self.captured,
             // The playout loop counts every ply of a game without stages in the first.
-            stage_plies: [c.plies, 0],
+            stage_plies: [self.plies, 0],
             scores,
-            moves_hash: c.moves_hash,
+            moves_hash: self.moves_hash,
             ..Row::default()
-        };
+        }
+    }
+
+    /// The clause events of this game, as the typed engines count them.
+    pub fn events(&self) -> EventTotals {
         let mut events = EventTotals::new(KALAH_COUNTED_EVENTS);
-        events.add_at(SOW, u64::from(c.plies));
-        events.add_at(AGAIN, u64::from(c.extra_turns));
-        events.add_at(CAPTURE, u64::from(c.captures));
-        events.add_at(EMPTY_OPPOSITE, u64::from(c.opposite_empty));
-        if let Some(clause) = end {
+        events.add_at(SOW, u64::from(self.plies));
+        events.add_at(AGAIN, u64::from(self.extra_turns));
+        events.add_at(CAPTURE, u64::from(self.captures));
+        events.add_at(EMPTY_OPPOSITE, u64::from(self.opposite_empty));
+        if let Some(clause) = self.end {
             events.add(clause, 1);
         }
-        (row, events)
+        events
     }
 }

@@ -53,10 +53,7 @@ impl Mancala for Oware {
 
     /// A batch path forced through the environment must name a path this processor runs.
     fn check_environment() -> Result<(), String> {
-        use super::batch::{BatchPath, PATH_VARIABLE};
-        BatchPath::from_env()
-            .map(drop)
-            .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
+        crate::batch::check_path_variable()
     }
 
     const BATCH: bool = true;

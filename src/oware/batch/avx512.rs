@@ -442,7 +442,7 @@ mod tests {
                 let v: [wide::u8x16; 12] = std::array::from_fn(|j| wide::u8x16::new(lanes(j)));
                 let portable = super::super::portable::grand_slams(&v[..6], &v[6..]);
                 for (i, p) in portable.iter().enumerate() {
-                    use super::super::portable::Bytes;
+                    use crate::batch::bytes::Bytes;
                     assert_eq!(masks[i] >> (half * 16) & 0xffff, p.bits(), "pit {i}");
                 }
             }

@@ -9,10 +9,7 @@ use super::{finish_scalar, game_keys, Batch, BatchStats, Playout, PlayoutEvents}
 use crate::oware::variant::{FinalSweep, GrandSlam, NoAllowedMove};
 use crate::oware::Side;
 
-/// `N` bytes, one per lane, aligned so that a vector path loads a row as registers.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub(super) struct Row<const N: usize>(pub(super) [u8; N]);
+pub(super) use crate::batch::bytes::Row;
 
 /// Every lane's state between steps.
 pub(super) struct Lanes<const N: usize> {

@@ -1,6 +1,8 @@
 //! What every game's batch engine (many games at a time in vector lanes) shares: the paths it
 //! plays on (AVX-512, AVX2, portable, scalar), the variable that forces one, and its check.
 
+pub(crate) mod bytes;
+
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
@@ -232,6 +234,14 @@ impl FromStr for BatchPath {
             .find(|p| p.name() == s)
             .ok_or_else(|| PathError::Unknown(s.to_string()))
     }
+}
+
+/// The path [`PATH_VARIABLE`] forces, if set, checked before any command plays: an error naming
+/// the variable if it names no path or one this processor cannot run.
+pub fn check_path_variable() -> Result<(), String> {
+    BatchPath::from_env()
+        .map(drop)
+        .map_err(|e| format!("{PATH_VARIABLE}: {e}"))
 }
 
 /// A game's batch engine (many games at a time in vector lanes) checked against its scalar
