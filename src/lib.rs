@@ -48,5 +48,6 @@ pub mod stats;
 pub mod study;
 pub mod text;
 pub mod textgame;
+pub mod vector;
 pub mod walk;
 pub mod zobrist;

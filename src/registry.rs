@@ -174,6 +174,18 @@ pub trait Mancala: 'static {
     /// The optimized engine of `variant`, or why it does not play that reading.
     fn optimized(variant: Self::Variant) -> Result<Self::Optimized, EngineError>;
 
+    /// Vector environments of the optimized engine `engine` (docs/python.md): by default any
+    /// engine's stepper ([`crate::vector::Engine`]); a game with a faster one of its own gives it.
+    fn vector_envs(
+        engine: Self::Optimized,
+        spec: &crate::vector::EnvSpec,
+        pool: crate::vector::Workers,
+    ) -> Box<dyn crate::vector::VectorEnv>
+    where
+        Self: Sized + 'static,
+    {
+        crate::vector::envs(crate::vector::Engine::<Self, _>::new(engine), spec, pool)
+    }
     /// `position` in the game's position text format.
     fn print(position: &Self::Position) -> String;
     /// `position` as numbers, for learning programs (docs/python.md).

@@ -14,6 +14,7 @@ use mancala_lab::registry::GameKind;
 use mancala_lab::textgame::TextGame;
 
 mod study;
+mod vector;
 
 /// The name of `value`'s type, for messages.
 fn type_name(value: &Bound<'_, PyAny>) -> String {
@@ -473,5 +474,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(batch_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_study, m)?)?;
+    m.add_class::<vector::VectorEnv>()?;
     Ok(())
 }

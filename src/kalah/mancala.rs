@@ -139,6 +139,16 @@ impl Mancala for Kalah {
         position.to_string()
     }
 
+    /// On the word board ([`super::envs::Words`]).
+    fn vector_envs(
+        engine: FastRules,
+        spec: &crate::vector::EnvSpec,
+        pool: crate::vector::Workers,
+    ) -> Box<dyn crate::vector::VectorEnv> {
+        let words = super::playout::RandomGames::new(engine.variant());
+        crate::vector::envs(super::envs::Words(words), spec, pool)
+    }
+
     /// 15 numbers, whatever the board: the seeds of South's pits from A and of North's from a,
     /// six a row (0 past the m pits of a smaller board), South's and North's stores, the player
     /// to move (0 South, 1 North).

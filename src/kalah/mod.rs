@@ -8,6 +8,7 @@ pub mod checks;
 #[cfg(feature = "diagram")]
 pub mod diagram;
 pub mod engines;
+pub mod envs;
 pub mod fast;
 pub mod inconsistencies;
 pub mod mancala;

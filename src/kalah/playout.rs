@@ -5,7 +5,7 @@ use crate::game::{draw_word, pick, Ending, EventTotals, Verdict};
 use crate::playout::{moves_hash_step, Row, MOVES_HASH_START};
 
 use super::engines::{AGAIN, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, SOW};
-use super::variant::{EndTest, Sweep, Variant};
+use super::variant::{EndTest, Sweep, Variant, MAX_PITS};
 use super::Side;
 
 /// A byte of 1 in each of the 16 bytes of a word.
@@ -57,8 +57,9 @@ const ONES_TABLE: [u128; 17] = {
 /// Games [`RandomGames::play_range`] plays side by side.
 pub const LANES: usize = 4;
 
-/// A random game under way: the board from the player to move's side, and its counts.
-struct Lane {
+/// A game under way: the board from the player to move's side, and its counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Lane {
     x: u128,
     mover: Side,
     keys: [u32; 2],
@@ -77,6 +78,7 @@ impl Lane {
 }
 
 /// A random game's counts, beyond its final board.
+#[derive(Clone, Copy, Debug)]
 struct Counts {
     plies: u32,
     moves_hash: u64,
@@ -206,14 +208,21 @@ impl RandomGames {
     /// One random ply of `lane`'s game, which is not over.
     #[inline(always)]
     fn step(&self, lane: &mut Lane) {
-        let (x, c) = (lane.x, &mut lane.c);
+        let x = lane.x;
         // The k-th non-empty pit of the mover's row, k drawn as the typed engines draw it.
         let full = ((((x & !HIGHS) + !HIGHS) | x) & HIGHS & self.row) as u64;
         let pits = &PITS[((full >> 7).wrapping_mul(GATHER) >> 56) as usize & 63];
-        let k = pick(draw_word(lane.keys, c.plies), u32::from(pits[0]));
-        let pit = usize::from(pits[1 + k as usize]);
+        let k = pick(draw_word(lane.keys, lane.c.plies), u32::from(pits[0]));
+        self.play_pit(lane, usize::from(pits[1 + k as usize]));
+    }
+
+    /// The mover of `lane`'s game, which is not over, sows its non-empty pit `pit` (0 to m-1
+    /// from its left).
+    #[inline(always)]
+    pub(crate) fn play_pit(&self, lane: &mut Lane, pit: usize) {
+        let c = &mut lane.c;
         c.moves_hash = moves_hash_step(c.moves_hash, pit as u8);
-        let (mut x, extra) = self.sow(x, pit, lane.mover, c);
+        let (mut x, extra) = self.sow(lane.x, pit, lane.mover, c);
         c.plies += 1;
         if !extra {
             x = self.turn(x);
@@ -228,6 +237,69 @@ impl RandomGames {
                 .filter(|&cap| plies >= cap)
                 .map(|_| "K.4.4")
         });
+    }
+
+    /// Game `game` of `seed` at its start, then `opening` random plies, stopping short of a
+    /// ply that would end the game.
+    pub(crate) fn opened(&self, seed: u64, game: u64, opening: u32) -> Lane {
+        let mut lane = self.start(seed, game);
+        while !lane.done(opening) {
+            let mut next = lane;
+            self.step(&mut next);
+            if next.end.is_some() {
+                break;
+            }
+            lane = next;
+        }
+        lane
+    }
+
+    /// Who won `lane`'s game, or a draw, once it is over.
+    pub(crate) fn verdict(&self, lane: &Lane) -> Option<Verdict> {
+        lane.end?;
+        self.finish(*lane).row().ending.map(|e| e.verdict)
+    }
+
+    /// The observation of `lane`'s game (`Kalah::observation`'s 15 numbers) and the pits its
+    /// mover may sow (none once it is over); the player to move (0 South, 1 North).
+    pub(crate) fn observe(&self, lane: &Lane, obs: &mut [f32], mask: &mut [bool]) -> u8 {
+        let m = self.m;
+        let south = if lane.mover == Side::South {
+            lane.x
+        } else {
+            self.turn(lane.x)
+        };
+        let bytes = south.to_le_bytes();
+        const W: usize = MAX_PITS as usize;
+        let (obs, mask): (&mut [f32; 2 * W + 3], &mut [bool; W]) =
+            match (obs.try_into(), mask.try_into()) {
+                (Ok(o), Ok(k)) => (o, k),
+                _ => return lane.mover.index() as u8,
+            };
+        for i in 0..W {
+            // Pits past the m of a smaller board read 0.
+            let (s, n) = if i < m {
+                (bytes[i], bytes[m + 1 + i])
+            } else {
+                (0, 0)
+            };
+            obs[i] = f32::from(s);
+            obs[W + i] = f32::from(n);
+        }
+        obs[2 * W] = f32::from(bytes[m]);
+        obs[2 * W + 1] = f32::from(bytes[2 * m + 1]);
+        obs[2 * W + 2] = lane.mover.index() as f32;
+        let mine = lane.x.to_le_bytes();
+        let open = lane.end.is_none();
+        for (i, legal) in mask.iter_mut().enumerate() {
+            *legal = open && i < m && mine[i] > 0;
+        }
+        lane.mover.index() as u8
+    }
+
+    /// Plies played in `lane`'s game.
+    pub(crate) fn plies(lane: &Lane) -> u32 {
+        lane.c.plies
     }
 
     /// The word after the mover sows `pit`, and whether the mover moves again.
