@@ -4,7 +4,9 @@
 use crate::game::{draw_word, pick, Ending, EventTotals, Verdict};
 use crate::playout::{moves_hash_step, Row, MOVES_HASH_START};
 
-use super::engines::{AGAIN, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, SOW};
+use super::engines::{
+    AGAIN, CAP, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, ROW_EMPTY, SOW,
+};
 use super::variant::{EndTest, Sweep, Variant, MAX_PITS};
 use super::Side;
 
@@ -478,8 +480,11 @@ impl Playout {
         events.add_at(AGAIN, u64::from(self.extra_turns));
         events.add_at(CAPTURE, u64::from(self.captures));
         events.add_at(EMPTY_OPPOSITE, u64::from(self.opposite_empty));
-        if let Some(clause) = self.end {
-            events.add(clause, 1);
+        match self.end {
+            Some("K.4.1") => events.add_at(ROW_EMPTY, 1),
+            Some("K.4.4") => events.add_at(CAP, 1),
+            Some(clause) => events.add(clause, 1),
+            None => {}
         }
         events
     }
