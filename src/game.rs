@@ -316,6 +316,15 @@ pub trait Game: Sync {
     fn history_end(&self, _s: &Self::State) -> Option<[u32; 2]> {
         None
     }
+    /// The game's observation of `s` (docs/python.md, the vector environments'), for policies
+    /// learned on it; `None` where the engine has none.
+    fn observe(&self, _s: &Self::State) -> Option<Vec<f32>> {
+        None
+    }
+    /// The action id of `mv` (docs/python.md); `None` where the engine has none.
+    fn action_id(&self, _mv: Self::Move) -> Option<u32> {
+        None
+    }
     /// The byte a move adds to a game's `moves_hash` (see [`crate::playout::moves_hash_step`]):
     /// Bao the move's ring index (bits 0-3), hand (bit 4: `>`) and house play (bit 5: `+`);
     /// Oware the pit, 0 to 5 from the mover's left.

@@ -323,6 +323,11 @@ impl<G: Playouts> PlayoutEngine for G {
         {
             crate::policy::perfect::prepare(self)?;
         }
+        for p in [players.south, players.north] {
+            if let Policy::Net(settings) = p {
+                crate::policy::net::check(self, settings)?;
+            }
+        }
         Ok(())
     }
 

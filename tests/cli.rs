@@ -2743,3 +2743,58 @@ fn coverage_playouts_tells_not_counted_and_cannot_fire_from_zero() {
         .unwrap();
     assert!(sowings >= 30, "{sowings}");
 }
+
+/// A net learned elsewhere plays in `match` like any policy (its file's slashes kept apart from
+/// the pairings' South/North), and a net of another game is refused before any game.
+#[test]
+fn a_net_file_plays_in_a_match_and_another_game_s_net_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let net = tmp.path().join("kalah-net.json");
+    // One linear layer: pit F scores highest, then E, and so on.
+    let file = serde_json::json!({
+        "format": "mancala-lab net 1", "game": "kalah",
+        "layers": [{"weights": vec![vec![0.0; 15]; 6], "bias": [0, 1, 2, 3, 4, 5],
+                    "activation": "linear"}],
+    });
+    std::fs::write(&net, file.to_string()).unwrap();
+    let policy = format!("net:file={}", net.display());
+    let out = tmp.path().join("match");
+    let o = run(
+        &[
+            "match",
+            "--game",
+            "kalah",
+            "--players",
+            &policy,
+            "random",
+            "--games",
+            "20",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().filter(|l| l.starts_with(&policy)).count(), 20);
+    let o = run(
+        &[
+            "stats",
+            "--game",
+            "oware",
+            "--policy",
+            &policy,
+            "--games",
+            "5",
+            "--out",
+            tmp.path().join("s").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("was learned on kalah: it does not play oware"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -133,6 +133,17 @@ impl Game for Rules {
         "bao"
     }
 
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::bao::Bao>::position(self, s).ok()?;
+        Some(<crate::bao::Bao as crate::registry::Mancala>::observation(
+            &p,
+        ))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
+    }
+
     fn move_code(&self, mv: Move) -> u8 {
         to_fast_move(mv)
     }
@@ -387,6 +398,17 @@ impl Game for FastRules {
 
     fn game_name(&self) -> &'static str {
         "bao"
+    }
+
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::bao::Bao>::position(self, s).ok()?;
+        Some(<crate::bao::Bao as crate::registry::Mancala>::observation(
+            &p,
+        ))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
     }
 
     fn move_code(&self, mv: Move) -> u8 {

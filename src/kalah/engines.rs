@@ -62,6 +62,15 @@ impl crate::game::Game for Rules {
         "kalah"
     }
 
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::kalah::Kalah>::position(self, s).ok()?;
+        Some(<crate::kalah::Kalah as crate::registry::Mancala>::observation(&p))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
+    }
+
     fn move_code(&self, mv: Move) -> u8 {
         mv.pit
     }
@@ -190,6 +199,15 @@ impl crate::game::Game for FastRules {
 
     fn game_name(&self) -> &'static str {
         "kalah"
+    }
+
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::kalah::Kalah>::position(self, s).ok()?;
+        Some(<crate::kalah::Kalah as crate::registry::Mancala>::observation(&p))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
     }
 
     fn move_code(&self, mv: Move) -> u8 {

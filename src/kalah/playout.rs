@@ -4,9 +4,7 @@
 use crate::game::{draw_word, pick, Ending, EventTotals, Verdict};
 use crate::playout::{moves_hash_step, Row, MOVES_HASH_START};
 
-use super::engines::{
-    AGAIN, CAP, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, ROW_EMPTY, SOW,
-};
+use super::engines::{AGAIN, CAP, CAPTURE, EMPTY_OPPOSITE, KALAH_COUNTED_EVENTS, ROW_EMPTY, SOW};
 use super::variant::{EndTest, Sweep, Variant, MAX_PITS};
 use super::Side;
 

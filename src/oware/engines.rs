@@ -25,6 +25,15 @@ impl crate::game::Game for Rules {
         "oware"
     }
 
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::oware::Oware>::position(self, s).ok()?;
+        Some(<crate::oware::Oware as crate::registry::Mancala>::observation(&p))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
+    }
+
     fn move_code(&self, mv: Move) -> u8 {
         mv.pit
     }
@@ -230,6 +239,15 @@ impl crate::game::Game for FastRules {
 
     fn game_name(&self) -> &'static str {
         "oware"
+    }
+
+    fn observe(&self, s: &Self::State) -> Option<Vec<f32>> {
+        let p = crate::registry::EngineOf::<crate::oware::Oware>::position(self, s).ok()?;
+        Some(<crate::oware::Oware as crate::registry::Mancala>::observation(&p))
+    }
+
+    fn action_id(&self, mv: Move) -> Option<u32> {
+        Some(crate::game::Action::action(mv))
     }
 
     fn move_code(&self, mv: Move) -> u8 {

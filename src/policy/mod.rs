@@ -5,6 +5,7 @@
 pub mod alphabeta;
 pub mod judge;
 pub mod mcts;
+pub mod net;
 pub mod perfect;
 
 use std::fmt;
@@ -31,10 +32,20 @@ pub enum Policy {
     Mcts(mcts::Settings),
     /// The best move by the endgame databases, alphabeta beyond them ([`perfect`]).
     Perfect(perfect::Settings),
+    /// The legal move a learned network scores highest ([`net`]).
+    Net(net::Settings),
 }
 
 /// The policy names, as the command line and the CSV files write them.
-pub const NAMES: [&str; 6] = ["random", "greedy", "search", "alphabeta", "mcts", "perfect"];
+pub const NAMES: [&str; 7] = [
+    "random",
+    "greedy",
+    "search",
+    "alphabeta",
+    "mcts",
+    "perfect",
+    "net",
+];
 
 impl Policy {
     /// The policy's name without its settings (`alphabeta`).
@@ -46,6 +57,7 @@ impl Policy {
             Policy::AlphaBeta(_) => NAMES[3],
             Policy::Mcts(_) => NAMES[4],
             Policy::Perfect(_) => NAMES[5],
+            Policy::Net(_) => NAMES[6],
         }
     }
 
@@ -73,6 +85,7 @@ impl fmt::Display for Policy {
             Policy::AlphaBeta(a) => write!(f, "{}:{a}", self.name()),
             Policy::Mcts(m) => write!(f, "{}:{m}", self.name()),
             Policy::Perfect(p) => write!(f, "{}:{p}", self.name()),
+            Policy::Net(n) => write!(f, "{}:{n}", self.name()),
             _ => f.write_str(self.name()),
         }
     }
@@ -82,7 +95,7 @@ impl fmt::Display for Policy {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PolicyError {
     /// Not a policy name.
-    #[error("unknown policy {} (known: random, greedy, search, alphabeta, mcts, perfect)", quoted(.0))]
+    #[error("unknown policy {} (known: random, greedy, search, alphabeta, mcts, perfect, net)", quoted(.0))]
     Unknown(String),
     /// A policy without settings given some.
     #[error("policy '{0}' takes no settings")]
@@ -111,6 +124,14 @@ pub enum PolicyError {
         /// The policy.
         policy: &'static str,
         /// What conflicts.
+        message: String,
+    },
+    /// A net file that cannot be read or is not a net.
+    #[error("policy 'net': file {}: {message}", quoted(.file))]
+    Net {
+        /// The file as given.
+        file: String,
+        /// What is wrong.
         message: String,
     },
     /// More than two policies in a `S/N` text.
@@ -233,6 +254,7 @@ impl std::str::FromStr for Policy {
                 match name {
                     "alphabeta" => alphabeta::KEYS,
                     "perfect" => perfect::KEYS,
+                    "net" => net::KEYS,
                     _ => mcts::KEYS,
                 },
             )?,
@@ -243,6 +265,7 @@ impl std::str::FromStr for Policy {
             "search" => Policy::Search,
             "alphabeta" => Policy::AlphaBeta(alphabeta::Settings::from_given(&given)?),
             "perfect" => Policy::Perfect(perfect::Settings::from_given(&given)?),
+            "net" => Policy::Net(net::Settings::from_given(&given)?),
             _ => Policy::Mcts(mcts::Settings::from_given(&given)?),
         })
     }
@@ -306,13 +329,36 @@ impl std::str::FromStr for Players {
     type Err = PolicyError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.split_once('/') {
+        // A net's file may hold slashes: North's policy starts after the last slash followed
+        // by a policy name (and its settings or nothing), a path's slash before it.
+        let starts_policy = |rest: &str| {
+            NAMES.iter().any(|n| {
+                rest.strip_prefix(n)
+                    .is_some_and(|after| after.is_empty() || after.starts_with(':'))
+            })
+        };
+        let split = s
+            .match_indices('/')
+            .map(|(i, _)| i)
+            .rfind(|&i| starts_policy(&s[i + 1..]));
+        match split {
+            None if s.contains('/') && !s.starts_with("net:") => {
+                Err(PolicyError::Players(s.to_string()))
+            }
             None => Ok(Players::both(s.parse()?)),
-            Some((_, north)) if north.contains('/') => Err(PolicyError::Players(s.to_string())),
-            Some((south, north)) => Ok(Players {
-                south: south.parse()?,
-                north: north.parse()?,
-            }),
+            Some(i) => {
+                let (south, north) = (&s[..i], &s[i + 1..]);
+                // Only a net's file may hold a slash.
+                if (south.contains('/') && !south.starts_with("net:"))
+                    || (north.contains('/') && !north.starts_with("net:"))
+                {
+                    return Err(PolicyError::Players(s.to_string()));
+                }
+                Ok(Players {
+                    south: south.parse()?,
+                    north: north.parse()?,
+                })
+            }
         }
     }
 }
@@ -516,6 +562,10 @@ pub fn choose_into<G: Game>(
                     searcher.best_move(game, s, settings.fallback(), draw, scratch.stop)?
                 }
             };
+            play_into(game, s, mv, facts)
+        }
+        Policy::Net(settings) => {
+            let mv = net::best_move(game, s, settings)?;
             play_into(game, s, mv, facts)
         }
         Policy::Mcts(settings) => {
