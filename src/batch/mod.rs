@@ -260,6 +260,48 @@ pub trait BatchCheck: Sync {
     fn explain(&self, d: &BatchDivergence) -> Vec<String>;
 }
 
+/// A playout a batch check compares: the game it is and the plies it played.
+pub trait Compared: Clone + PartialEq + fmt::Debug {
+    /// The game's index.
+    fn game(&self) -> u64;
+    /// Plies played.
+    fn plies(&self) -> u32;
+}
+
+/// The first game of `games` where `got`, path `path`'s playouts in any order, differs from
+/// `want`, the scalar engine's in game order (a game missing from `got` differs too).
+pub fn first_divergence<P: Compared>(
+    path: usize,
+    games: Range<u64>,
+    want: &[P],
+    mut got: Vec<P>,
+) -> Result<(), BatchDivergence> {
+    got.sort_by_key(P::game);
+    for (game, s) in games.clone().zip(want) {
+        match got.get((game - games.start) as usize) {
+            Some(b) if b.game() == game && b == s => {}
+            b => {
+                return Err(BatchDivergence {
+                    path,
+                    game,
+                    batch: b.map_or_else(|| "no playout".into(), |b| format!("{b:?}")),
+                    scalar: format!("{s:?}"),
+                    plies: [b.map_or(0, P::plies), s.plies()],
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first ply limit at which the batch and the scalar engine, both stopped there, play game
+/// `d.game` differently (`differs(k)`), narrowing `d` down; the scalar engine's plies if none.
+pub fn first_differing_ply(d: &BatchDivergence, differs: impl Fn(u32) -> bool) -> u32 {
+    (1..=d.plies[0].max(d.plies[1]))
+        .find(|&k| differs(k))
+        .unwrap_or(d.plies[1])
+}
+
 /// A game the batch and the scalar engine played differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchDivergence {

@@ -4,7 +4,9 @@
 use std::ops::Range;
 
 use super::Batch;
-use crate::batch::{BatchCheck, BatchDivergence, BatchPath};
+use crate::batch::{
+    first_differing_ply, first_divergence, BatchCheck, BatchDivergence, BatchPath, Compared,
+};
 use crate::game::{draw_word, pick};
 use crate::kalah::playout::{Playout, RandomGames};
 use crate::kalah::{Rules, State, Variant};
@@ -63,22 +65,7 @@ impl BatchCheck for Check {
             let mut got: Vec<Playout> = Vec::with_capacity(want.len());
             let steps = batch.play(games.clone(), |p| got.push(p));
             figures.push(vec![steps]);
-            got.sort_by_key(|p| p.game);
-            for (game, s) in games.clone().zip(&want) {
-                match got.get((game - games.start) as usize) {
-                    Some(b) if b.game == game && b == s => {}
-                    b => {
-                        let b = b.copied().unwrap_or(Playout { game, ..*s });
-                        return Err(BatchDivergence {
-                            path: i,
-                            game,
-                            batch: format!("{b:?}"),
-                            scalar: format!("{s:?}"),
-                            plies: [b.plies, s.plies],
-                        });
-                    }
-                }
-            }
+            first_divergence(i, games.clone(), &want, got)?;
         }
         Ok((want.iter().map(|p| u64::from(p.plies)).sum(), figures))
     }
@@ -94,16 +81,13 @@ impl BatchCheck for Check {
 
     fn explain(&self, d: &BatchDivergence) -> Vec<String> {
         let (game, path) = (d.game, self.paths[d.path]);
-        // The first ply limit at which the two engines' games differ.
-        let at = (1..=d.plies[0].max(d.plies[1]))
-            .find(|&k| {
-                let mut one = None;
-                if let Ok(batch) = Batch::new(self.variant, self.seed, k).with_path(path) {
-                    batch.play(game..game + 1, |p| one = Some(p));
-                }
-                one != Some(self.scalar.playout(self.seed, game, k))
-            })
-            .unwrap_or(d.plies[1]);
+        let at = first_differing_ply(d, |k| {
+            let mut one = None;
+            if let Ok(batch) = Batch::new(self.variant, self.seed, k).with_path(path) {
+                batch.play(game..game + 1, |p| one = Some(p));
+            }
+            one != Some(self.scalar.playout(self.seed, game, k))
+        });
         let rules = Rules::new(self.variant);
         let (before, moves) = reference_game(&rules, self.seed, game, at - 1);
         vec![
@@ -116,6 +100,15 @@ impl BatchCheck for Check {
                 before.position()
             ),
         ]
+    }
+}
+
+impl Compared for Playout {
+    fn game(&self) -> u64 {
+        self.game
+    }
+    fn plies(&self) -> u32 {
+        self.plies
     }
 }
 

@@ -4,7 +4,9 @@
 use std::ops::Range;
 
 use super::{reference_game, scalar_playout, Batch, Playout};
-use crate::batch::{BatchCheck, BatchDivergence, BatchPath};
+use crate::batch::{
+    first_differing_ply, first_divergence, BatchCheck, BatchDivergence, BatchPath, Compared,
+};
 use crate::oware::fast::FastRules;
 use crate::oware::{Rules, Variant};
 
@@ -66,22 +68,7 @@ impl BatchCheck for Check {
             let mut got = Vec::with_capacity(want.len());
             let f = batch.play(games.clone(), |p| got.push(p));
             figures.push(vec![f.steps, f.filter_hits, f.handed_over]);
-            got.sort();
-            for (game, s) in games.clone().zip(&want) {
-                match got.get((game - games.start) as usize) {
-                    Some(b) if b.game == game && b == s => {}
-                    b => {
-                        let b = b.copied().unwrap_or(Playout { game, ..*s });
-                        return Err(BatchDivergence {
-                            path: i,
-                            game,
-                            batch: format!("{b:?}"),
-                            scalar: format!("{s:?}"),
-                            plies: [b.plies, s.plies],
-                        });
-                    }
-                }
-            }
+            first_divergence(i, games.clone(), &want, got)?;
         }
         Ok((want.iter().map(|p| u64::from(p.plies)).sum(), figures))
     }
@@ -101,17 +88,14 @@ impl BatchCheck for Check {
 
     fn explain(&self, d: &BatchDivergence) -> Vec<String> {
         let (game, path) = (d.game, self.paths[d.path]);
-        // The first ply limit at which the two engines' positions differ.
-        let at = (1..=d.plies[0].max(d.plies[1]))
-            .find(|&k| {
-                let mut one = None;
-                let batch = Batch::new(self.variant, self.seed, k).ok();
-                if let Some(batch) = batch.and_then(|b| b.with_path(path).ok()) {
-                    batch.play(game..game + 1, |p| one = Some(p));
-                }
-                one != Some(self.scalar(game, k))
-            })
-            .unwrap_or(d.plies[1]);
+        let at = first_differing_ply(d, |k| {
+            let mut one = None;
+            let batch = Batch::new(self.variant, self.seed, k).ok();
+            if let Some(batch) = batch.and_then(|b| b.with_path(path).ok()) {
+                batch.play(game..game + 1, |p| one = Some(p));
+            }
+            one != Some(self.scalar(game, k))
+        });
         let rules = Rules::new(self.variant);
         let (before, moves) = reference_game(&rules, self.seed, game, at - 1);
         let (_, all) = reference_game(&rules, self.seed, game, at);
@@ -126,6 +110,15 @@ impl BatchCheck for Check {
                 all.get(moves.len()).map_or('-', |&m| m)
             ),
         ]
+    }
+}
+
+impl Compared for Playout {
+    fn game(&self) -> u64 {
+        self.game
+    }
+    fn plies(&self) -> u32 {
+        self.plies
     }
 }
 
