@@ -326,6 +326,10 @@ pub fn serve<G: Game>(
     if matches!(policy, Policy::Perfect(_)) {
         perfect::prepare(game).map_err(ServeError::Policy)?;
     }
+    // A net learned on another game is refused before any move, as the playouts refuse it.
+    if let Policy::Net(settings) = policy {
+        crate::policy::net::check(game, settings).map_err(ServeError::Policy)?;
+    }
     // One flag for the bot's life: the searches hold on to it.
     let flag: &'static std::sync::atomic::AtomicBool =
         Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
